@@ -1,0 +1,1 @@
+print("broadcast benchmark server: not built yet")

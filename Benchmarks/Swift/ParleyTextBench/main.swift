@@ -1,0 +1,1 @@
+print("text replay benchmark: not built yet")

@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Parley",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "parley", targets: ["parley"]),
+        .library(name: "ParleyWire", targets: ["ParleyWire"]),
+        .library(name: "ParleyNet", targets: ["ParleyNet"]),
+        .library(name: "ParleyText", targets: ["ParleyText"]),
+    ],
+    targets: [
+        // C system libraries from Debian (see README for the apt packages).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
+        .systemLibrary(name: "CLinux"),
+
+        .target(name: "ParleyWire", dependencies: ["CCrypto", "CZlib"], swiftSettings: strict),
+        .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto"], swiftSettings: strict),
+        .target(name: "ParleyText", swiftSettings: strict),
+        .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
+        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels"], swiftSettings: strict),
+        .executableTarget(name: "parley", dependencies: ["ParleyServer"], swiftSettings: strict),
+
+        .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
+        .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
+
+        // Benchmark executables: they print figures, tests never time anything.
+        .executableTarget(name: "ParleyBroadcastBench", dependencies: ["ParleyNet", "ParleyWire"],
+                          path: "Benchmarks/Swift/ParleyBroadcastBench", swiftSettings: strict),
+        .executableTarget(name: "ParleyTextBench", dependencies: ["ParleyText"],
+                          path: "Benchmarks/Swift/ParleyTextBench", swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,80 @@
+/// An ordered list of HTTP header fields with case-insensitive lookup.
+///
+/// Repeated fields are kept in arrival order; `values(for:)` returns all of them and
+/// `first(_:)` the first one. Names are stored as received; comparisons ignore ASCII case.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in the order they were added.
+    public private(set) var fields: [(name: String, value: String)]
+
+    /// Creates an empty header list.
+    public init() { fields = [] }
+
+    /// Creates a header list from name/value pairs, keeping their order.
+    public init(_ pairs: [(String, String)]) { fields = pairs.map { (name: $0.0, value: $0.1) } }
+
+    /// Creates a header list from a literal, keeping its order.
+    public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
+
+    /// The number of fields, counting repeats.
+    public var count: Int { fields.count }
+
+    /// Appends a field, keeping any existing fields of the same name.
+    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+
+    /// Replaces every field of this name with a single one.
+    public mutating func replace(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every field of this name.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// The first value of the field with this name, if any.
+    public func first(_ name: String) -> String? {
+        fields.first { Self.namesEqual($0.name, name) }?.value
+    }
+
+    /// Every value of the field with this name, in arrival order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field with this name is present.
+    public func contains(_ name: String) -> Bool { first(name) != nil }
+
+    /// Comma-separated tokens over all fields of this name, trimmed and lowercased
+    /// (for `Connection`, `Upgrade`, `Transfer-Encoding`, `Sec-WebSocket-Extensions`...).
+    public func tokens(_ name: String) -> [String] {
+        values(for: name).flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingASCIIWhitespace().lowercased()
+        }.filter { !$0.isEmpty }
+    }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { namesEqual($0.name, $1.name) && $0.value == $1.value }
+    }
+
+    /// ASCII case-insensitive comparison of two header names.
+    public static func namesEqual(_ a: String, _ b: String) -> Bool {
+        let a = a.utf8, b = b.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingASCIIWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

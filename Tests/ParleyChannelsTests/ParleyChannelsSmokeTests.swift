@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyChannels
+
+@Test func moduleLinks() {
+    #expect(!ParleyChannelsInfo.name.isEmpty)
+}

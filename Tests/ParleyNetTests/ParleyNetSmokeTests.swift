@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyNet
+
+@Test func moduleLinks() {
+    #expect(!ParleyNetInfo.name.isEmpty)
+}

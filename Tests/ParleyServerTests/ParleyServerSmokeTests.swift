@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyServer
+
+@Test func moduleLinks() {
+    #expect(!ParleyVersion.string.isEmpty)
+}

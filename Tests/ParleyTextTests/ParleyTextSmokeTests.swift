@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyText
+
+@Test func moduleLinks() {
+    #expect(!ParleyTextInfo.name.isEmpty)
+}
