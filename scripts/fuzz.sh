@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target in Fuzz/ and runs each for a bounded time.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+# A target is Fuzz/<Name>Fuzz.swift compiled together with the ParleyWire sources;
+# its seed corpus is Fuzz/corpus/<Name>/. Exits non-zero if any target crashes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}; shift || true
+export PATH=/opt/swift/usr/bin:$PATH
+out=Fuzz/out; mkdir -p "$out" Fuzz/artifacts
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in Fuzz/*Fuzz.swift; do n=$(basename "$f" .swift); targets+=("${n%Fuzz}"); done
+fi
+wire_sources=$(find Sources/ParleyWire -name '*.swift' | sort)
+status=0
+for name in "${targets[@]}"; do
+  bin="$out/$name"
+  swiftc -swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -module-name ParleyWireFuzz \
+    -I Sources/CCrypto -I Sources/CZlib $wire_sources "Fuzz/${name}Fuzz.swift" -lcrypto -lz -o "$bin" \
+    >"$out/$name.build.log" 2>&1 || { echo "fuzz: $name failed to build"; grep -E "error" "$out/$name.build.log"; exit 1; }
+  work="$out/$name-corpus"; mkdir -p "$work"
+  log="$out/$name.log"
+  echo "fuzz: $name for ${seconds}s"
+  if timeout -k 10 $((seconds + 60)) "$bin" "$work" "Fuzz/corpus/$name" -max_total_time="$seconds" \
+      -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="Fuzz/artifacts/$name-" >"$log" 2>&1; then
+    grep -E "^(#[0-9]+\s+DONE|Done)" "$log" | tail -1 || true
+  else
+    echo "fuzz: $name FAILED — see $log"; tail -30 "$log"; status=1
+  fi
+done
+exit $status
