@@ -34,6 +34,12 @@ let package = Package(
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 
+        // Test peers driven by the Python interop tests (Tests/interop).
+        .executableTarget(name: "ParleyTestPeer", dependencies: ["ParleyNet", "ParleyWire"],
+                          path: "Tests/Peers/ParleyTestPeer", swiftSettings: strict),
+        .executableTarget(name: "ParleyTextPeer", dependencies: ["ParleyText"],
+                          path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
+
         // Benchmark executables: they print figures, tests never time anything.
         .executableTarget(name: "ParleyBroadcastBench", dependencies: ["ParleyNet", "ParleyWire"],
                           path: "Benchmarks/Swift/ParleyBroadcastBench", swiftSettings: strict),

@@ -1,0 +1,1 @@
+print("network test peer: not built yet")

@@ -1,0 +1,1 @@
+print("text test peer: not built yet")
