@@ -371,6 +371,10 @@ public final class Connection: @unchecked Sendable {
         if loop.now >= deadline {
             if let handler {
                 handler.connectionDidTimeOut(self)
+                // The handler may keep the connection (a request still in progress): watch on.
+                if (state == .open || state == .closing) && idleTimer == nil && idleTimeout != nil {
+                    scheduleIdleCheck(at: loop.now &+ idleNanoseconds)
+                }
             } else {
                 abort(NetError(.timedOut, "idle"))
             }
