@@ -12,19 +12,8 @@ root=$(pwd)
 
 say() { printf '\n== %s\n' "$*"; }
 
-apt_packages=(libsqlite3-dev libpq-dev libssl-dev zlib1g-dev pkg-config curl tmux
-              python3-venv postgresql redis-server node-ws wrk)
-install_apt_packages() {
-  local missing=()
-  for p in "${apt_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  say "installing Debian packages: ${missing[*]}"
-  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-}
+. scripts/lib/deps.sh
+test_packages=(curl tmux python3-venv postgresql)
 
 install_python_venv() {
   local venv="$root/.venv-test" stamp="$root/.venv-test/.requirements.sha256"
@@ -36,13 +25,7 @@ install_python_venv() {
   echo "$want" > "$stamp"
 }
 
-find_swift() {
-  command -v swift >/dev/null 2>&1 && return 0
-  [ -x /opt/swift/usr/bin/swift ] && export PATH=/opt/swift/usr/bin:$PATH && return 0
-  echo "error: a Swift 6 toolchain is required (swift not on PATH)" >&2; exit 1
-}
-
-install_apt_packages
+install_apt_packages "${build_packages[@]}" "${test_packages[@]}"
 install_python_venv
 find_swift
 
