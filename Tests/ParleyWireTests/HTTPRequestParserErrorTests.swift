@@ -37,6 +37,8 @@ private typealias T = HTTPTestSupport
         // "Host: a\r\n" (9) + "X: " + 26 + "\r\n" (31) = 40 bytes exactly.
         let fits = "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 26) + "\r\n\r\n"
         #expect(T.heads(T.events(fits, limits: limits)).count == 1)
+        // The closing CR arriving alone must not be counted against a full header budget.
+        #expect(T.heads(T.eventsByteByByte(Array(fits.utf8), limits: limits)).count == 1)
         let over = "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 27) + "\r\n\r\n"
         expectError(over, "headers_too_large", 431, limits: limits)
     }
@@ -103,6 +105,15 @@ private typealias T = HTTPTestSupport
         expectError(tooMany, "too_many_headers", 431, limits: limits)
         let big = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: " + String(repeating: "t", count: 40000) + "\r\n\r\n"
         expectError(big, "headers_too_large", 431)
+    }
+
+    @Test func overlongChunkLineGivesTheSameErrorWhateverItsEnding() {
+        // Found by the fuzzer: a too-long line without CRLF was judged by its ending when it
+        // arrived whole and by its length when it arrived in pieces.
+        let limits = HTTPRequestParser.Limits(maxChunkLineLength: 16)
+        let head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        expectError(head + "2;ext=1\rrllOS\r6GET \n", "bad_chunk", 400, limits: limits)
+        #expect(T.error(head + "2;ext=1\rrllOS\r6GET \n", limits: limits)?.message.contains("longer") == true)
     }
 
     @Test func longChunkExtensionIsRejected() {

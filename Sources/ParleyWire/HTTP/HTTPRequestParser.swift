@@ -194,11 +194,16 @@ public struct HTTPRequestParser: Sendable {
 
             case .headers, .trailers:
                 guard let line = takeLine() else {
-                    if headerBytes + pendingByteCount > limits.maxHeaderBytes {
+                    // The pending bytes may be a lone CR of the closing empty line, which is free.
+                    if headerBytes + pendingByteCount > limits.maxHeaderBytes + 1 {
                         return fail(.headersTooLarge(limits.maxHeaderBytes))
                     }
                     return nil
                 }
+                // Limits are checked before syntax so that the same bytes give the same error
+                // however they were split (a partial line can only be judged by its size).
+                headerBytes += line.isEmpty ? 0 : line.lengthWithEnding
+                if headerBytes > limits.maxHeaderBytes { return fail(.headersTooLarge(limits.maxHeaderBytes)) }
                 let inTrailers = state == .trailers
                 if inTrailers, !line.endsWithCRLF {
                     return fail(.badChunk("trailer lines must end in CRLF"))
@@ -254,8 +259,6 @@ public struct HTTPRequestParser: Sendable {
     // MARK: Head
 
     private mutating func acceptFieldLine(_ line: Line) -> HTTPParseError? {
-        headerBytes += line.lengthWithEnding
-        if headerBytes > limits.maxHeaderBytes { return .headersTooLarge(limits.maxHeaderBytes) }
         headerCount += 1
         if headerCount > limits.maxHeaderCount { return .tooManyHeaders(limits.maxHeaderCount) }
         let parsed = buffer.withUnsafeBufferPointer { Self.parseFieldLine($0, line.start, line.end) }
@@ -300,10 +303,10 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private mutating func acceptChunkSizeLine(_ line: Line) -> HTTPParseError? {
-        guard line.endsWithCRLF else { return .badChunk("chunk-size line must end in CRLF") }
         if line.length > limits.maxChunkLineLength {
             return .badChunk("chunk-size line longer than \(limits.maxChunkLineLength) bytes")
         }
+        guard line.endsWithCRLF else { return .badChunk("chunk-size line must end in CRLF") }
         let parsed = buffer.withUnsafeBufferPointer { Self.parseChunkSize($0, line.start, line.end) }
         switch parsed {
         case .failure(let error):
