@@ -52,23 +52,26 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
 
     public func subscribe(app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest) -> PusherSubscribeOutcome {
         let now = clock()
-        let outcome = state.withLock { s in
+        let table = tables[subscriber.loopIndex], appID = app.id, channel = request.channel.name
+        return state.withLock { s in
             let (outcome, effects) = s.directory.subscribe(app: app, socketID: subscriber.socketID, request: request, now: now)
-            // Effects are handed to the loops while the lock is held so that membership
-            // events reach every loop in directory order.
+            // Effects and the fan-out registration are queued while the lock is held, so every
+            // loop sees membership changes in directory order: a broadcast decided before this
+            // subscription never reaches the new subscriber, one decided after (including the
+            // subscription_count this one causes) always does; member_added excludes it by id.
+            if case .succeeded = outcome {
+                loops[subscriber.loopIndex].execute { table.add(app: appID, channel: channel, subscriber) }
+            }
             perform(effects, handles: s.handles, app: app)
             return outcome
         }
-        if case .succeeded = outcome {
-            tables[subscriber.loopIndex].add(app: app.id, channel: request.channel.name, subscriber)
-        }
-        return outcome
     }
 
     public func unsubscribe(app: AppConfig, subscriber: any ChannelSubscriber, channel: String) {
-        tables[subscriber.loopIndex].remove(app: app.id, channel: channel, subscriber)
         let now = clock()
+        let table = tables[subscriber.loopIndex], appID = app.id
         state.withLock { s in
+            loops[subscriber.loopIndex].execute { table.remove(app: appID, channel: channel, subscriber) }
             perform(s.directory.unsubscribe(app: app, socketID: subscriber.socketID, channel: channel, now: now), handles: s.handles, app: app)
         }
     }
