@@ -113,6 +113,24 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         }
     }
 
+    /// Sends one message split into frames of the given pieces (uncompressed; first frame
+    /// text or binary, the rest continuations), e.g. to stream a large message. Any thread.
+    public func send(fragments: [[UInt8]], binary: Bool) {
+        hop(loop) { [self] in
+            guard machine.isOpen, !fragments.isEmpty else { return }
+            var frames: [UInt8] = []
+            for (index, piece) in fragments.enumerated() {
+                let opcode: WebSocketOpcode = index == 0 ? (binary ? .binary : .text) : .continuation
+                let key: UInt32? = isClient ? Digest.randomBytes(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } : nil
+                piece.withUnsafeBytes {
+                    WebSocketFrame.encode(opcode: opcode, fin: index == fragments.count - 1, payload: $0,
+                                          maskKey: key, into: &frames)
+                }
+            }
+            write(frames)
+        }
+    }
+
     /// Sends a ping. Any thread.
     public func ping(_ payload: [UInt8] = []) {
         hop(loop) { [self] in
