@@ -2,6 +2,7 @@
 (ParleyTestPeer serve), and our WebSocketClient (ParleyTestPeer client) against a Python
 `websockets` server."""
 
+import contextlib
 import hashlib
 import json
 import os
@@ -122,18 +123,19 @@ def test_websockets_server_close_codes(test_peer, code, compressed):
 @pytest.mark.parametrize("code", CLOSE_CODES)
 def test_websockets_client_close_codes_are_echoed(test_peer, code):
     peer = test_peer()
-    ws = ws_connect(peer, False)
-    ws.send("hi")
-    assert ws.recv(timeout=10) == "hi"
-    ws.close(code=code, reason="client says bye")
-    # The server answers a client close with the same code (RFC 6455 §5.5.1).
-    assert ws.protocol.close_rcvd is not None
-    assert ws.protocol.close_rcvd.code == code
+    with ws_connect(peer, False) as ws:
+        ws.send("hi")
+        assert ws.recv(timeout=10) == "hi"
+        ws.close(code=code, reason="client says bye")
+        # The server answers a client close with the same code (RFC 6455 §5.5.1).
+        assert ws.protocol.close_rcvd is not None
+        assert ws.protocol.close_rcvd.code == code
 
 
 def test_graceful_shutdown_closes_websockets_with_1001(test_peer):
     peer = test_peer()
-    clients = [ws_connect(peer, i % 2 == 0) for i in range(3)]
+    stack = contextlib.ExitStack()
+    clients = [stack.enter_context(ws_connect(peer, i % 2 == 0)) for i in range(3)]
     for ws in clients:
         ws.send("ready")
         assert ws.recv(timeout=10) == "ready"
@@ -144,6 +146,7 @@ def test_graceful_shutdown_closes_websockets_with_1001(test_peer):
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
     assert peer.process.wait(timeout=10) == 0
     assert "shutdown complete" in peer.output()
+    stack.close()
 
 
 # --- wsproto client ----------------------------------------------------------------------

@@ -22,8 +22,8 @@ public struct HTTPResponse: Sendable {
     }
 
     /// An `application/json` response from already-serialised JSON.
-    public static func json(_ json: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        json(Array(json.utf8), status: status)
+    public static func json(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        json(Array(text.utf8), status: status)
     }
 
     /// An `application/json` response from already-serialised JSON bytes.

@@ -18,11 +18,12 @@ import Synchronization
 
 func emit(_ line: String) {
     print(line)
-    fflush(stdout)
+    fflush(nil)
 }
 
 func fail(_ message: String) -> Never {
-    fputs("ParleyTestPeer: \(message)\n", stderr)
+    let line = "ParleyTestPeer: \(message)\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
     exit(2)
 }
 
@@ -38,6 +39,11 @@ func jsonString(_ text: String) -> String {
         }
     }
     return out + "\""
+}
+
+func number(_ text: String, _ flag: String) -> Int {
+    guard let value = Int(text) else { fail("\(flag) needs a number, got \(text)") }
+    return value
 }
 
 struct Options {
@@ -57,11 +63,13 @@ struct Options {
             guard let value = rest.popFirst() else { fail("\(flag) needs a value") }
             switch flag {
             case "--host": host = value
-            case "--port": port = Int(value) ?? fail("bad --port")
-            case "--max-message": maxMessage = Int(value) ?? fail("bad --max-message")
+            case "--port": port = number(value, flag)
+            case "--max-message": maxMessage = number(value, flag)
             case "--deflate": deflate = value == "on"
             case "--url": url = value
-            case "--backend": backend = SelectorBackend(rawValue: value) ?? fail("bad --backend")
+            case "--backend":
+                guard let parsed = SelectorBackend(rawValue: value) else { fail("bad --backend \(value)") }
+                backend = parsed
             default: fail("unknown flag \(flag)")
             }
         }
