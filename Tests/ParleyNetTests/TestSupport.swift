@@ -98,6 +98,9 @@ final class RawClient: @unchecked Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Sends FIN (what a well-behaved client does after reading the server's close).
+    func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
     /// Whether the peer has closed: a read returns 0 (or reset).
     func peerClosed() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
