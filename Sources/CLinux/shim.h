@@ -57,6 +57,18 @@ static inline uint64_t clinux_epoll_event_data(const struct epoll_event *events,
     return events[index].data.u64;
 }
 
+extern int sched_getaffinity(pid_t pid, size_t size, void *mask);
+
+/* CPUs this process may run on (honours taskset/cgroup pinning); 0 if unknown. */
+static inline int clinux_available_cpus(void) {
+    unsigned long long mask[16];
+    memset(mask, 0, sizeof(mask));
+    if (sched_getaffinity(0, sizeof(mask), mask) != 0) return 0;
+    int count = 0;
+    for (int i = 0; i < 16; i++) count += __builtin_popcountll(mask[i]);
+    return count;
+}
+
 static inline int clinux_iov_max(void) { long n = sysconf(_SC_IOV_MAX); return n > 0 ? (int)n : 1024; }
 
 static inline int clinux_pipe2_nonblocking(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }

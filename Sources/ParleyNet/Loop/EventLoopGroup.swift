@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import Synchronization
 
@@ -13,8 +14,12 @@ public final class EventLoopGroup: Sendable {
     private let cursor = Atomic<Int>(0)
     private let joined = Mutex<Bool>(false)
 
-    /// The number of online CPU cores (at least 1).
-    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The number of CPU cores this process may run on (its affinity mask, so `taskset`
+    /// pinning is honoured), at least 1.
+    public static var coreCount: Int {
+        let allowed = Int(clinux_available_cpus())
+        return max(1, allowed > 0 ? allowed : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
 
     /// Starts `threads` loops on `backend`.
     ///
