@@ -66,6 +66,7 @@ enum MessagePartsJSON {
 
         mutating func parseParts() throws(Malformed) -> [MessagePart] {
             var parts: [MessagePart] = []
+            skipSpace()
             try expect(UInt8(ascii: "["))
             skipSpace()
             if peek() == UInt8(ascii: "]") { index += 1; return parts }
@@ -83,10 +84,12 @@ enum MessagePartsJSON {
 
         private mutating func parsePart() throws(Malformed) -> MessagePart {
             var members: [String: String] = [:]
+            skipSpace()
             try expect(UInt8(ascii: "{"))
             while true {
                 skipSpace()
                 let key = try parseString()
+                skipSpace()
                 try expect(UInt8(ascii: ":"))
                 skipSpace()
                 members[key] = try parseString()

@@ -5,7 +5,7 @@ private struct DeliberateFailure: Error {}
 
 @Suite("Conformance: group commit, durability, migrations")
 struct DatabaseConformanceTests {
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func writesArrivingDuringACommitShareOneTransaction(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "alice")
@@ -33,7 +33,7 @@ struct DatabaseConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func aFailingOperationDoesNotFailItsBatch(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "taken")
@@ -67,7 +67,7 @@ struct DatabaseConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func acknowledgedWritesSurviveReopening(_ engine: TestEngine) async throws {
         let database = try engine.makeDatabase()
         defer { database.remove() }
@@ -93,7 +93,7 @@ struct DatabaseConformanceTests {
         await reopened.close()
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func refusesASchemaFromTheFuture(_ engine: TestEngine) async throws {
         let database = try engine.makeDatabase()
         defer { database.remove() }
@@ -108,7 +108,7 @@ struct DatabaseConformanceTests {
         await expectStoreError(.schemaTooNew) { try await database.open() }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func reopeningAppliesNoMigrationTwice(_ engine: TestEngine) async throws {
         let database = try engine.makeDatabase()
         defer { database.remove() }
@@ -124,7 +124,7 @@ struct DatabaseConformanceTests {
         await second.close()
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func rawWritesAndReadsThroughTheDatabase(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             let inserted = try await store.database.write { context in
@@ -149,6 +149,27 @@ struct DatabaseConformanceTests {
             await expectStoreError(.constraintViolation) {
                 try await store.database.write { context in try context.execute("INSERT INTO scratch (k, v) VALUES ('three', NULL)") }
             }
+        }
+    }
+}
+
+@Suite("Conformance: durability settings")
+struct DurabilitySettingsTests {
+    @Test(arguments: TestEngine.available)
+    func writerCommitsDurably(_ engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            let settings = try await store.database.write { context -> [String] in
+                switch context.dialect {
+                case .sqlite:
+                    let journal = try context.queryFirst("PRAGMA journal_mode") { $0.text(0) } ?? ""
+                    let synchronous = try context.queryFirst("PRAGMA synchronous") { $0.int(0) } ?? -1
+                    let foreignKeys = try context.queryFirst("PRAGMA foreign_keys") { $0.int(0) } ?? -1
+                    return [journal, synchronous == 2 ? "full" : "\(synchronous)", foreignKeys == 1 ? "fk" : "no-fk"]
+                case .postgres:
+                    return [try context.queryFirst("SHOW synchronous_commit") { $0.text(0) } ?? ""]
+                }
+            }
+            #expect(settings == (engine == .sqlite ? ["wal", "full", "fk"] : ["on"]))
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 struct PostgresAvailabilityTests {
     @Test("PostgreSQL conformance suite is enabled",
           .enabled(if: TestEngine.postgresURL != nil,
-                   "PARLEY_TEST_POSTGRES_URL is not set: every PostgreSQL conformance case is cancelled, NOT run"))
+                   "PARLEY_TEST_POSTGRES_URL is not set: the PostgreSQL half of the conformance suite did NOT run (export PARLEY_TEST_POSTGRES_URL=$(scripts/postgres-test-instance.sh start))"))
     func instanceAnswersWithDurableSettings() async throws {
         let url = try #require(TestEngine.postgresURL)
         let connection = try PostgresConnection(url: url)

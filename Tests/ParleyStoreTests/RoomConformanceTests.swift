@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Conformance: rooms")
 struct RoomConformanceTests {
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func createGetUpdateDelete(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
@@ -37,7 +37,7 @@ struct RoomConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func chosenIDsAndInvalidRooms(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "alice")
@@ -57,7 +57,7 @@ struct RoomConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func publicRoomListing(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "alice")
@@ -71,7 +71,7 @@ struct RoomConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func directRoomIsUniquePerPair(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "alice")
@@ -94,7 +94,7 @@ struct RoomConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func concurrentDirectRoomCreationYieldsOneRoom(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "alice")

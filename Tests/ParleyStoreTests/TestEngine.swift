@@ -12,6 +12,12 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The engines to run: SQLite always, PostgreSQL when PARLEY_TEST_POSTGRES_URL names an instance.
+    /// When it does not, the "PostgreSQL test instance" suite reports the skip by name.
+    static var available: [TestEngine] {
+        postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
     /// The PostgreSQL instance started by scripts/postgres-test-instance.sh, if the environment names one.
     static var postgresURL: String? {
         guard let value = getenv("PARLEY_TEST_POSTGRES_URL") else { return nil }
@@ -21,7 +27,7 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// A fresh, empty database of this engine: a temp directory for SQLite, a new schema for PostgreSQL.
     ///
-    /// Without PARLEY_TEST_POSTGRES_URL the PostgreSQL case is cancelled with a clear message.
+    /// Without PARLEY_TEST_POSTGRES_URL a PostgreSQL database cannot be made (the case is cancelled).
     func makeDatabase() throws -> TestDatabase {
         switch self {
         case .sqlite:
@@ -31,7 +37,7 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return TestDatabase(location: .sqlite(inDirectory: path), cleanup: .directory(path))
         case .postgres:
             guard let url = Self.postgresURL else {
-                try Test.cancel("PARLEY_TEST_POSTGRES_URL is not set: the PostgreSQL half of the conformance suite did NOT run (start one with scripts/postgres-test-instance.sh start)")
+                try Test.cancel("PARLEY_TEST_POSTGRES_URL is not set: no PostgreSQL database for this case")
             }
             let schema = "t_" + IdentifierGenerator.make(length: 16)
             let admin = try PostgresConnection(url: url)

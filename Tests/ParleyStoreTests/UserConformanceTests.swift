@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Conformance: users")
 struct UserConformanceTests {
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func createGetUpdateListDelete(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             let created = try await store.createUser(app: "a", NewUser(id: "alice", name: "Alice", avatarURL: "https://x/a.png",
@@ -31,7 +31,7 @@ struct UserConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func duplicateAndUnknownUsers(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "alice")
@@ -41,7 +41,7 @@ struct UserConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func appsAreIsolated(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             _ = try await store.createUser(app: "a", NewUser(id: "alice", name: "Alice of A"))
@@ -53,7 +53,7 @@ struct UserConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func customDataLimitAndEmptyFields(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             let atLimit = "\"" + String(repeating: "x", count: 5 * 1024 - 2) + "\""
@@ -72,7 +72,7 @@ struct UserConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
+    @Test(arguments: TestEngine.available)
     func deletingAUserEndsMembershipsButKeepsMessages(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             try await store.makeUser("a", "alice")
