@@ -133,8 +133,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// BEGIN, each operation in its savepoint, COMMIT; returns the error that sank the whole batch, if any.
     private func runTransaction(_ batch: [any WriteJob], on connection: any SQLConnection) -> StoreError? {
         do {
-            if !connection.isHealthy { try connection.reconnect() }
-            try connection.run(connection.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
+            try begin(on: connection)
         } catch {
             return error
         }
@@ -156,6 +155,19 @@ final class GroupCommitWriter: @unchecked Sendable {
         } catch {
             try? connection.run("ROLLBACK")
             return error
+        }
+    }
+
+    /// Starts the batch's transaction; a server connection found dead is re-established once,
+    /// which is safe because nothing of the batch has run yet.
+    private func begin(on connection: any SQLConnection) throws(StoreError) {
+        let statement = connection.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        if !connection.isHealthy { try connection.reconnect() }
+        do {
+            try connection.run(statement)
+        } catch where error.code == .connectionLost {
+            try connection.reconnect()
+            try connection.run(statement)
         }
     }
 

@@ -62,7 +62,13 @@ final class ReaderPool: @unchecked Sendable {
             let job: ReadJob = { connection in
                 continuation.resume(with: Result {
                     if !connection.isHealthy { try connection.reconnect() }
-                    return try operation(SQLContext(connection: connection, now: clock.now()))
+                    do {
+                        return try operation(SQLContext(connection: connection, now: clock.now()))
+                    } catch let error as StoreError where error.code == .connectionLost {
+                        // Reads change nothing, so one retry on a fresh connection is always safe.
+                        try connection.reconnect()
+                        return try operation(SQLContext(connection: connection, now: clock.now()))
+                    }
                 })
             }
             let accepted = lock.withLock {

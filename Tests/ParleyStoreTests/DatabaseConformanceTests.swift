@@ -173,3 +173,29 @@ struct DurabilitySettingsTests {
         }
     }
 }
+
+@Suite("PostgreSQL: lost connections")
+struct PostgresReconnectTests {
+    @Test(.enabled(if: TestEngine.postgresURL != nil, "needs PARLEY_TEST_POSTGRES_URL"))
+    func storeRecoversWhenTheServerDropsItsConnections() async throws {
+        let database = try TestEngine.postgres.makeDatabase()
+        defer { database.remove() }
+        guard case .schema(let url, let name) = database.cleanup else { return }
+        let store = try await database.open()
+        try await store.makeUser("a", "alice")
+        _ = try await store.user(app: "a", id: "alice")
+
+        let admin = try PostgresConnection(url: url)
+        var killed = 0
+        try admin.query("""
+            SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1
+            """, [.text(name)]) { _ in killed += 1 }
+        #expect(killed >= 2, "the writer and at least one reader were connected")
+
+        let bob = try await store.makeUser("a", "bob")
+        #expect(bob.id == "bob", "the writer reconnects before a batch whose BEGIN found the connection dead")
+        #expect(try await store.users(app: "a", after: nil, limit: 10).map(\.id) == ["alice", "bob"])
+        #expect(try await store.user(app: "a", id: "alice").id == "alice")
+        await store.close()
+    }
+}

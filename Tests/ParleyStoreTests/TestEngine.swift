@@ -43,7 +43,8 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let admin = try PostgresConnection(url: url)
             try admin.run("CREATE SCHEMA \(schema)")
             let separator = url.contains("?") ? "&" : "?"
-            let scoped = url + separator + "options=-c%20search_path%3D\(schema)"
+            // The application name lets a test find (and kill) exactly this store's server connections.
+            let scoped = url + separator + "options=-c%20search_path%3D\(schema)&application_name=\(schema)"
             return TestDatabase(location: .postgres(url: scoped), cleanup: .schema(url: url, name: schema))
         }
     }
