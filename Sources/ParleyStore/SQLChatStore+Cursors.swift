@@ -31,7 +31,10 @@ extension SQLChatStore {
 
     /// One query for the whole list: rooms, the user's cursor, the newest message by seq and the
     /// unread count (a range count on the messages' (app, room, seq) index, skipped when nothing is new).
-    private static func summaryQuery(oneRoom: Bool) -> String {
+    ///
+    /// SQLite is told to use the by-user index: without table statistics its planner would
+    /// otherwise scan every membership of the app through the primary key.
+    private static func summaryQuery(oneRoom: Bool, dialect: SQLDialect) -> String {
         """
         SELECT \(qualified(roomColumns, "r")), m.role, m.read_seq,
                CASE WHEN r.last_seq > m.read_seq THEN
@@ -40,7 +43,7 @@ extension SQLChatStore {
                       AND u.deleted_at IS NULL AND u.sender_id <> m.user_id)
                ELSE 0 END,
                \(qualified(messageColumns, "lm"))
-        FROM memberships m
+        FROM memberships m\(dialect == .sqlite ? " INDEXED BY memberships_by_user" : "")
         JOIN rooms r ON r.app_id = m.app_id AND r.id = m.room_id
         LEFT JOIN messages lm ON lm.app_id = r.app_id AND lm.room_id = r.id AND lm.seq = r.last_seq
         WHERE m.app_id = $1 AND m.user_id = $2 AND \(oneRoom ? "m.room_id = $3" : "1 = 1")
@@ -59,13 +62,13 @@ extension SQLChatStore {
     public func roomSummaries(app: String, user userID: String, limit: Int) async throws -> [RoomSummary] {
         let limit = clampedLimit(limit, maximum: Int(Int32.max))
         return try await read { context in
-            try context.query(Self.summaryQuery(oneRoom: false), [.text(app), .text(userID), .int(limit)], Self.decodeSummary)
+            try context.query(Self.summaryQuery(oneRoom: false, dialect: context.dialect), [.text(app), .text(userID), .int(limit)], Self.decodeSummary)
         }
     }
 
     public func roomSummary(app: String, room: String, user userID: String) async throws -> RoomSummary {
         try await read { context in
-            if let summary = try context.queryFirst(Self.summaryQuery(oneRoom: true), [.text(app), .text(userID), .text(room)],
+            if let summary = try context.queryFirst(Self.summaryQuery(oneRoom: true, dialect: context.dialect), [.text(app), .text(userID), .text(room)],
                                                     Self.decodeSummary) {
                 return summary
             }

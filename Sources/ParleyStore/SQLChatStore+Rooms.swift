@@ -38,7 +38,7 @@ extension SQLChatStore {
         let (low, high) = first < second ? (first, second) : (second, first)
         return try await write { context in
             if let existing = try Self.fetchDirectRoom(context, app: app, low: low, high: high) {
-                return DirectRoomResult(room: existing, created: false)
+                return DirectRoomResult(room: try Self.restoreDirectMembers(context, app: app, room: existing), created: false)
             }
             do {
                 let room = try context.withSavepoint {
@@ -57,6 +57,17 @@ extension SQLChatStore {
         try context.queryFirst("""
             SELECT \(roomColumns) FROM rooms WHERE app_id = $1 AND direct_user_low = $2 AND direct_user_high = $3
             """, [.text(app), .text(low), .text(high)]) { try decodeRoom($0) }
+    }
+
+    /// Puts a direct room's users back in it if one left or was deleted and re-created meanwhile,
+    /// so "the pair's room" always has the pair as members.
+    private static func restoreDirectMembers(_ context: SQLContext, app: String, room: Room) throws -> Room {
+        var room = room
+        for user in room.directUserIDs where try fetchMembership(context, app: app, room: room.id, user: user) == nil {
+            _ = try insertMembership(context, app: app, room: room.id, user: user, role: .member, readSeq: room.lastSeq)
+            room.memberCount += 1
+        }
+        return room
     }
 
     private static func insertDirectRoom(_ context: SQLContext, app: String, low: String, high: String) throws -> Room {

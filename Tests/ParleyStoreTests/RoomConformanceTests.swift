@@ -91,6 +91,14 @@ struct RoomConformanceTests {
             await expectStoreError(.invalidArgument) { try await store.createDirectRoom(app: "a", between: "bob", and: "bob") }
             await expectStoreError(.notFound) { try await store.createDirectRoom(app: "a", between: "alice", and: "nobody") }
             #expect(try await store.publicRooms(app: "a", after: nil, limit: 10).isEmpty)
+
+            _ = try await store.deleteUser(app: "a", id: "bob")
+            #expect(try await store.room(app: "a", id: first.room.id).memberCount == 1)
+            try await store.makeUser("a", "bob")
+            let afterComeback = try await store.createDirectRoom(app: "a", between: "alice", and: "bob")
+            #expect(afterComeback.room.id == first.room.id)
+            #expect(afterComeback.room.memberCount == 2, "the pair is back in its room")
+            #expect(try await store.membership(app: "a", room: first.room.id, user: "bob") != nil)
         }
     }
 
