@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "ParleyWire", dependencies: ["CCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["CSQLite", "CPostgres"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer"], swiftSettings: strict),
@@ -31,6 +32,7 @@ let package = Package(
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
+        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 

@@ -1,0 +1,79 @@
+import ParleyWire
+
+/// The Pusher HTTP API (spec section 7) as a function from request to response over a hub.
+public struct PusherAPI: Sendable {
+    /// The hosted apps.
+    public let apps: AppRegistry
+    /// The hub events are published to and channels are read from.
+    public let hub: any ChannelHub
+    /// The wall clock in Unix seconds (for the timestamp window).
+    public let unixTime: @Sendable () -> Int64
+    /// Counters.
+    public let metrics: ChannelsMetrics
+
+    /// Creates the API.
+    public init(apps: AppRegistry, hub: any ChannelHub, unixTime: @escaping @Sendable () -> Int64, metrics: ChannelsMetrics) {
+        self.apps = apps
+        self.hub = hub
+        self.unixTime = unixTime
+        self.metrics = metrics
+    }
+
+    /// Whether a path belongs to this API (`/apps/...` or `/users/.../terminate_connections`).
+    public static func handles(path: String) -> Bool {
+        path.hasPrefix("/apps/") || (path.hasPrefix("/users/") && path.hasSuffix("/terminate_connections"))
+    }
+
+    /// Answers one request.
+    public func handle(_ request: PusherAPIRequest) -> PusherAPIResponse {
+        ChannelsMetrics.add(metrics.apiRequests)
+        let response = route(request)
+        if response.status >= 400 { ChannelsMetrics.add(metrics.apiErrors) }
+        return response
+    }
+
+    private func route(_ request: PusherAPIRequest) -> PusherAPIResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        guard let decoded = decode(segments) else { return .error(400, "Malformed path") }
+        // /users/{uid}/terminate_connections: the app is found by auth_key.
+        if decoded.count == 3, decoded[0] == "users", decoded[2] == "terminate_connections" {
+            guard let key = request.query["auth_key"], let app = apps.app(key: key) else { return .error(401, "Unknown auth_key") }
+            return authorised(request, app: app) { terminate(app: app, userID: decoded[1], request) }
+        }
+        guard decoded.count >= 3, decoded[0] == "apps" else { return .error(404, "Not found") }
+        guard let app = apps.app(id: decoded[1]) else { return .error(404, "Unknown app \(decoded[1])") }
+        let rest = Array(decoded.dropFirst(2))
+        return authorised(request, app: app) {
+            switch (request.method, rest.count, rest[0]) {
+            case ("POST", 1, "events"): return events(app: app, request)
+            case ("POST", 1, "batch_events"): return batchEvents(app: app, request)
+            case ("GET", 1, "channels"): return channels(app: app, request)
+            case ("GET", 2, "channels"): return channel(app: app, name: rest[1], request)
+            case ("GET", 3, "channels") where rest[2] == "users": return users(app: app, channel: rest[1])
+            case ("POST", 3, "users") where rest[2] == "terminate_connections": return terminate(app: app, userID: rest[1], request)
+            default: return .error(404, "Not found: \(request.method) \(request.path)")
+            }
+        }
+    }
+
+    private func decode(_ segments: [String]) -> [String]? {
+        var out: [String] = []
+        for segment in segments {
+            guard !segment.contains("+"), let d = PusherQuery.percentDecode(Substring(segment)) else { return nil }
+            out.append(d)
+        }
+        return out
+    }
+
+    /// Checks the key, the signature window and body MD5, then whether the app is enabled.
+    private func authorised(_ request: PusherAPIRequest, app: AppConfig, _ body: () -> PusherAPIResponse) -> PusherAPIResponse {
+        guard let key = request.query["auth_key"] else { return .error(401, "Missing auth_key parameter") }
+        guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else { return .error(401, "auth_key does not belong to app \(app.id)") }
+        if let failure = PusherRequestSignature.verify(method: request.method, path: request.path, query: request.query,
+                                                       body: request.body, secret: app.secret, now: unixTime()) {
+            return .error(401, failure.message)
+        }
+        guard app.enabled else { return .error(403, "App \(app.id) is disabled") }
+        return body()
+    }
+}

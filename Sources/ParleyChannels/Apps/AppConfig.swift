@@ -1,0 +1,37 @@
+/// One Pusher app hosted by the server: credentials, switches, webhooks and limits.
+public struct AppConfig: Sendable, Equatable {
+    /// The app id used in HTTP API paths (`/apps/{id}/...`); digits for the server libraries.
+    public var id: String
+    /// The public key clients connect with (`/app/{key}`).
+    public var key: String
+    /// The secret that signs everything.
+    public var secret: String
+    /// Whether the app accepts connections and API calls (4003 / 403 when not).
+    public var enabled: Bool = true
+    /// Whether clients may send `client-` events.
+    public var clientEvents: Bool = false
+    /// Whether clients may sign in (`pusher:signin`).
+    public var userAuthentication: Bool = false
+    /// Whether subscribers get `pusher_internal:subscription_count`.
+    public var subscriptionCount: Bool = false
+    /// Webhook endpoints.
+    public var webhooks: [WebhookConfig] = []
+    /// Limits.
+    public var limits = AppLimits()
+
+    /// Creates an app with the given credentials and defaults for everything else.
+    public init(id: String, key: String, secret: String) {
+        self.id = id
+        self.key = key
+        self.secret = secret
+    }
+
+    /// The app `parley serve --dev` runs: id `1`, key `dev-key`, secret `dev-secret`,
+    /// client events and user authentication on.
+    public static var development: AppConfig {
+        var app = AppConfig(id: "1", key: "dev-key", secret: "dev-secret")
+        app.clientEvents = true
+        app.userAuthentication = true
+        return app
+    }
+}

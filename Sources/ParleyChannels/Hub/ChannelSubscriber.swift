@@ -1,0 +1,14 @@
+import ParleyWire
+
+/// A connection as the hub sees it. Every method is called on the connection's own loop.
+public protocol ChannelSubscriber: AnyObject, Sendable {
+    /// The connection's socket id (never changes).
+    var socketID: String { get }
+    /// The index of the loop the connection lives on (never changes).
+    var loopIndex: Int { get }
+    /// Queues a frame for the client; the connection closes itself with 4100 when the
+    /// frame would take its outbound queue over its bound.
+    func deliver(_ frame: [UInt8])
+    /// Closes the connection with an error (terminated user, shutdown).
+    func terminate(_ code: PusherErrorCode, message: String)
+}

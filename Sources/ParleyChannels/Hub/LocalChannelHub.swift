@@ -1,0 +1,176 @@
+import ParleyWire
+import Synchronization
+
+/// The in-process hub: one authoritative `ChannelDirectory` behind a lock (subscribe-time
+/// work only) and, per event loop, a table of that loop's subscribers for fan-out.
+///
+/// Publishing never takes the directory lock (except to remember a cache channel's event):
+/// it hands each loop one closure carrying the already-encoded frames, and each loop
+/// appends them to its own subscribers' queues.
+public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
+    // @unchecked: `tables[i]` is only touched on loop i (see LoopChannelTable); everything
+    // else is immutable or inside `state`.
+
+    struct State: ~Copyable {
+        var directory = ChannelDirectory()
+        var handles: [String: any ChannelSubscriber] = [:]
+    }
+
+    private let loops: [any HubLoop]
+    private let tables: [LoopChannelTable]
+    private let state = Mutex(State())
+    private let clock: @Sendable () -> Int64
+    /// Where webhook events go (nil: none).
+    public let webhooks: (any WebhookSink)?
+    /// The service's counters.
+    public let metrics: ChannelsMetrics
+
+    /// Creates a hub over the given loops; `clock` is monotonic milliseconds.
+    public init(loops: [any HubLoop], clock: @escaping @Sendable () -> Int64, webhooks: (any WebhookSink)? = nil, metrics: ChannelsMetrics = ChannelsMetrics()) {
+        precondition(!loops.isEmpty, "a hub needs at least one loop")
+        self.loops = loops
+        self.tables = loops.map { _ in LoopChannelTable() }
+        self.clock = clock
+        self.webhooks = webhooks
+        self.metrics = metrics
+    }
+
+    public func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool {
+        state.withLock { s in
+            guard s.directory.connect(app: app) else { return false }
+            s.handles[subscriber.socketID] = subscriber
+            return true
+        }
+    }
+
+    public func disconnect(app: AppConfig, subscriber: any ChannelSubscriber) {
+        state.withLock { s in
+            guard s.handles.removeValue(forKey: subscriber.socketID) != nil else { return }
+            s.directory.disconnect(app: app)
+        }
+    }
+
+    public func subscribe(app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest) -> PusherSubscribeOutcome {
+        let now = clock()
+        let table = tables[subscriber.loopIndex], appID = app.id, channel = request.channel.name
+        return state.withLock { s in
+            let (outcome, effects) = s.directory.subscribe(app: app, socketID: subscriber.socketID, request: request, now: now)
+            // Effects and the fan-out registration are queued while the lock is held, so every
+            // loop sees membership changes in directory order: a broadcast decided before this
+            // subscription never reaches the new subscriber, one decided after (including the
+            // subscription_count this one causes) always does; member_added excludes it by id.
+            if case .succeeded = outcome {
+                loops[subscriber.loopIndex].execute { table.add(app: appID, channel: channel, subscriber) }
+            }
+            perform(effects, handles: s.handles, app: app)
+            return outcome
+        }
+    }
+
+    public func unsubscribe(app: AppConfig, subscriber: any ChannelSubscriber, channel: String) {
+        let now = clock()
+        let table = tables[subscriber.loopIndex], appID = app.id
+        state.withLock { s in
+            loops[subscriber.loopIndex].execute { table.remove(app: appID, channel: channel, subscriber) }
+            perform(s.directory.unsubscribe(app: app, socketID: subscriber.socketID, channel: channel, now: now), handles: s.handles, app: app)
+        }
+    }
+
+    public func signIn(app: AppConfig, subscriber: any ChannelSubscriber, user: PusherSignedInUser) {
+        state.withLock { s in
+            perform(s.directory.signIn(app: app, socketID: subscriber.socketID, user: user), handles: s.handles, app: app)
+        }
+    }
+
+    public func signOut(app: AppConfig, subscriber: any ChannelSubscriber, userID: String) {
+        state.withLock { s in
+            perform(s.directory.signOut(app: app, socketID: subscriber.socketID, userID: userID), handles: s.handles, app: app)
+        }
+    }
+
+    public func publish(app: AppConfig, events: [HubEvent]) {
+        guard !events.isEmpty else { return }
+        let cached = events.filter { PusherChannel($0.channel)?.isCache ?? false }
+        if !cached.isEmpty {
+            let now = clock()
+            state.withLock { s in
+                for event in cached {
+                    s.directory.storeCache(app: app.id, channel: event.channel, frame: event.frame, data: event.data, now: now)
+                }
+            }
+        }
+        ChannelsMetrics.add(metrics.eventsPublished, events.count)
+        let appID = app.id
+        for (i, loop) in loops.enumerated() {
+            let table = tables[i]
+            loop.execute {
+                for event in events {
+                    _ = table.deliver(app: appID, channel: event.channel, frame: event.frame, excluding: event.excluding)
+                }
+            }
+        }
+    }
+
+    public func terminateUser(app: AppConfig, userID: String) {
+        let targets: [any ChannelSubscriber] = state.withLock { s in
+            s.directory.sockets(app: app.id, userID: userID).compactMap { s.handles[$0] }
+        }
+        for target in targets {
+            loops[target.loopIndex].execute {
+                target.terminate(.unauthorized, message: "Connection terminated by the server for user \(userID)")
+            }
+        }
+    }
+
+    public func snapshot(app: AppConfig, channel: String) -> ChannelSnapshot {
+        let now = clock()
+        return state.withLock { s in s.directory.snapshot(app: app.id, channel: channel, now: now) }
+    }
+
+    public func occupiedChannels(app: AppConfig, prefix: String?) -> [String] {
+        state.withLock { s in s.directory.occupiedChannels(app: app.id, prefix: prefix) }
+    }
+
+    public func presenceUsers(app: AppConfig, channel: String) -> [String] {
+        state.withLock { s in s.directory.presenceUsers(app: app.id, channel: channel) }
+    }
+
+    /// Occupied channels over every app (for `/metrics`).
+    public func channelCount(apps: [AppConfig]) -> Int {
+        state.withLock { s in apps.reduce(0) { $0 + s.directory.occupiedChannels(app: $1.id, prefix: nil).count } }
+    }
+
+    /// Periodic work: throttled subscription counts. Call about once a second.
+    public func tick(apps: AppRegistry) {
+        let now = clock()
+        state.withLock { s in
+            let effects = s.directory.tick(now: now)
+            for effect in effects {
+                let appID: String
+                switch effect {
+                case .broadcast(let a, _, _, _), .send(let a, _, _), .webhook(let a, _): appID = a
+                }
+                if let app = apps.app(id: appID) { perform([effect], handles: s.handles, app: app) }
+            }
+        }
+    }
+
+    /// Carries out directory effects: broadcasts to every loop, direct sends to the
+    /// target's loop, webhooks to the sink. Called with the state lock held.
+    private func perform(_ effects: [DirectoryEffect], handles: [String: any ChannelSubscriber], app: AppConfig) {
+        for effect in effects {
+            switch effect {
+            case .broadcast(let appID, let channel, let frame, let excluding):
+                for (i, loop) in loops.enumerated() {
+                    let table = tables[i]
+                    loop.execute { _ = table.deliver(app: appID, channel: channel, frame: frame, excluding: excluding) }
+                }
+            case .send(_, let socketID, let frame):
+                guard let target = handles[socketID] else { continue }
+                loops[target.loopIndex].execute { target.deliver(frame) }
+            case .webhook(_, let event):
+                webhooks?.enqueue(app: app, event: event)
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ParleyWire
+
+/// Drives one client connection: feeds a `PusherConnection` and carries out its actions
+/// against the transport and the hub. Lives on one loop; every method is called there.
+public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
+    // @unchecked: confined to the loop `loopIndex`; the hub calls in only through that loop.
+
+    public let socketID: String
+    public let loopIndex: Int
+    /// The app the connection belongs to.
+    public let app: AppConfig
+    private var connection: PusherConnection
+    private let hub: any ChannelHub
+    private let transport: any PusherTransport
+    private let webhooks: (any WebhookSink)?
+    private let metrics: ChannelsMetrics
+    private let maxOutboundBytes: Int
+    private var admitted = false
+    private var finished = false
+
+    /// Creates the session of a connection accepted at `now` (monotonic milliseconds).
+    public init(app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub, transport: any PusherTransport,
+                webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64, socketID: PusherSocketID = .random()) {
+        self.app = app
+        self.socketID = socketID.rawValue
+        self.loopIndex = loopIndex
+        self.hub = hub
+        self.transport = transport
+        self.webhooks = webhooks
+        self.metrics = metrics
+        self.maxOutboundBytes = config.maxOutboundBytes
+        self.connection = PusherConnection(app: app, socketID: socketID, activityTimeout: config.activityTimeout,
+                                           pongTimeout: config.pongTimeout, now: now)
+    }
+
+    /// Admits the connection (app enabled, quota) and sends `connection_established`;
+    /// false when it was refused and closed.
+    @discardableResult
+    public func start() -> Bool {
+        guard app.enabled else {
+            perform(PusherConnection.refusal(.appDisabled, message: "App \(app.id) is disabled"))
+            finished = true
+            return false
+        }
+        guard hub.connect(app: app, subscriber: self) else {
+            perform(PusherConnection.refusal(.overConnectionQuota, message: "App \(app.id) is over its connection quota"))
+            finished = true
+            return false
+        }
+        admitted = true
+        ChannelsMetrics.add(metrics.connections)
+        perform(connection.start())
+        return true
+    }
+
+    /// A text frame from the client.
+    public func receiveText(_ bytes: [UInt8], now: Int64) {
+        ChannelsMetrics.add(metrics.messagesIn)
+        ChannelsMetrics.add(metrics.bytesIn, bytes.count)
+        perform(connection.receiveText(bytes, now: now))
+    }
+
+    /// A binary frame from the client (refused with 4200).
+    public func receiveBinary(now: Int64) {
+        perform(connection.receiveBinary(now: now))
+    }
+
+    /// A WebSocket ping/pong or other proof of life.
+    public func noteActivity(now: Int64) {
+        connection.noteActivity(now: now)
+    }
+
+    /// The clock; returns when to call again (monotonic milliseconds).
+    @discardableResult
+    public func tick(now: Int64) -> Int64 {
+        perform(connection.tick(now: now))
+        return connection.nextDeadline
+    }
+
+    /// The transport is gone (closed by the peer or after our close): leave everything.
+    public func transportClosed() {
+        perform(connection.transportClosed())
+        finish()
+    }
+
+    /// Whether the session has ended.
+    public var isFinished: Bool { finished }
+
+    public func deliver(_ frame: [UInt8]) {
+        guard !finished else { return }
+        if transport.queuedBytes + frame.count > maxOutboundBytes {
+            ChannelsMetrics.add(metrics.slowConsumersDropped)
+            perform(connection.close(.overCapacity, message: "Connection is not reading fast enough; reconnect after a backoff"))
+            return
+        }
+        send(frame)
+    }
+
+    public func terminate(_ code: PusherErrorCode, message: String) {
+        guard !finished else { return }
+        perform(connection.close(code, message: message))
+    }
+
+    private func send(_ frame: [UInt8]) {
+        ChannelsMetrics.add(metrics.messagesOut)
+        ChannelsMetrics.add(metrics.bytesOut, frame.count)
+        transport.sendText(frame)
+    }
+
+    private func perform(_ actions: [PusherConnectionAction]) {
+        for action in actions {
+            switch action {
+            case .send(let frame):
+                guard !finished else { continue }
+                send(frame)
+            case .close(let code, let reason):
+                guard !finished else { continue }
+                transport.close(code: code, reason: reason)
+            case .subscribe(let request):
+                ChannelsMetrics.add(metrics.subscriptions)
+                let outcome = hub.subscribe(app: app, subscriber: self, request: request)
+                if case .refused = outcome { ChannelsMetrics.add(metrics.subscriptions, -1) }
+                perform(connection.subscriptionResult(channel: request.channel.name, outcome))
+            case .unsubscribe(let channel):
+                ChannelsMetrics.add(metrics.subscriptions, -1)
+                hub.unsubscribe(app: app, subscriber: self, channel: channel)
+            case .clientEvent(let event):
+                hub.publish(app: app, events: [HubEvent(channel: event.channel, event: event.event, data: event.data,
+                                                        frame: event.frame, excluding: socketID)])
+                webhooks?.enqueue(app: app, event: WebhookEvent(.clientEvent, channel: event.channel, userID: event.userID,
+                                                                event: event.event, data: event.data, socketID: socketID))
+            case .signIn(let user):
+                hub.signIn(app: app, subscriber: self, user: user)
+            case .signOut(let userID):
+                hub.signOut(app: app, subscriber: self, userID: userID)
+            }
+        }
+        if connection.isClosed { finish() }
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        if admitted {
+            ChannelsMetrics.add(metrics.connections, -1)
+            hub.disconnect(app: app, subscriber: self)
+        }
+    }
+}

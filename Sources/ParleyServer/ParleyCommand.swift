@@ -1,0 +1,66 @@
+/// The `parley` command line: picks the subcommand and runs it.
+public enum ParleyCommand {
+    /// Top-level help, listing the subcommands.
+    public static let helpText = """
+        parley \(ParleyVersion.string) — a self-hosted realtime chat and collaboration server
+
+        USAGE: parley <command> [options]
+
+        COMMANDS:
+          serve        Run the server (see parley serve --help)
+          version      Print the version
+
+        OPTIONS:
+          -h, --help   Show this help
+          --version    Print the version
+        """
+
+    /// Runs the command line and returns the process exit status.
+    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        guard let command = arguments.first else {
+            print(helpText)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "-h", "--help", "help":
+            print(helpText)
+            return 0
+        case "--version", "version":
+            print("parley \(ParleyVersion.string)")
+            return 0
+        case "serve":
+            return serve(rest, environment: environment)
+        default:
+            printError("parley: unknown command '\(command)' (see parley --help)")
+            return 2
+        }
+    }
+
+    static func serve(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let options: ServeOptions
+        do {
+            options = try ServeOptions.parse(arguments, environment: environment)
+        } catch {
+            printError("parley serve: \(error.message)")
+            return 2
+        }
+        if options.showHelp {
+            print(ServeOptions.helpText)
+            return 0
+        }
+        return ParleyServerMain.run(options)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyChannels
-
-@Test func moduleLinks() {
-    #expect(!ParleyChannelsInfo.name.isEmpty)
-}

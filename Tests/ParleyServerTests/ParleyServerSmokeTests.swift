@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyServer
-
-@Test func moduleLinks() {
-    #expect(!ParleyVersion.string.isEmpty)
-}

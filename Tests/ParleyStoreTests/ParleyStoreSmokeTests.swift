@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyStore
+
+@Test func moduleLinks() {
+    #expect(!ParleyStoreInfo.name.isEmpty)
+}

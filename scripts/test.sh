@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every Parley test: Swift unit and loopback tests, Python interop tests against
+# peers nobody here wrote, and the libFuzzer targets for a bounded time.
+# Installs what the tests need first: Debian packages (apt-get) and a pinned Python
+# venv under .venv-test/ (git-ignored). Safe to run again; installs are skipped when done.
+#
+#   scripts/test.sh            everything
+#   FUZZ_SECONDS=0 scripts/test.sh    skip the fuzzers
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+say() { printf '\n== %s\n' "$*"; }
+
+. scripts/lib/deps.sh
+test_packages=(curl tmux python3-venv postgresql)
+
+install_python_venv() {
+  local venv="$root/.venv-test" stamp="$root/.venv-test/.requirements.sha256"
+  local want; want=$(sha256sum requirements-test.txt | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  say "creating Python venv with pinned test peers (.venv-test)"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check -r requirements-test.txt
+  echo "$want" > "$stamp"
+}
+
+install_apt_packages "${build_packages[@]}" "${test_packages[@]}"
+install_python_venv
+find_swift
+
+say "building (debug)"
+swift build --build-tests
+
+say "Swift tests"
+swift test --skip-build
+
+say "Python interop tests"
+export PARLEY_BIN_DIR="$root/.build/debug"
+"$root/.venv-test/bin/python" -m pytest -q Tests/interop
+
+fuzz_seconds=${FUZZ_SECONDS:-30}
+if [ "$fuzz_seconds" -gt 0 ]; then
+  say "fuzzing each target for ${fuzz_seconds}s"
+  scripts/fuzz.sh "$fuzz_seconds"
+fi
+say "all tests passed"
