@@ -172,9 +172,11 @@ static struct {
     double settle_secs;
     const char *label;
     int retries;
-    double retry_wait;
+    double retry_wait, quiet_max;
+    int warm;
 } O = {
-    .retries = 2, .retry_wait = 5,
+    .warm = 100,
+    .retries = 2, .retry_wait = 1, .quiet_max = 60,
     .host = "127.0.0.1", .port = 9001, .clients = 10000, .src_base = 0x7F000002, .src_count = 16,
     .concurrency = 256, .start_rate = 0, .ramp = 1.5, .bisect = 3, .trial_secs = 4, .half_secs = 10,
     .fixed_secs = 10, .warmup_secs = 2, .drain_secs = 30, .connect_timeout = 120, .max_secs = 900,
@@ -936,13 +938,32 @@ static uint64_t next_seq = 1;
 
 static struct tres run_trial(const char *kind, double rate, double secs);
 
+/* Waits (at most --quiet-max seconds) until processes other than the server and this load
+ * generator use less than 0.2 cores, sampled over one second. */
+static void wait_for_quiet(void) {
+    uint64_t deadline = now_ns() + (uint64_t)(O.quiet_max * 1e9);
+    for (;;) {
+        uint64_t h0 = host_busy_ns(), s0 = proc_cpu_ns(O.server_pid), l0 = loadgen_cpu_ns(), t0 = now_ns();
+        sleep_ns(1000000000ull);
+        double others = ((double)(host_busy_ns() - h0) - (double)(proc_cpu_ns(O.server_pid) - s0) -
+                         (double)(loadgen_cpu_ns() - l0)) / (double)(now_ns() - t0);
+        if (others < 0.2) return;
+        if (now_ns() > deadline) {
+            printf("          (other processes still use %.2f cores; going on)\n", others);
+            return;
+        }
+        check_deadline();
+    }
+}
+
 /* A search step; a failure caused by other processes hogging the CPUs is retried (bounded). */
 static struct tres search_trial(const char *kind, double rate) {
     struct tres t = run_trial(kind, rate, O.trial_secs);
     for (int retry = 0; retry < O.retries && !t.sustained && t.contended && ntrials < MAX_TRIALS - 8; retry++) {
-        printf("          (contended by other processes: waiting %.0f s and repeating)\n", O.retry_wait);
+        printf("          (contended by other processes: waiting for quiet, then repeating)\n");
         fflush(stdout);
         sleep_ns((uint64_t)(O.retry_wait * 1e9));
+        wait_for_quiet();
         t = run_trial(kind, rate, O.trial_secs);
     }
     return t;
@@ -1119,11 +1140,21 @@ static void rss_line(const char *what, long base_kb, uint64_t conns) {
 
 static void idle_run(void) {
     if (O.server_pid <= 0) abort_run("--mode idle needs --server-pid");
+    long cold = proc_status_kb(O.server_pid, "VmRSS");
+    if (O.warm > 0) {
+        /* One-time lazy initialisation (libraries, shared buffers) is not a per-connection cost. */
+        connect_all((uint64_t)O.warm);
+        if (command(CMD_CLOSE_ALL, -1, 30) < 0) abort_run("closing the warm-up connections timed out");
+        sleep_ns((uint64_t)(O.settle_secs * 1e9));
+        printf("cold start                 server RSS %8ld KiB; warmed up with %d connections\n", cold, O.warm);
+    }
     long base = proc_status_kb(O.server_pid, "VmRSS");
     printf("baseline                   server RSS %8ld KiB  server fds %d\n", base, proc_fd_count(O.server_pid));
     fflush(stdout);
     char res[2048] = "";
     size_t rl = 0;
+    long prev_rss = base;
+    int prev_n = 0;
     for (int s = 0; s < O.nsteps; s++) {
         connect_all((uint64_t)O.steps[s]);
         sleep_ns((uint64_t)(O.settle_secs * 1e9));
@@ -1131,6 +1162,11 @@ static void idle_run(void) {
         char what[64];
         snprintf(what, sizeof what, "%d idle connections", O.steps[s]);
         rss_line(what, base, (uint64_t)O.steps[s]);
+        if (O.steps[s] > prev_n)
+            printf("%-26s marginal %.2f KiB per connection from %d to %d\n", "", (double)(rss - prev_rss) / (O.steps[s] - prev_n),
+                   prev_n, O.steps[s]);
+        prev_rss = rss;
+        prev_n = O.steps[s];
         rl += (size_t)snprintf(res + rl, sizeof res - rl, " idle_%d_kb=%ld idle_%d_kb_per_conn=%.3f", O.steps[s], rss,
                                O.steps[s], (double)(rss - base) / O.steps[s]);
     }
@@ -1152,7 +1188,7 @@ static void idle_run(void) {
         rss_line("after cycles", base, 0);
     }
     long after = proc_status_kb(O.server_pid, "VmRSS");
-    printf("RESULT label=%s status=ok baseline_kb=%ld%s after_close_kb=%ld cycles=%d after_cycles_kb=%ld\n", O.label, base,
+    printf("RESULT label=%s status=ok cold_kb=%ld baseline_kb=%ld%s after_close_kb=%ld cycles=%d after_cycles_kb=%ld\n", O.label, cold, base,
            res, after_close, O.cycles, after);
 }
 
@@ -1175,11 +1211,13 @@ static void usage(void) {
             "  --half [--half-secs S]      after --search, a run at 50%% of the saturation rate (default 10 s)\n"
             "  --fixed-rate R [--fixed-secs S] [--warmup-secs S]  a run at R messages/s (default 10 s, 2 s warm-up)\n"
 "  --drain-secs S              longest wait for outstanding deliveries after a trial (default 30)\n"
-            "  --retries N --retry-wait S  repeat a failed search step that other processes contended (default 2, 5 s)\n"
+            "  --retries N                 repeat a failed search step that other processes contended (default 2),\n"
+            "  --quiet-max S               after waiting up to S s for them to go quiet (default 60)\n"
             " idle:\n"
             "  --steps A,B,C               cumulative idle connection counts (default 1000,5000,10000,19000)\n"
             "  --cycles N                  connect/handshake/close cycles afterwards (default 100000)\n"
             "  --settle-secs S             pause before each RSS reading (default 2)\n"
+            "  --warm N                    open and close N connections before the baseline reading (default 100)\n"
             "  --connect-timeout S --max-secs S   time limits (default 120, 900)\n");
     exit(2);
 }
@@ -1217,6 +1255,8 @@ int main(int argc, char **argv) {
         else if (ARG("--drain-secs")) O.drain_secs = atof(v);
         else if (ARG("--retries")) O.retries = atoi(v);
         else if (ARG("--retry-wait")) O.retry_wait = atof(v);
+        else if (ARG("--quiet-max")) O.quiet_max = atof(v);
+        else if (ARG("--warm")) O.warm = atoi(v);
         else if (ARG("--steps")) steps = v;
         else if (ARG("--cycles")) O.cycles = atoi(v);
         else if (ARG("--settle-secs")) O.settle_secs = atof(v);
