@@ -20,7 +20,7 @@ run_wrk() { # run_wrk LABEL URL
   local out
   wait_quiet
   out=$(timeout -k 5 $((WRK_SECS + 30)) bash -c 'exec "$@"' _ \
-        $(if [ -n "$LOADGEN_CPUS" ]; then echo taskset -c "$LOADGEN_CPUS"; fi) \
+        $(launch_prefix "$LOADGEN_CPUS") \
         wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"${WRK_SECS}s" --latency "$2/healthz")
   echo "$out" >&2
   local rps p50 p99

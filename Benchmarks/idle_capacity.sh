@@ -33,7 +33,7 @@ trap 'stop_server' EXIT INT TERM
 { machine_summary; echo "workload: idle connections $STEPS (cumulative), then $CYCLES connect/close cycles"; } | tee "$run_dir/summary.txt"
 
 measure() { # measure LABEL PID PORT
-  timeout -k 10 900 bash -c 'exec "$@"' _ $(if [ -n "$LOADGEN_CPUS" ]; then echo taskset -c "$LOADGEN_CPUS"; fi) \
+  timeout -k 10 900 bash -c 'exec "$@"' _ $(launch_prefix "$LOADGEN_CPUS") \
     "$BIN_DIR/loadgen" --mode idle --port "$3" --server-pid "$2" --label "$1" --steps "$STEPS" --cycles "$CYCLES" \
     --max-secs 880 | tee "$run_dir/$1.txt"
 }

@@ -44,7 +44,7 @@ for name in $SERVERS; do
     args+=(--fixed-rate "$HALF_RATE" --fixed-secs "$HALF_SECS" --warmup-secs 2)
   fi
   # shellcheck disable=SC2086
-  timeout -k 10 960 bash -c 'exec "$@"' _ $(if [ -n "$LOADGEN_CPUS" ]; then echo taskset -c "$LOADGEN_CPUS"; fi) \
+  timeout -k 10 960 bash -c 'exec "$@"' _ $(launch_prefix "$LOADGEN_CPUS") \
     "$BIN_DIR/loadgen" "${args[@]}" ${LOADGEN_ARGS:-} | tee "$run_dir/$name.txt" || log "loadgen against $name failed"
   stop_server
   if [ -z "$HALF_RATE" ] && [ "$name" = c ]; then

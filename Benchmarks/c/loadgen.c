@@ -853,6 +853,12 @@ static uint64_t loadgen_cpu_ns(void) {
 static pid_t kids[MAX_WORKERS];
 static uint64_t t_begin;
 
+static uint64_t loadgen_wait_ns(void) {
+    uint64_t s = 0;
+    for (int i = 0; i < O.procs; i++) s += proc_runq_wait_ns(S->w[i].pid);
+    return s;
+}
+
 static void abort_run(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -929,7 +935,8 @@ struct tres {
     double span_s, deliv_per_s, server_cpu_s, lg_cpu_s, wall_s;
     double p50_ms, p99_ms, p999_ms, max_ms;
     double pub_lag_ms;
-    double server_wait_pct, others_cpu; /* contention: server's run-queue wait, other processes' CPU (cores) */
+    double server_wait_pct, loadgen_wait_pct; /* time runnable but waiting for a CPU, % of the trial */
+    double others_cpu;                        /* CPU used by every other process, in cores */
     int sustained, contended;
 };
 
@@ -986,7 +993,7 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
     if (command(CMD_TRIAL, ti, 10) < 0) abort_run("workers did not start trial %d", ti);
     while (now_ns() < t->start_ns) sleep_ns(1000000);
     uint64_t srv0 = proc_cpu_ns(O.server_pid), lg0 = loadgen_cpu_ns(), w0 = now_ns();
-    uint64_t q0 = proc_runq_wait_ns(O.server_pid), h0 = host_busy_ns();
+    uint64_t q0 = proc_runq_wait_ns(O.server_pid), h0 = host_busy_ns(), lq0 = loadgen_wait_ns();
     uint64_t end = t->start_ns + (uint64_t)((double)nmsgs * 1e9 / rate);
     uint64_t deadline = end + (uint64_t)(O.drain_secs * 1e9);
     uint64_t last_count = 0, last_change = now_ns();
@@ -1005,7 +1012,7 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
         if (now > end && now - last_change > 2000000000ull) break; /* nothing more is coming */
     }
     uint64_t srv1 = proc_cpu_ns(O.server_pid), lg1 = loadgen_cpu_ns(), w1 = now_ns();
-    uint64_t q1 = proc_runq_wait_ns(O.server_pid), h1 = host_busy_ns();
+    uint64_t q1 = proc_runq_wait_ns(O.server_pid), h1 = host_busy_ns(), lq1 = loadgen_wait_ns();
     if (command(CMD_COLLECT, ti, 10) < 0) abort_run("workers did not finish trial %d", ti);
     static uint64_t h[HN];
     memset(h, 0, sizeof h);
@@ -1032,7 +1039,8 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
     r.server_wait_pct = 100.0 * (double)(q1 - q0) / (double)(w1 - w0);
     r.others_cpu = ((double)(h1 - h0) - (double)(srv1 - srv0) - (double)(lg1 - lg0)) / (double)(w1 - w0);
     if (r.others_cpu < 0) r.others_cpu = 0;
-    r.contended = O.server_pid > 0 && (r.server_wait_pct > 10.0 || r.others_cpu > 0.25);
+    r.loadgen_wait_pct = 100.0 * (double)(lq1 - lq0) / (double)(w1 - w0);
+    r.contended = r.server_wait_pct > 10.0 || r.loadgen_wait_pct > 10.0;
     r.sustained = expected > 0 && (double)delivered >= 0.999 * (double)expected &&
                   r.span_s <= r.secs * 1.03 + 0.1;
     char eff[64] = "n/a";
@@ -1040,11 +1048,11 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
         snprintf(eff, sizeof eff, "%.0f", (double)delivered / r.server_cpu_s);
     printf("%-9s %7.2f msg/s x %llu = %8.0f/s offered | delivered %5.1f%% at %8.0f/s | "
            "latency p50 %7.2f p99 %7.2f p99.9 %7.2f max %7.2f ms | server CPU %5.2f s -> %s deliveries/CPU-s | "
-           "loadgen CPU %3.0f%% | pub lag max %.1f ms | server waited for CPU %.0f%%, others used %.2f cores%s | %s\n",
+           "loadgen CPU %3.0f%% | pub lag max %.1f ms | waited for a CPU: server %.0f%%, loadgen %.0f%% | others used %.2f cores%s | %s\n",
            kind, rate, (unsigned long long)subscribers, rate * (double)subscribers,
            expected ? 100.0 * (double)delivered / (double)expected : 0.0, r.deliv_per_s, r.p50_ms, r.p99_ms,
            r.p999_ms, r.max_ms, r.server_cpu_s, eff, 100.0 * r.lg_cpu_s / (r.wall_s > 0 ? r.wall_s : 1), r.pub_lag_ms,
-           r.server_wait_pct, r.others_cpu, r.contended ? " CONTENDED" : "", r.sustained ? "sustained" : "NOT sustained");
+           r.server_wait_pct, r.loadgen_wait_pct, r.others_cpu, r.contended ? " CONTENDED" : "", r.sustained ? "sustained" : "NOT sustained");
     fflush(stdout);
     return r;
 }
@@ -1055,12 +1063,12 @@ static double eff(const struct tres *r) {
 
 static void print_result_fields(const char *prefix, const struct tres *r) {
     printf(" %s_rate=%.3f %s_deliv_per_s=%.0f %s_delivered_pct=%.2f %s_p50_ms=%.3f %s_p99_ms=%.3f %s_p999_ms=%.3f "
-           "%s_max_ms=%.3f %s_server_cpu_s=%.3f %s_deliv_per_cpu_s=%.0f %s_loadgen_cpu_pct=%.1f %s_server_cpu_pct=%.1f %s_server_wait_pct=%.1f %s_others_cores=%.2f %s_contended=%d",
+           "%s_max_ms=%.3f %s_server_cpu_s=%.3f %s_deliv_per_cpu_s=%.0f %s_loadgen_cpu_pct=%.1f %s_server_cpu_pct=%.1f %s_server_wait_pct=%.1f %s_loadgen_wait_pct=%.1f %s_others_cores=%.2f %s_contended=%d",
            prefix, r->rate, prefix, r->deliv_per_s, prefix,
            r->expected ? 100.0 * (double)r->delivered / (double)r->expected : 0.0, prefix, r->p50_ms, prefix, r->p99_ms,
            prefix, r->p999_ms, prefix, r->max_ms, prefix, r->server_cpu_s, prefix, eff(r), prefix,
            100.0 * r->lg_cpu_s / (r->wall_s > 0 ? r->wall_s : 1), prefix,
-           100.0 * r->server_cpu_s / (r->wall_s > 0 ? r->wall_s : 1), prefix, r->server_wait_pct, prefix, r->others_cpu,
+           100.0 * r->server_cpu_s / (r->wall_s > 0 ? r->wall_s : 1), prefix, r->server_wait_pct, prefix, r->loadgen_wait_pct, prefix, r->others_cpu,
            prefix, r->contended);
 }
 
