@@ -24,11 +24,11 @@ build_c() {
 
 BENCH_NICE=${BENCH_NICE:-}           # e.g. -10: run server and load generator ahead of other processes
 
-# With autogroup scheduling (the default on Linux desktops and these machines) a process's nice
-# value only ranks it within its session; so the script re-executes itself in a session of its
-# own and gives that session's autogroup the requested priority. Only benchmark processes are in it.
-if [ -n "$BENCH_NICE" ] && [ -z "${BENCH_SESSION:-}" ] && command -v setsid >/dev/null; then
-  export BENCH_SESSION=1
+# With autogroup scheduling (the Linux default) a process's nice value only ranks it within its
+# autogroup (one per setsid() group); so the script re-executes itself under setsid, which gives it
+# an autogroup of its own, and raises that group's priority. Only benchmark processes are in it.
+if [ -n "$BENCH_NICE" ] && [ -z "${BENCH_OWN_GROUP:-}" ] && command -v setsid >/dev/null; then
+  export BENCH_OWN_GROUP=1
   exec setsid --wait "$0" "$@"
 fi
 if [ -n "$BENCH_NICE" ] && [ -w /proc/self/autogroup ]; then

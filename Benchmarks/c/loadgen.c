@@ -770,7 +770,7 @@ static uint64_t proc_cpu_ns(int pid) {
     char *p = strrchr(buf, ')');
     if (!p) return 0;
     unsigned long long ut = 0, st = 0;
-    /* fields after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
+    /* fields after ")": state(3) and ten more fields, then minflt cminflt majflt cmajflt utime(14) stime(15) */
     if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) return 0;
     return (ut + st) * (1000000000ull / clk_tck);
 }
