@@ -136,9 +136,10 @@ extension WebSocketConnection {
         }
     }
 
-    /// Validates the text appended to the message buffer since `start`; fails with 1007.
-    private mutating func validateText(from start: Int, _ actions: inout [Action]) -> Bool {
-        let valid = messageBuffer.withUnsafeBytes { utf8.consume(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+    /// Validates message-buffer text from `start` (to `end`, default the end); fails with 1007.
+    private mutating func validateText(from start: Int, to end: Int? = nil, _ actions: inout [Action]) -> Bool {
+        let end = end ?? messageBuffer.count
+        let valid = messageBuffer.withUnsafeBytes { utf8.consume(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
         if !valid { fail(.invalidPayload, "invalid UTF-8 in text message", &actions) }
         return valid
     }
@@ -163,8 +164,15 @@ extension WebSocketConnection {
     }
 
     /// Acts on an inflate outcome: 1009 over the limit, 1007 for corrupt data or bad UTF-8.
+    ///
+    /// The inflated text is validated before the outcome is reported, so the verdict does
+    /// not depend on how the compressed bytes were split across reads.
     private mutating func inflated(_ outcome: WebSocketInflater.Outcome, from start: Int, isText: Bool,
                                    _ actions: inout [Action]) -> Bool {
+        if isText {
+            let end = min(messageBuffer.count, options.maxMessageSize)
+            guard start >= end || validateText(from: start, to: end, &actions) else { return false }
+        }
         switch outcome {
         case .tooBig:
             fail(.messageTooBig, "message too big", &actions)
@@ -173,7 +181,7 @@ extension WebSocketConnection {
             fail(.invalidPayload, "invalid compressed data", &actions)
             return false
         case .ok:
-            return !isText || validateText(from: start, &actions)
+            return true
         }
     }
 
