@@ -204,7 +204,7 @@ import Testing
         var atLimit = Self.server()
         #expect(atLimit.receive(WSWire.client(0x2, [UInt8](repeating: 1, count: limit))).messages.count == 1)
         // Rejected as soon as the header announces too much: no payload is sent here.
-        let header = Array(WSWire.client(0x2, [UInt8](repeating: 1, count: limit + 1)).prefix(8))
+        let header = Array(WSWire.client(0x2, [UInt8](repeating: 1, count: limit + 1)).prefix(14)) // 2 + 8 + mask
         var early = Self.server()
         #expect(early.receive(header).closeCode == 1009)
         // A 64-bit length far beyond anything.

@@ -112,7 +112,17 @@ import Testing
         let actions = server.receive(bomb)
         #expect(actions.closeCode == 1009)
         #expect(actions.sentCloseCode == 1009)
-        #expect(server.messageBuffer.capacity < 1 << 20, "output was capped near the 64 KiB limit")
+    }
+
+    @Test func inflaterStopsJustPastTheLimit() throws {
+        let deflater = try #require(WebSocketDeflater(windowBits: 15, noContextTakeover: false, level: 6, memoryLevel: 8))
+        var bomb: [UInt8] = []
+        let zeros = [UInt8](repeating: 0, count: 1 << 24)
+        #expect(zeros.withUnsafeBytes { deflater.compressMessage($0, appendingTo: &bomb) })
+        let inflater = try #require(WebSocketInflater(windowBits: 15, noContextTakeover: false))
+        var output: [UInt8] = []
+        #expect(bomb.withUnsafeBytes { inflater.inflate($0, appendingTo: &output, limit: 65_536) } == .tooBig)
+        #expect(output.count == 65_537, "decompression stops one byte past the limit, not at 16 MiB")
     }
 
     @Test func inflatedSizeExactlyAtTheLimitIsAccepted() {

@@ -121,7 +121,7 @@ import Testing
         #expect(named.map(\.rawValue) == [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1011])
         #expect(named.map(\.name) == ["normal_closure", "going_away", "protocol_error", "unsupported_data",
                                       "invalid_payload", "policy_violation", "message_too_big", "internal_error"])
-        #expect(named.allSatisfy(\.isValidOnWire))
+        #expect(named.allSatisfy { $0.isValidOnWire })
         for invalid: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535] {
             #expect(!WebSocketCloseCode(invalid).isValidOnWire, "\(invalid)")
         }

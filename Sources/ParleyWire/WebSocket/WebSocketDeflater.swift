@@ -55,27 +55,26 @@ final class WebSocketDeflater: @unchecked Sendable {
     func copy() -> WebSocketDeflater? { WebSocketDeflater(copying: self) }
 
     /// Compresses one whole message: raw deflate, sync flush, the trailing
-    /// `00 00 ff ff` removed. Appends the result to `output`. Nil if zlib fails.
+    /// `00 00 ff ff` removed. Appends the result to `output`; false if zlib fails.
     func compressMessage(_ payload: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) -> Bool {
         let start = output.count
-        let input = UnsafeMutablePointer(mutating: payload.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        stream.pointee.next_in = input
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: payload.baseAddress?.assumingMemoryBound(to: UInt8.self))
         stream.pointee.avail_in = UInt32(payload.count)
-        var chunk = Int(deflateBound(stream, UInt(payload.count))) + 16
+        // deflateBound covers the whole message; a sync flush adds at most a few bytes.
+        var capacity = Int(deflateBound(stream, UInt(payload.count))) + 64
         while true {
-            let before = output.count
-            output.append(contentsOf: repeatElement(0, count: chunk))
-            let (status, produced) = output.withUnsafeMutableBufferPointer { out in
-                stream.pointee.next_out = out.baseAddress! + before
-                stream.pointee.avail_out = UInt32(chunk)
-                let status = deflate(stream, Z_SYNC_FLUSH)
-                return (status, chunk - Int(stream.pointee.avail_out))
+            var status = Z_OK
+            let chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                stream.pointee.next_out = buffer.baseAddress
+                stream.pointee.avail_out = UInt32(capacity)
+                status = deflate(stream, Z_SYNC_FLUSH)
+                count = capacity - Int(stream.pointee.avail_out)
             }
-            output.removeLast(chunk - produced)
+            output.append(contentsOf: chunk)
             guard status == Z_OK || status == Z_BUF_ERROR else { return false }
             // With output space left over, zlib has flushed everything.
-            if produced < chunk { break }
-            chunk = 4096
+            if chunk.count < capacity { break }
+            capacity = 16 * 1024
         }
         stream.pointee.next_in = nil
         stream.pointee.next_out = nil

@@ -70,15 +70,15 @@ final class WebSocketInflater: @unchecked Sendable {
             let room = limit - output.count
             // One byte beyond the limit tells "exactly at the limit" from "over it".
             let chunk = min(max(room + 1, 1), max(4 * input.count, 16 * 1024))
-            let before = output.count
-            output.append(contentsOf: repeatElement(0, count: chunk))
-            let (status, produced) = output.withUnsafeMutableBufferPointer { out in
-                stream.pointee.next_out = out.baseAddress! + before
+            var status = Z_OK
+            let piece = [UInt8](unsafeUninitializedCapacity: chunk) { buffer, count in
+                stream.pointee.next_out = buffer.baseAddress
                 stream.pointee.avail_out = UInt32(chunk)
-                let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
-                return (status, chunk - Int(stream.pointee.avail_out))
+                status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+                count = chunk - Int(stream.pointee.avail_out)
             }
-            output.removeLast(chunk - produced)
+            let produced = piece.count
+            if output.isEmpty { output = piece } else { output.append(contentsOf: piece) }
             if output.count > limit { return .tooBig }
             switch status {
             case Z_OK, Z_BUF_ERROR:
