@@ -42,6 +42,14 @@ import Testing
         #expect(client.receive(frame) == [.message(.binary([]))])
     }
 
+    @Test func emptyMessageAfterHistoryStillRoundTrips() {
+        // zlib emits nothing for an empty sync flush right after another one.
+        var (server, client) = Self.pair(WebSocketDeflateParameters())
+        let frames = server.send(text: "Hello") + server.send(binary: []) + server.send(text: "") + server.send(text: "Hello")
+        #expect(client.receive(frames) == [.message(.text("Hello")), .message(.binary([])), .message(.text("")),
+                                           .message(.text("Hello"))])
+    }
+
     static let contextCases: [WebSocketDeflateParameters] = [
         WebSocketDeflateParameters(),
         WebSocketDeflateParameters(serverNoContextTakeover: true, clientNoContextTakeover: true),

@@ -128,7 +128,7 @@ extension WebSocketConnection {
     /// Copies payload bytes to the end of `buffer`, unmasking them there.
     private static func appendUnmasked(_ chunk: UnsafeRawBufferPointer, frame: inout InboundFrame, to buffer: inout [UInt8]) {
         let start = buffer.count
-        buffer.append(contentsOf: chunk)
+        buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self)) // memcpy, not a byte loop
         guard let key = frame.maskKey else { return }
         buffer.withUnsafeMutableBytes { raw in
             frame.phase = WebSocketMasking.apply(key: key, phase: frame.phase,

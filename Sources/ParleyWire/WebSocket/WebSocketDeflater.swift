@@ -81,6 +81,10 @@ final class WebSocketDeflater: @unchecked Sendable {
         if output.count - start >= 4, output.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) {
             output.removeLast(4)
         }
+        // An empty message after a previous flush yields no output at all; the receiver
+        // would then inflate the bare 00 00 ff ff tail mid-stream. A lone 0x00 (RFC 7692
+        // §7.2.3.6) becomes an empty stored block once the tail is appended.
+        if output.count == start { output.append(0x00) }
         if resetsPerMessage { deflateReset(stream) }
         return true
     }
