@@ -1,6 +1,7 @@
 // Fuzz target: WebSocketConnection.receive must never crash, must give the same actions
 // however the input is split, must respect the message limit, and must stay silent after
-// reporting `.closed`.
+// reporting `.closed`. It also checks the incremental UTF-8 validator against the
+// standard library's.
 //
 // Input layout: byte 0 picks the configuration (role, compression, limit), byte 1 the
 // chunk size for the split feed; the rest is the byte stream from the peer.
@@ -35,7 +36,22 @@ public func fuzzWebSocketFrame(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     precondition(wholeActions.map { normalized($0, role) } == splitActions.map { normalized($0, role) },
                  "actions depend on how the input is split")
     precondition(whole.state == split.state, "state depends on how the input is split")
+    checkUTF8Validator(stream, chunk: chunk)
     return 0
+}
+
+/// The incremental validator, fed in chunks, must agree with the standard library.
+private func checkUTF8Validator(_ bytes: UnsafeRawBufferPointer, chunk: Int) {
+    var validator = WebSocketUTF8Validator()
+    var valid = true
+    var offset = 0
+    while valid, offset < bytes.count {
+        let end = min(bytes.count, offset + chunk)
+        valid = validator.consume(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+        offset = end
+    }
+    let reference = String(validating: bytes, as: UTF8.self) != nil
+    precondition((valid && validator.isComplete) == reference, "UTF-8 validator disagrees with the standard library")
 }
 
 private func checkInvariants(_ actions: [WebSocketConnection.Action], options: WebSocketOptions) {

@@ -22,26 +22,60 @@ public struct WebSocketUTF8Validator: Sendable, Equatable {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var index = 0
+        @inline(__always) func byte(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+        @inline(__always) func isContinuation(_ offset: Int) -> Bool { byte(offset) & 0xC0 == 0x80 }
         while index < count {
-            if pending == 0 {
+            let lead = byte(index)
+            if pending != 0 {
+                // Inside a sequence cut by the end of an earlier buffer.
+                guard lead >= low, lead <= high else { return false }
+                index += 1
+                pending -= 1
+                low = 0x80
+                high = 0xBF
+                continue
+            }
+            if lead < 0x80 {
+                index += 1
                 // ASCII runs are the common case: skip them a word at a time.
                 while index + 8 <= count,
                       base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                     index += 8
                 }
-                guard index < count else { break }
-                let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                index += 1
-                if byte < 0x80 { continue }
-                guard startSequence(byte) else { return false }
-            } else {
-                let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                index += 1
-                guard byte >= low, byte <= high else { return false }
-                pending -= 1
-                low = 0x80
-                high = 0xBF
+                continue
             }
+            // Whole sequences inside the buffer are checked in one step.
+            let remaining = count - index
+            if lead >= 0xC2, lead <= 0xDF, remaining >= 2 {
+                guard isContinuation(index + 1) else { return false }
+                index += 2
+                continue
+            }
+            if lead >= 0xE0, lead <= 0xEF, remaining >= 3 {
+                let second = byte(index + 1)
+                let secondValid = switch lead {
+                case 0xE0: second >= 0xA0 && second <= 0xBF   // no overlong forms
+                case 0xED: second >= 0x80 && second <= 0x9F   // no UTF-16 surrogates
+                default: second & 0xC0 == 0x80
+                }
+                guard secondValid, isContinuation(index + 2) else { return false }
+                index += 3
+                continue
+            }
+            if lead >= 0xF0, lead <= 0xF4, remaining >= 4 {
+                let second = byte(index + 1)
+                let secondValid = switch lead {
+                case 0xF0: second >= 0x90 && second <= 0xBF   // no overlong forms
+                case 0xF4: second >= 0x80 && second <= 0x8F   // nothing above U+10FFFF
+                default: second & 0xC0 == 0x80
+                }
+                guard secondValid, isContinuation(index + 2), isContinuation(index + 3) else { return false }
+                index += 4
+                continue
+            }
+            // An invalid lead byte, or a sequence cut by the end of this buffer.
+            index += 1
+            guard startSequence(lead) else { return false }
         }
         return true
     }
