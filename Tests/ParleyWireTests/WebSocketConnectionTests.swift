@@ -182,6 +182,15 @@ import Testing
         #expect(connection.state == .closed)
     }
 
+    @Test func closingMidMessageSkipsTheRestOfIt() {
+        var connection = Self.server()
+        #expect(connection.receive(WSWire.client(0x1, Array("part".utf8), fin: false)) == [])
+        _ = connection.close()
+        let actions = connection.receive(WSWire.client(0x0, Array(" two".utf8), fin: false) + WSWire.client(0x0, [0xFF])
+                                         + WSWire.client(0x8, WSWire.closePayload(1000)))
+        #expect(actions == [.closed(code: .normalClosure, reason: "")])
+    }
+
     @Test func protocolErrorAfterCloseSentWritesNothingMore() {
         var connection = Self.server()
         _ = connection.close()

@@ -72,5 +72,6 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
         }
     }
 
+    /// The code and its name, e.g. `1000 normal_closure`.
     public var description: String { "\(rawValue) \(name)" }
 }

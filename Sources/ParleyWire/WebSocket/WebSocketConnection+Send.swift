@@ -35,7 +35,8 @@ extension WebSocketConnection {
     public mutating func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") -> [UInt8] {
         guard state == .open else { return [] }
         state = .closeSent
-        message = nil
+        // Keep `message`: the peer may still send the rest of a fragmented message, which
+        // is then skipped rather than mistaken for a stray continuation.
         messageBuffer = []
         compressor = nil
         return closeFrame(code, reason: reason)

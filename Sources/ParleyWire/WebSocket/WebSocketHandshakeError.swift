@@ -66,5 +66,6 @@ public struct WebSocketHandshakeError: Error, Sendable, Hashable, CustomStringCo
         return HTTPResponseHead(status: status, headers: headers)
     }
 
+    /// The stable code and the message, e.g. `invalid_key: ...`.
     public var description: String { "\(code.rawValue): \(message)" }
 }
