@@ -150,7 +150,7 @@ extension TextDocument {
             let start = Int(item.contentStart)
             byteCount += UTF8Transcoder.utf8Count(units, from: start + offset, to: start + Int(item.length))
             if piece == draft.last { break }
-            piece = item.next
+            piece = item.right  // merged pieces are neighbours in the list
             offset = 0
         }
         writer.writeVarUInt(byteCount)
@@ -162,7 +162,7 @@ extension TextDocument {
             let start = Int(item.contentStart)
             UTF8Transcoder.appendUTF8(units, from: start + offset, to: start + Int(item.length), into: &writer.bytes)
             if piece == draft.last { break }
-            piece = item.next
+            piece = item.right  // merged pieces are neighbours in the list
             offset = 0
         }
     }

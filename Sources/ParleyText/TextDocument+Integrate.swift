@@ -7,83 +7,72 @@ extension TextDocument {
     /// deletions of clocks not yet seen, are kept and applied when those arrive.
     public mutating func applyUpdate(_ update: [UInt8]) throws(ParleyTextError) {
         var decoded = try UpdateDecoder.decodeUpdate(update, rootName: rootNameUTF8)
-        guard units.count + decoded.units.count + pendingUnits.count < Int(Int32.max) else {
+        guard units.count + decoded.units.count < Int(Int32.max) else {
             throw .documentTooLarge
         }
         integrate(&decoded)
     }
 
     private mutating func integrate(_ update: inout DecodedUpdate) {
-        if !pendingStructs.isEmpty {
-            let base = update.units.count
-            update.units.append(contentsOf: pendingUnits)
-            for var waiting in pendingStructs {
-                waiting.textStart += base
-                update.structs.append(waiting)
-            }
-            pendingStructs.removeAll()
-            pendingUnits.removeAll()
+        var queues = pendingQueues
+        pendingQueues.removeAll()
+        enqueue(update, into: &queues)
+        integrateQueues(&queues)
+        for (client, var queue) in queues where queue.head < queue.structs.count {
+            queue.compactIfMostlyConsumed()
+            pendingQueues[client] = queue
         }
-        let leftover = integrateStructs(update.structs, units: update.units)
-        keepPending(leftover, units: update.units)
-        let deletes = pendingDeletes + update.deletes
-        pendingDeletes = applyDeletes(deletes)
+        for range in update.deletes {
+            pendingDeletes[range.client, default: []].append(range)
+        }
+        applyPendingDeletes()
         resetCursor()
     }
 
-    /// Integrates every struct whose clocks and dependencies are present, repeating until
-    /// nothing more can be done; returns the structs that still wait.
-    private mutating func integrateStructs(_ structs: [WireStruct], units source: [UInt16]) -> [WireStruct] {
-        var queues = Self.queuesByClient(structs)
-        var heads = [Int](repeating: 0, count: queues.count)
+    /// Adds the update's structs to the per-client queues, keeping each queue in clock order.
+    private func enqueue(_ update: DecodedUpdate, into queues: inout [UInt64: StructQueue]) {
+        var start = 0
+        while start < update.structs.count {
+            let client = update.structs[start].client
+            var end = start + 1
+            while end < update.structs.count && update.structs[end].client == client { end += 1 }
+            let group = update.structs[start..<end]
+            if queues[client] == nil {
+                queues[client] = StructQueue(structs: Array(group), units: update.units)
+            } else {
+                queues[client]!.append(group, units: update.units)
+            }
+            start = end
+        }
+    }
+
+    /// Integrates queue heads whose clocks and dependencies are present until none is left.
+    /// Queues are visited highest client first, as Yjs does; the result does not depend on it.
+    private mutating func integrateQueues(_ queues: inout [UInt64: StructQueue]) {
+        let clientsInOrder = queues.keys.sorted(by: >)
         var progress = true
         while progress {
             progress = false
-            for queue in queues.indices {
-                while heads[queue] < queues[queue].count {
-                    let next = queues[queue][heads[queue]]
-                    let client = clientIndex(for: next.client)
+            for clientID in clientsInOrder {
+                guard var queue = queues[clientID], queue.head < queue.structs.count else { continue }
+                queues[clientID] = nil  // hold the queue uniquely while integrating from it
+                let client = clientIndex(for: clientID)
+                while queue.head < queue.structs.count {
+                    let next = queue.structs[queue.head]
                     let state = clients[Int(client)].state
                     if next.clock + next.length <= state {
-                        heads[queue] += 1
+                        queue.head += 1
                         continue
                     }
                     let offset = state - next.clock
                     guard offset >= 0, dependenciesPresent(next, offset: offset) else { break }
-                    integrateStruct(next, client: client, offset: offset, units: source)
-                    heads[queue] += 1
+                    integrateStruct(next, client: client, offset: offset, units: queue.units)
+                    queue.head += 1
                     progress = true
                 }
+                queues[clientID] = queue
             }
         }
-        var leftover: [WireStruct] = []
-        for queue in queues.indices where heads[queue] < queues[queue].count {
-            leftover.append(contentsOf: queues[queue][heads[queue]...])
-        }
-        queues.removeAll()
-        return leftover
-    }
-
-    /// Structs grouped by client (highest client first, as Yjs integrates), in clock order.
-    private static func queuesByClient(_ structs: [WireStruct]) -> [[WireStruct]] {
-        var byClient: [UInt64: Int] = [:]
-        var queues: [[WireStruct]] = []
-        for value in structs {
-            if let index = byClient[value.client] {
-                queues[index].append(value)
-            } else {
-                byClient[value.client] = queues.count
-                queues.append([value])
-            }
-        }
-        for index in queues.indices {
-            let queue = queues[index]
-            if !zip(queue, queue.dropFirst()).allSatisfy({ $0.clock <= $1.clock }) {
-                queues[index].sort { $0.clock < $1.clock }
-            }
-        }
-        queues.sort { $0[0].client > $1[0].client }
-        return queues
     }
 
     private func isPresent(_ id: ItemID) -> Bool {
@@ -191,36 +180,26 @@ extension TextDocument {
         return left
     }
 
-    private mutating func keepPending(_ structs: [WireStruct], units source: [UInt16]) {
-        for var waiting in structs {
-            if waiting.kind == .string {
-                let start = pendingUnits.count
-                pendingUnits.append(contentsOf: source[waiting.textStart..<(waiting.textStart + waiting.length)])
-                waiting.textStart = start
-            }
-            pendingStructs.append(waiting)
-        }
-    }
-
-    /// Deletes what is present of `ranges`; returns the parts whose clocks have not arrived.
-    private mutating func applyDeletes(_ ranges: [DeleteRange]) -> [DeleteRange] {
-        var missing: [DeleteRange] = []
-        for range in ranges {
-            let end = range.clock + range.length
-            guard let client = clientIndexByID[range.client] else {
-                missing.append(range)
-                continue
-            }
+    /// Applies what is present of the waiting deletions; keeps the parts not yet seen.
+    private mutating func applyPendingDeletes() {
+        for (clientID, ranges) in pendingDeletes {
+            guard let client = clientIndexByID[clientID] else { continue }
             let state = clients[Int(client)].state
-            if range.clock < state {
-                deleteClocks(client: client, from: range.clock, to: min(end, state))
+            // Cheap skip: nothing of this client's waiting ranges has arrived yet.
+            guard ranges.contains(where: { $0.clock < state }) else { continue }
+            var missing: [DeleteRange] = []
+            for range in ranges {
+                let end = range.clock + range.length
+                if range.clock < state {
+                    deleteClocks(client: client, from: range.clock, to: min(end, state))
+                }
+                if end > state {
+                    let start = max(range.clock, state)
+                    missing.append(DeleteRange(client: clientID, clock: start, length: end - start))
+                }
             }
-            if end > state {
-                let start = max(range.clock, state)
-                missing.append(DeleteRange(client: range.client, clock: start, length: end - start))
-            }
+            pendingDeletes[clientID] = missing.isEmpty ? nil : missing
         }
-        return missing
     }
 
     private mutating func deleteClocks(client: Int32, from start: Int, to end: Int) {

@@ -38,11 +38,10 @@ public struct TextDocument: Sendable {
     /// The number of Unicode scalars in the visible text.
     public internal(set) var count = 0
 
-    /// Structs that wait for clocks they depend on; string text in `pendingUnits`.
-    var pendingStructs: [WireStruct] = []
-    var pendingUnits: [UInt16] = []
-    /// Deletions of clocks that have not arrived yet.
-    var pendingDeletes: [DeleteRange] = []
+    /// Structs that wait for clocks they depend on, per client in clock order.
+    var pendingQueues: [UInt64: StructQueue] = [:]
+    /// Deletions of clocks that have not arrived yet, per client.
+    var pendingDeletes: [UInt64: [DeleteRange]] = [:]
 
     /// The local clock at the last ``takeLocalUpdate()``, and deletions made since.
     var localUpdateClock = 0
@@ -87,7 +86,7 @@ public struct TextDocument: Sendable {
 
     /// Whether some received structs or deletions still wait for clocks that have not arrived.
     public var hasPendingUpdates: Bool {
-        !pendingStructs.isEmpty || !pendingDeletes.isEmpty
+        !pendingQueues.isEmpty || !pendingDeletes.isEmpty
     }
 
     /// The number of items (runs) the document holds, deleted ones included; for diagnostics.
