@@ -80,6 +80,7 @@ extension TextDocument {
                 remaining -= min(width, remaining)
                 markDeleted(item)
                 recordLocalDelete(items[Int(item)])
+                item = mergeDeletedNeighbours(item)
             }
             item = items[Int(item)].right
         }

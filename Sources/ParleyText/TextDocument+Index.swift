@@ -133,6 +133,10 @@ extension TextDocument {
         items[Int(item)] = left
         if right.right >= 0 { items[Int(right.right)].left = newIndex }
 
+        if left.kind == .deletedContent {
+            repointRuns(from: item, to: newIndex, clocks: right.clock..<right.endClock, client: Int(left.client))
+        }
+
         let chunk = Int(left.chunk)
         let position = slot(of: item, in: chunk)
         let oldWidth = chunks[chunk].widths[position]
@@ -221,5 +225,70 @@ extension TextDocument {
             return split(found, atUnit: clock - item.clock)
         }
         return found
+    }
+}
+
+extension TextDocument {
+    /// Merges a just-deleted item with deleted neighbours that Yjs would merge it with, so that
+    /// deleting character by character does not leave one item per character. Returns the
+    /// item that now holds `item`'s clocks.
+    mutating func mergeDeletedNeighbours(_ item: Int32) -> Int32 {
+        var survivor = item
+        let left = items[Int(item)].left
+        if left >= 0 && canMergeDeleted(left, item) {
+            absorb(item, into: left)
+            survivor = left
+        }
+        let right = items[Int(survivor)].right
+        if right >= 0 && canMergeDeleted(survivor, right) {
+            absorb(right, into: survivor)
+        }
+        return survivor
+    }
+
+    /// Whether deleted `right` continues deleted `left` as Yjs `Item.mergeWith` requires
+    /// (and both sit in one chunk, which keeps the index update local).
+    private func canMergeDeleted(_ left: Int32, _ right: Int32) -> Bool {
+        let a = items[Int(left)]
+        let b = items[Int(right)]
+        return a.deleted && b.deleted && a.client == b.client && a.endClock == b.clock
+            && a.right == right && a.chunk == b.chunk
+            && b.originClient == a.client && b.originClock == a.endClock - 1
+            && b.rightOriginClient == a.rightOriginClient && b.rightOriginClock == a.rightOriginClock
+            && Int(a.length) + Int(b.length) <= TextLimits.maxStructLength
+    }
+
+    /// Keeps each run's `first` on the item that holds the run's first clock: runs starting in
+    /// `clocks` that name `old` name `new` afterwards. Only items merged across runs (always
+    /// deleted content) can hold the start of more than one run.
+    mutating func repointRuns(from old: Int32, to new: Int32, clocks: Range<Int>, client: Int) {
+        var run = clients[client].runIndex(containing: clocks.lowerBound)
+        while run < clients[client].runs.count && clients[client].runs[run].clock < clocks.upperBound {
+            if clients[client].runs[run].clock >= clocks.lowerBound && clients[client].runs[run].first == old {
+                clients[client].runs[run].first = new
+            }
+            run += 1
+        }
+    }
+
+    /// Folds deleted `right` into deleted `left` (its list and clock predecessor) and frees it.
+    private mutating func absorb(_ right: Int32, into left: Int32) {
+        let b = items[Int(right)]
+        items[Int(left)].length += b.length
+        items[Int(left)].next = b.next
+        items[Int(left)].right = b.right
+        // Deleted text is never read again; dropping it is what Yjs's garbage collection does.
+        items[Int(left)].kind = .deletedContent
+        items[Int(left)].scalars = 0
+        if b.right >= 0 { items[Int(b.right)].left = left }
+        let chunk = Int(b.chunk)
+        let position = slot(of: right, in: chunk)
+        chunks[chunk].items.remove(at: position)
+        chunks[chunk].widths.remove(at: position)
+        // Runs that start inside `right` (its own, and runs folded into it before) find their
+        // clocks through it; they must find them through `left` now.
+        repointRuns(from: right, to: left, clocks: b.clock..<b.endClock, client: Int(b.client))
+        items[Int(right)].kind = .free
+        freeItems.append(right)
     }
 }

@@ -224,6 +224,7 @@ extension TextDocument {
                     split(current, atUnit: end - items[Int(current)].clock)
                 }
                 markDeleted(current)
+                current = mergeDeletedNeighbours(current)
             }
             clock = items[Int(current)].endClock
             current = items[Int(current)].next

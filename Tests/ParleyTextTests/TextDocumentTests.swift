@@ -271,3 +271,56 @@ func permutations<T>(of elements: [T]) -> [[T]] {
     }
     return result
 }
+
+@Suite struct RandomisedReplicaTests {
+    /// Three replicas edit at random (deletes included, so runs split and merge), exchange
+    /// updates in random order with duplicates, and must converge with intact internals.
+    @Test(arguments: 0..<40)
+    func randomReplicasConvergeAndStayConsistent(seed: Int) throws {
+        var generator = SplitMix(seed: UInt64(seed) &* 7919 &+ 1)
+        let alphabet = ["a", "b", "cd", "é", "😀", "xyz", "€", " "]
+        var replicas = (0..<3).map { TextDocument(clientID: UInt64(seed * 3 + $0 + 1)) }
+        var inboxes: [[[UInt8]]] = [[], [], []]
+        var log: [[UInt8]] = []
+        for _ in 0..<60 {
+            let who = Int(generator.next() % 3)
+            for _ in 0...(generator.next() % 3) {
+                let length = replicas[who].count
+                if length > 0 && generator.next() % 5 < 2 {
+                    let position = Int(generator.next() % UInt64(length))
+                    let count = min(length - position, 1 + Int(generator.next() % 4))
+                    try replicas[who].delete(at: position, count: count)
+                } else {
+                    let text = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                    try replicas[who].insert(text, at: Int(generator.next() % UInt64(length + 1)))
+                }
+            }
+            if let update = replicas[who].takeLocalUpdate() {
+                log.append(update)
+                for other in 0..<3 where other != who { inboxes[other].append(update) }
+            }
+            for target in 0..<3 where !inboxes[target].isEmpty && generator.next() % 2 == 0 {
+                let pick = Int(generator.next() % UInt64(inboxes[target].count))
+                let update = inboxes[target].remove(at: pick)
+                try replicas[target].applyUpdate(update)
+                if generator.next() % 8 == 0 { try replicas[target].applyUpdate(update) }
+            }
+            for replica in replicas {
+                let problem = replica.invariantViolation()
+                #expect(problem == nil, "\(problem ?? "")")
+                if problem != nil { return }
+            }
+        }
+        for target in 0..<3 {
+            for update in inboxes[target].reversed() { try replicas[target].applyUpdate(update) }
+            #expect(!replicas[target].hasPendingUpdates)
+            #expect(replicas[target].invariantViolation() == nil)
+        }
+        #expect(replicas[0].text == replicas[1].text)
+        #expect(replicas[1].text == replicas[2].text)
+        var reloaded = TextDocument(clientID: 999)
+        try reloaded.applyUpdate(replicas[0].encodeStateAsUpdate())
+        #expect(reloaded.text == replicas[0].text)
+        #expect(reloaded.encodeStateVector() == replicas[0].encodeStateVector())
+    }
+}

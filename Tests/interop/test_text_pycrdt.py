@@ -30,6 +30,9 @@ class SwiftPeer:
                                      text=True, encoding="utf-8")
 
     def call(self, **request):
+        if os.environ.get("PARLEY_PEER_LOG"):
+            with open(os.environ["PARLEY_PEER_LOG"], "a") as log:
+                log.write(json.dumps(request) + "\n")
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
