@@ -55,7 +55,7 @@ struct Chunk {
     var widths: [Int32] = []
     var visible: Int = 0
 
-    static let capacity = 128
+    static let capacity = 64
 }
 
 /// The clocks one client has been integrated up to, as runs appended in clock order.
@@ -75,12 +75,14 @@ struct ClientStore {
 
     /// The index of the run that holds `clock`, which must be below `state`.
     func runIndex(containing clock: Int) -> Int {
-        var low = 0
-        var high = runs.count - 1
-        while low < high {
-            let mid = (low + high + 1) >> 1
-            if runs[mid].clock <= clock { low = mid } else { high = mid - 1 }
+        runs.withUnsafeBufferPointer { runs in
+            var low = 0
+            var high = runs.count - 1
+            while low < high {
+                let mid = (low + high + 1) >> 1
+                if runs[mid].clock <= clock { low = mid } else { high = mid - 1 }
+            }
+            return low
         }
-        return low
     }
 }

@@ -5,14 +5,13 @@ extension TextDocument {
     public mutating func insert(_ text: String, at position: Int) throws(ParleyTextError) {
         guard position >= 0, position <= count else { throw .positionOutOfRange }
         let start = units.count
-        units.append(contentsOf: text.utf16)
+        let scalars = appendUnits(of: text)
         let length = units.count - start
         guard length > 0 else { return }
         guard units.count <= Int(Int32.max) else {
             units.removeSubrange(start...)
             throw .documentTooLarge
         }
-        let scalars = text.unicodeScalars.count
 
         var left: Int32 = -1
         if position == 0 {
@@ -45,6 +44,19 @@ extension TextDocument {
             clients[Int(localClient)].runs.append(.init(clock: clock, length: length, first: index))
         }
         clients[Int(localClient)].state = clock + length
+    }
+
+    /// Appends the UTF-16 units of `text` to the text buffer; returns its scalar count.
+    private mutating func appendUnits(of text: String) -> Int {
+        var text = text
+        let asciiCount: Int? = text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return nil }
+            for byte in bytes { units.append(UInt16(byte)) }
+            return bytes.count
+        }
+        if let asciiCount { return asciiCount }
+        units.append(contentsOf: text.utf16)
+        return text.unicodeScalars.count
     }
 
     /// Whether typing after `left` can grow `left` instead of adding an item: the result is

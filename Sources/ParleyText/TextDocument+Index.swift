@@ -14,10 +14,11 @@ extension TextDocument {
 
     /// The slot of `item` inside its chunk.
     func slot(of item: Int32, in chunk: Int) -> Int {
-        let members = chunks[chunk].items
-        var slot = 0
-        while members[slot] != item { slot += 1 }
-        return slot
+        chunks[chunk].items.withUnsafeBufferPointer { members in
+            var slot = 0
+            while members[slot] != item { slot += 1 }
+            return slot
+        }
     }
 
     /// Links `new` into the sequence right after `left` (-1: at the start) and into the index.
@@ -197,8 +198,7 @@ extension TextDocument {
     /// The item holding `clock` of client `client` (which must be below its state), or
     /// ``gcMarker`` when that clock was garbage collected.
     func piece(client: Int32, clock: Int) -> Int32 {
-        let store = clients[Int(client)]
-        let run = store.runs[store.runIndex(containing: clock)]
+        let run = clients[Int(client)].runs[clients[Int(client)].runIndex(containing: clock)]
         if run.first < 0 { return Self.gcMarker }
         var piece = run.first
         while items[Int(piece)].endClock <= clock { piece = items[Int(piece)].next }
