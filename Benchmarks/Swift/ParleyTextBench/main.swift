@@ -28,7 +28,7 @@ struct SequentialTrace {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         var trace = SequentialTrace()
-        try autoreleasepoolIfAvailable {
+        do {
             guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let txns = root["txns"] as? [[String: Any]] else {
                 throw CocoaError(.fileReadCorruptFile)
@@ -44,10 +44,6 @@ struct SequentialTrace {
         }
         return trace
     }
-}
-
-func autoreleasepoolIfAvailable(_ body: () throws -> Void) rethrows {
-    try body()
 }
 
 /// Resident-memory figures from /proc/self/status, in kilobytes.
@@ -139,7 +135,7 @@ print(String(format: "replay + encode one update per edit: best %.1f ms", withUp
 let encoded = finalDoc.encodeStateAsUpdate()
 print("encoded final document: \(encoded.count) bytes")
 if let index = arguments.firstIndex(of: "--write"), index + 1 < arguments.count {
-    FileManager.default.createFile(atPath: arguments[index + 1], contents: Data(encoded))
+    _ = FileManager.default.createFile(atPath: arguments[index + 1], contents: Data(encoded))
 }
 var loadTimes: [Double] = []
 for _ in 0..<runs {
