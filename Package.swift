@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "ParleyStore", dependencies: ["CSQLite", "CPostgres"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer"], swiftSettings: strict),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
@@ -34,6 +36,8 @@ let package = Package(
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 
         // Test peers driven by the Python interop tests (Tests/interop).

@@ -9,14 +9,17 @@
 // - nothing follows an `.error`; a request's body never exceeds `maxBodySize`;
 // - every head's target either decodes or fails with a 400, and routing it is total;
 // - a response written from what was parsed is framed so that the writer's chunks read back.
+/// The libFuzzer entry point; see the layout and properties above.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let config = data[0]
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let limits = config & 1 == 1
-        ? HTTPRequestParser.Limits(maxRequestLineLength: 64, maxHeaderBytes: 128, maxHeaderCount: 4,
-                                   maxBodySize: 64, maxChunkLineLength: 16)
+    let limits =
+        config & 1 == 1
+        ? HTTPRequestParser.Limits(
+            maxRequestLineLength: 64, maxHeaderBytes: 128, maxHeaderCount: 4,
+            maxBodySize: 64, maxChunkLineLength: 16)
         : HTTPRequestParser.Limits()
 
     let whole = FuzzHTTP.run(limits: limits, pieces: [input[...]])
@@ -81,7 +84,9 @@ enum FuzzHTTP {
                 precondition(inRequest, "end without head")
                 inRequest = false
             case .error(let error):
-                precondition([400, 413, 414, 431, 501, 505].contains(error.status.code), "unexpected status \(error.status.code)")
+                precondition(
+                    [400, 413, 414, 431, 501, 505].contains(error.status.code), "unexpected status \(error.status.code)"
+                )
             }
         }
     }

@@ -32,6 +32,10 @@ find_swift
 say "building (debug)"
 swift build --build-tests
 
+say "starting a private PostgreSQL instance for the storage conformance suite"
+export PARLEY_TEST_POSTGRES_URL=$(scripts/postgres-test-instance.sh start)
+trap 'scripts/postgres-test-instance.sh stop >/dev/null 2>&1 || true' EXIT
+
 say "Swift tests"
 swift test --skip-build
 

@@ -1,12 +1,15 @@
 import Testing
+
 @testable import ParleyWire
 
 private typealias T = HTTPTestSupport
 
 /// Every limit and every error answer of the request parser, including smuggling attempts.
 @Suite struct HTTPRequestParserErrorTests {
-    private func expectError(_ text: String, _ code: String, _ status: Int,
-                             limits: HTTPRequestParser.Limits = .init(), sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectError(
+        _ text: String, _ code: String, _ status: Int,
+        limits: HTTPRequestParser.Limits = .init(), sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let error = T.error(text, limits: limits)
         #expect(error?.code == code, "\(text.debugDescription)", sourceLocation: sourceLocation)
         #expect(error?.status.code == status, "\(text.debugDescription)", sourceLocation: sourceLocation)
@@ -94,7 +97,8 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func hugeChunkSizeGets413WithoutBuffering() {
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFF\r\n", "body_too_large", 413)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFF\r\n", "body_too_large", 413)
     }
 
     @Test func trailersCountAgainstTheHeaderLimits() {
@@ -103,7 +107,9 @@ private typealias T = HTTPTestSupport
         #expect(T.events(ok, limits: limits).last == .end(trailers: ["T": "1"]))
         let tooMany = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: 1\r\nU: 2\r\n\r\n"
         expectError(tooMany, "too_many_headers", 431, limits: limits)
-        let big = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: " + String(repeating: "t", count: 40000) + "\r\n\r\n"
+        let big =
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: "
+            + String(repeating: "t", count: 40000) + "\r\n\r\n"
         expectError(big, "headers_too_large", 431)
     }
 
@@ -117,16 +123,20 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func longChunkExtensionIsRejected() {
-        let text = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1;" + String(repeating: "e", count: 5000) + "\r\nx\r\n0\r\n\r\n"
+        let text =
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1;" + String(repeating: "e", count: 5000)
+            + "\r\nx\r\n0\r\n\r\n"
         expectError(text, "bad_chunk", 400)
     }
 
     // MARK: Request line
 
     @Test func malformedRequestLinesGet400() {
-        for line in ["GET", "GET /", "GET  / HTTP/1.1", "GET /  HTTP/1.1", "GET\t/ HTTP/1.1", "GET / HTTP/1.1 ",
-                     " GET / HTTP/1.1", "G(T / HTTP/1.1", "GET / http/1.1", "GET / HTTP/1", "GET / HTTP/1.1x",
-                     "GET / HTTP/11.1", "GET /\u{7F} HTTP/1.1", "GET / HTTP/x.y", "\u{1}GET / HTTP/1.1"] {
+        for line in [
+            "GET", "GET /", "GET  / HTTP/1.1", "GET /  HTTP/1.1", "GET\t/ HTTP/1.1", "GET / HTTP/1.1 ",
+            " GET / HTTP/1.1", "G(T / HTTP/1.1", "GET / http/1.1", "GET / HTTP/1", "GET / HTTP/1.1x",
+            "GET / HTTP/11.1", "GET /\u{7F} HTTP/1.1", "GET / HTTP/x.y", "\u{1}GET / HTTP/1.1",
+        ] {
             expectError(line + "\r\nHost: a\r\n\r\n", "malformed_request_line", 400)
         }
     }
@@ -153,8 +163,10 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func malformedHeaderLinesGet400() {
-        for line in ["Host : a", "Host\t: a", "NoColon", ": empty-name", "Bad Name: v", "X: a\u{0}b", "X: a\u{7F}",
-                     "X(y): v", "X: \u{1B}[31m"] {
+        for line in [
+            "Host : a", "Host\t: a", "NoColon", ": empty-name", "Bad Name: v", "X: a\u{0}b", "X: a\u{7F}",
+            "X(y): v", "X: \u{1B}[31m",
+        ] {
             expectError("GET / HTTP/1.1\r\nHost: a\r\n\(line)\r\n\r\n", "malformed_header", 400)
         }
     }
@@ -182,33 +194,50 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func repeatedIdenticalContentLengthIsAccepted() {
-        let events = T.events("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\ncontent-length: 3\r\nContent-Length: 3, 3\r\n\r\nabc")
+        let events = T.events(
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\ncontent-length: 3\r\nContent-Length: 3, 3\r\n\r\nabc")
         #expect(T.bodyText(events) == "abc")
         #expect(events.last == .end(trailers: HTTPHeaders()))
     }
 
     @Test func differingContentLengthsAreRejected() {
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 30\r\n\r\nabc", "conflicting_length", 400)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 30\r\n\r\nabc", "conflicting_length",
+            400)
         expectError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3, 4\r\n\r\nabc", "conflicting_length", 400)
     }
 
     @Test func contentLengthWithTransferEncodingIsRejected() {
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "conflicting_length", 400)
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n0\r\n\r\n", "conflicting_length", 400)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            "conflicting_length", 400)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 0\r\n\r\n0\r\n\r\n",
+            "conflicting_length", 400)
     }
 
     @Test func transferEncodingMustEndInASingleChunked() {
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", "invalid_transfer_encoding", 400)
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n", "invalid_transfer_encoding", 400)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", "invalid_transfer_encoding", 400)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n",
+            "invalid_transfer_encoding", 400)
         expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", "invalid_transfer_encoding", 400)
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", "invalid_transfer_encoding", 400)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", "invalid_transfer_encoding",
+            400)
         expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: \r\n\r\n", "invalid_transfer_encoding", 400)
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", "invalid_transfer_encoding", 400)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n", "invalid_transfer_encoding", 400)
     }
 
     @Test func unknownCodingBeforeChunkedGets501() {
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "unsupported_transfer_encoding", 501)
-        expectError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: br\r\nTransfer-Encoding: chunked\r\n\r\n", "unsupported_transfer_encoding", 501)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "unsupported_transfer_encoding",
+            501)
+        expectError(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: br\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "unsupported_transfer_encoding", 501)
     }
 
     @Test func transferEncodingInHTTP10IsRejected() {
@@ -218,22 +247,27 @@ private typealias T = HTTPTestSupport
     @Test func smuggledSecondRequestInsideAChunkedBodyStaysBody() {
         let inner = "GET /admin HTTP/1.1\r\nHost: a\r\n\r\n"
         let size = String(inner.utf8.count, radix: 16)
-        let events = T.events("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n\(inner)\r\n0\r\n\r\n")
+        let events = T.events(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\n\(inner)\r\n0\r\n\r\n")
         #expect(T.heads(events).map(\.target) == ["/"])
         #expect(T.bodyText(events) == inner)
     }
 
     @Test func malformedChunksGet400() {
         let head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
-        for body in ["\r\n", "g\r\n", "-1\r\n", "0x5\r\nhello\r\n", "5\r\nhelloXX", "5\r\nhello\n0\r\n\r\n", "5\nhello\r\n",
-                     "5 x\r\nhello\r\n", "5;a\u{0}b\r\nhello\r\n", "1\r\na\r\n0\r\nT: 1\n\n", "0\r\n\n",
-                     "10000000000000000\r\n"] {
+        for body in [
+            "\r\n", "g\r\n", "-1\r\n", "0x5\r\nhello\r\n", "5\r\nhelloXX", "5\r\nhello\n0\r\n\r\n", "5\nhello\r\n",
+            "5 x\r\nhello\r\n", "5;a\u{0}b\r\nhello\r\n", "1\r\na\r\n0\r\nT: 1\n\n", "0\r\n\n",
+            "10000000000000000\r\n",
+        ] {
             expectError(head + body, "bad_chunk", 400)
         }
     }
 
     @Test func chunkSizeWithLeadingZerosDoesNotOverflow() {
-        let events = T.events("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000000000003\r\nabc\r\n0\r\n\r\n")
+        let events = T.events(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n00000000000000000000003\r\nabc\r\n0\r\n\r\n"
+        )
         #expect(T.bodyText(events) == "abc")
     }
 

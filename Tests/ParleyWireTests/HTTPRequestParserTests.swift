@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 private typealias T = HTTPTestSupport
@@ -69,7 +70,8 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func pipelinedRequestsInOneBufferAreParsedInOrder() {
-        let text = "POST /1 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\none"
+        let text =
+            "POST /1 HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\none"
             + "POST /2 HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\ntwo\r\n0\r\n\r\n"
             + "GET /3 HTTP/1.1\r\nHost: a\r\n\r\n"
         let events = T.events(text)
@@ -95,7 +97,9 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func everySplitPointGivesTheSameEvents() {
-        let bytes = Array("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nwiki\r\n0\r\nT: 1\r\n\r\nGET /y HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+        let bytes = Array(
+            "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nwiki\r\n0\r\nT: 1\r\n\r\nGET /y HTTP/1.1\r\nHost: h\r\n\r\n"
+                .utf8)
         let expected = T.mergingBodies(T.events(bytes))
         for split in 0...bytes.count {
             var parser = HTTPRequestParser()
@@ -108,7 +112,8 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func chunkedBodyWithExtensionsAndTrailers() {
-        let text = "POST /up HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let text =
+            "POST /up HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5;name=value;flag\r\nhello\r\n"
             + "6 ; q=\"x y\"\r\n world\r\n"
             + "0\r\nChecksum: abc\r\nX-Trailer: 1\r\n\r\n"
@@ -118,7 +123,9 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func chunkSizeIsHexAndCaseInsensitive() {
-        let events = T.events("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\na\r\n0123456789\r\n00000A\r\nabcdefghij\r\n0\r\n\r\n")
+        let events = T.events(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\na\r\n0123456789\r\n00000A\r\nabcdefghij\r\n0\r\n\r\n"
+        )
         #expect(T.bodyText(events) == "0123456789abcdefghij")
     }
 
@@ -202,10 +209,12 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func expectContinueIsDetected() throws {
-        let head = try #require(T.heads(T.events("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 5\r\n\r\n")).first)
+        let head = try #require(
+            T.heads(T.events("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 5\r\n\r\n")).first)
         #expect(head.expectsContinue)
         #expect(head.expectation == .continue)
-        let old = try #require(T.heads(T.events("POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")).first)
+        let old = try #require(
+            T.heads(T.events("POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")).first)
         #expect(!old.expectsContinue)
         let odd = try #require(T.heads(T.events("POST / HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\n\r\n")).first)
         #expect(odd.expectation == .unsupported("teapot"))
@@ -225,7 +234,8 @@ private typealias T = HTTPTestSupport
     }
 
     @Test func upgradeHeadHandsOffTheRemainingBytes() throws {
-        let handshake = "GET /app/key HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n"
+        let handshake =
+            "GET /app/key HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         let frame: [UInt8] = [0x81, 0x85, 1, 2, 3, 4, 0x69, 0x67, 0x6F, 0x68, 0x6E, 0x0D, 0x0A]
         var parser = HTTPRequestParser()
@@ -256,7 +266,8 @@ private typealias T = HTTPTestSupport
         let fixed = try #require(T.heads(T.events("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 7\r\n\r\n")).first)
         #expect(fixed.contentLength == 7)
         #expect(!fixed.isChunked)
-        let chunked = try #require(T.heads(T.events("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")).first)
+        let chunked = try #require(
+            T.heads(T.events("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")).first)
         #expect(chunked.contentLength == nil)
         #expect(chunked.isChunked)
     }

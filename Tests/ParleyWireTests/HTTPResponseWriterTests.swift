@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -27,37 +28,48 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     }
 
     @Test func headResponseKeepsLengthButOmitsBody() {
-        let out = HTTPResponseWriter.response(HTTPResponseHead(status: .ok), body: Array("0123456789".utf8), headRequest: true)
+        let out = HTTPResponseWriter.response(
+            HTTPResponseHead(status: .ok), body: Array("0123456789".utf8), headRequest: true)
         #expect(text(out) == "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n")
     }
 
     @Test func writerOwnsFramingHeaders() {
-        let head = HTTPResponseHead(status: .ok, headers: ["Content-Length": "999", "Transfer-Encoding": "chunked", "X": "1"])
+        let head = HTTPResponseHead(
+            status: .ok, headers: ["Content-Length": "999", "Transfer-Encoding": "chunked", "X": "1"])
         let out = HTTPResponseWriter.response(head, body: Array("ab".utf8))
         #expect(text(out) == "HTTP/1.1 200 OK\r\nX: 1\r\nContent-Length: 2\r\n\r\nab")
     }
 
     @Test func bodylessStatusesGetNoLengthAndNoBody() {
-        #expect(text(HTTPResponseWriter.response(HTTPResponseHead(status: .noContent), body: Array("x".utf8)))
-            == "HTTP/1.1 204 No Content\r\n\r\n")
-        #expect(text(HTTPResponseWriter.response(HTTPResponseHead(status: .notModified)))
-            == "HTTP/1.1 304 Not Modified\r\n\r\n")
-        let upgrade = HTTPResponseHead(status: .switchingProtocols, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
-        #expect(text(HTTPResponseWriter.response(upgrade))
-            == "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+        #expect(
+            text(HTTPResponseWriter.response(HTTPResponseHead(status: .noContent), body: Array("x".utf8)))
+                == "HTTP/1.1 204 No Content\r\n\r\n")
+        #expect(
+            text(HTTPResponseWriter.response(HTTPResponseHead(status: .notModified)))
+                == "HTTP/1.1 304 Not Modified\r\n\r\n")
+        let upgrade = HTTPResponseHead(
+            status: .switchingProtocols, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        #expect(
+            text(HTTPResponseWriter.response(upgrade))
+                == "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
     }
 
     @Test func continueResponseIsExact() {
         #expect(text(HTTPResponseWriter.continueResponse) == "HTTP/1.1 100 Continue\r\n\r\n")
-        #expect(text(HTTPResponseWriter.interim(HTTPStatus(103), headers: ["Link": "</a>; rel=preload"]))
-            == "HTTP/1.1 103 Status 103\r\nLink: </a>; rel=preload\r\n\r\n")
+        #expect(
+            text(HTTPResponseWriter.interim(HTTPStatus(103), headers: ["Link": "</a>; rel=preload"]))
+                == "HTTP/1.1 103 Status 103\r\nLink: </a>; rel=preload\r\n\r\n")
     }
 
     @Test func chunkedStreamHasExactBytes() {
-        let head = HTTPResponseWriter.chunkedHead(HTTPResponseHead(status: .ok, headers: ["Content-Type": "text/event-stream"]))
-        #expect(text(head) == "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let head = HTTPResponseWriter.chunkedHead(
+            HTTPResponseHead(status: .ok, headers: ["Content-Type": "text/event-stream"]))
+        #expect(
+            text(head) == "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
         #expect(text(HTTPResponseWriter.chunk(Array("hello".utf8))) == "5\r\nhello\r\n")
-        #expect(text(HTTPResponseWriter.chunk([UInt8](repeating: 0x61, count: 300))) == "12c\r\n" + String(repeating: "a", count: 300) + "\r\n")
+        #expect(
+            text(HTTPResponseWriter.chunk([UInt8](repeating: 0x61, count: 300))) == "12c\r\n"
+                + String(repeating: "a", count: 300) + "\r\n")
         #expect(HTTPResponseWriter.chunk([UInt8]()) == [])
         #expect(text(HTTPResponseWriter.finalChunk()) == "0\r\n\r\n")
         #expect(text(HTTPResponseWriter.finalChunk(trailers: ["Checksum": "abc"])) == "0\r\nChecksum: abc\r\n\r\n")
@@ -69,8 +81,9 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     }
 
     @Test func headerInjectionIsNeutralised() {
-        let head = HTTPResponseHead(status: HTTPStatus(200, "OK\r\nX-Evil: 1"),
-                                    headers: ["Location": "/a\r\nSet-Cookie: x=1", "Bad Name": "v", "": "v"])
+        let head = HTTPResponseHead(
+            status: HTTPStatus(200, "OK\r\nX-Evil: 1"),
+            headers: ["Location": "/a\r\nSet-Cookie: x=1", "Bad Name": "v", "": "v"])
         let out = text(HTTPResponseWriter.response(head))
         #expect(out == "HTTP/1.1 200 OK  X-Evil: 1\r\nLocation: /a  Set-Cookie: x=1\r\nContent-Length: 0\r\n\r\n")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct HTTPTargetTests {

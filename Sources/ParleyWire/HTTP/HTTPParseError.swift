@@ -67,10 +67,14 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         .init(code: Code.requestLineTooLong, status: .uriTooLong, message: "request line exceeds \(limit) bytes")
     }
     static func headersTooLarge(_ limit: Int) -> HTTPParseError {
-        .init(code: Code.headersTooLarge, status: .requestHeaderFieldsTooLarge, message: "header section exceeds \(limit) bytes")
+        .init(
+            code: Code.headersTooLarge, status: .requestHeaderFieldsTooLarge,
+            message: "header section exceeds \(limit) bytes")
     }
     static func tooManyHeaders(_ limit: Int) -> HTTPParseError {
-        .init(code: Code.tooManyHeaders, status: .requestHeaderFieldsTooLarge, message: "more than \(limit) header fields")
+        .init(
+            code: Code.tooManyHeaders, status: .requestHeaderFieldsTooLarge, message: "more than \(limit) header fields"
+        )
     }
     static func bodyTooLarge(_ limit: Int) -> HTTPParseError {
         .init(code: Code.bodyTooLarge, status: .contentTooLarge, message: "body exceeds \(limit) bytes")
@@ -79,13 +83,16 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         .init(code: Code.malformedRequestLine, status: .badRequest, message: "malformed request line: \(why)")
     }
     static func unsupportedVersion(_ version: String) -> HTTPParseError {
-        .init(code: Code.unsupportedVersion, status: .httpVersionNotSupported, message: "\(version) is not supported; use HTTP/1.1")
+        .init(
+            code: Code.unsupportedVersion, status: .httpVersionNotSupported,
+            message: "\(version) is not supported; use HTTP/1.1")
     }
     static func malformedHeader(_ why: String) -> HTTPParseError {
         .init(code: Code.malformedHeader, status: .badRequest, message: "malformed header field: \(why)")
     }
     static let obsFold = HTTPParseError(
-        code: Code.obsFold, status: .badRequest, message: "obsolete line folding (a line starting with whitespace) is not allowed")
+        code: Code.obsFold, status: .badRequest,
+        message: "obsolete line folding (a line starting with whitespace) is not allowed")
     static let invalidContentLength = HTTPParseError(
         code: Code.invalidContentLength, status: .badRequest, message: "Content-Length must be a decimal number")
     static func conflictingLength(_ why: String) -> HTTPParseError {
@@ -95,8 +102,9 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         .init(code: Code.invalidTransferEncoding, status: .badRequest, message: why)
     }
     static func unsupportedTransferEncoding(_ coding: String) -> HTTPParseError {
-        .init(code: Code.unsupportedTransferEncoding, status: .notImplemented,
-              message: "transfer coding '\(coding)' is not implemented; only chunked is")
+        .init(
+            code: Code.unsupportedTransferEncoding, status: .notImplemented,
+            message: "transfer coding '\(coding)' is not implemented; only chunked is")
     }
     static func badChunk(_ why: String) -> HTTPParseError {
         .init(code: Code.badChunk, status: .badRequest, message: "malformed chunked body: \(why)")

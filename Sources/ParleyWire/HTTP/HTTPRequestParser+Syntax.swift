@@ -1,6 +1,8 @@
 extension HTTPRequestParser {
     /// Parses `METHOD SP request-target SP HTTP-version` (the line's content, without its ending).
-    static func parseRequestLine(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<RequestLine, HTTPParseError> {
+    static func parseRequestLine(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<
+        RequestLine, HTTPParseError
+    > {
         var i = start
         while i < end, HTTPSyntax.isTokenByte(p[i]) { i += 1 }
         guard i > start else { return .failure(.malformedRequestLine("missing method")) }
@@ -24,11 +26,13 @@ extension HTTPRequestParser {
     }
 
     /// `HTTP/` DIGIT `.` DIGIT, case-sensitive; HTTP/1.x only.
-    private static func parseVersion(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<HTTPVersion, HTTPParseError> {
+    private static func parseVersion(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<
+        HTTPVersion, HTTPParseError
+    > {
         let prefix: [UInt8] = [0x48, 0x54, 0x54, 0x50, 0x2F]  // "HTTP/"
         guard end - start == 8,
-              (0..<5).allSatisfy({ p[start + $0] == prefix[$0] }),
-              HTTPSyntax.isDigit(p[start + 5]), p[start + 6] == 0x2E, HTTPSyntax.isDigit(p[start + 7])
+            (0..<5).allSatisfy({ p[start + $0] == prefix[$0] }),
+            HTTPSyntax.isDigit(p[start + 5]), p[start + 6] == 0x2E, HTTPSyntax.isDigit(p[start + 7])
         else {
             return .failure(.malformedRequestLine("the version must look like HTTP/1.1 and end the line"))
         }
@@ -39,7 +43,9 @@ extension HTTPRequestParser {
     }
 
     /// Parses `field-name ":" OWS field-value OWS` (a header or trailer line).
-    static func parseFieldLine(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<(name: String, value: String), HTTPParseError> {
+    static func parseFieldLine(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<
+        (name: String, value: String), HTTPParseError
+    > {
         if HTTPSyntax.isWhitespace(p[start]) { return .failure(.obsFold) }
         var i = start
         while i < end, HTTPSyntax.isTokenByte(p[i]) { i += 1 }
@@ -60,7 +66,8 @@ extension HTTPRequestParser {
     }
 
     /// Parses `chunk-size [ chunk-ext ]`; extensions are checked for legal bytes and ignored.
-    static func parseChunkSize(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<Int, HTTPParseError> {
+    static func parseChunkSize(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<Int, HTTPParseError>
+    {
         var i = start
         var size = 0
         while i < end, let digit = HTTPSyntax.hexValue(p[i]) {
@@ -71,7 +78,9 @@ extension HTTPRequestParser {
         guard i > start else { return .failure(.badChunk("missing chunk size")) }
         while i < end, HTTPSyntax.isWhitespace(p[i]) { i += 1 }
         if i < end {
-            guard p[i] == HTTPSyntax.semicolon else { return .failure(.badChunk("invalid character after the chunk size")) }
+            guard p[i] == HTTPSyntax.semicolon else {
+                return .failure(.badChunk("invalid character after the chunk size"))
+            }
             for j in i..<end where !HTTPSyntax.isFieldValueByte(p[j]) {
                 return .failure(.badChunk("control character in a chunk extension"))
             }

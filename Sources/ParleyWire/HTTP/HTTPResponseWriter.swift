@@ -23,8 +23,9 @@ public enum HTTPResponseWriter {
         requestVersion: HTTPVersion = .http1_1, headRequest: Bool = false
     ) -> [UInt8] {
         var out: [UInt8] = []
-        writeResponse(head, body: body, keepAlive: keepAlive, requestVersion: requestVersion,
-                      headRequest: headRequest, into: &out)
+        writeResponse(
+            head, body: body, keepAlive: keepAlive, requestVersion: requestVersion,
+            headRequest: headRequest, into: &out)
         return out
     }
 
@@ -36,8 +37,9 @@ public enum HTTPResponseWriter {
         let hasBody = !head.status.forbidsBody
         let writesBody = hasBody && !headRequest
         out.reserveCapacity(out.count + estimatedHeadSize(head) + (writesBody ? body.count : 0))
-        writeHead(head, framing: hasBody ? .length(body.count) : .none, keepAlive: keepAlive,
-                  requestVersion: requestVersion, into: &out)
+        writeHead(
+            head, framing: hasBody ? .length(body.count) : .none, keepAlive: keepAlive,
+            requestVersion: requestVersion, into: &out)
         if writesBody { out.append(contentsOf: body) }
     }
 
@@ -84,8 +86,9 @@ public enum HTTPResponseWriter {
     public static func interim(_ status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders()) -> [UInt8] {
         precondition((100..<200).contains(status.code), "interim responses are 1xx")
         var out: [UInt8] = []
-        writeHead(HTTPResponseHead(status: status, headers: headers), framing: .none, keepAlive: true,
-                  requestVersion: .http1_1, into: &out)
+        writeHead(
+            HTTPResponseHead(status: status, headers: headers), framing: .none, keepAlive: true,
+            requestVersion: .http1_1, into: &out)
         return out
     }
 

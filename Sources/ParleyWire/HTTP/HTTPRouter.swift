@@ -58,8 +58,9 @@ public struct HTTPRouter<Handler> {
                 return
             }
         }
-        Self.insert(Route(method: method, handler: handler, parameterNames: names, catchAllName: nil),
-                    into: &nodes[node].routes)
+        Self.insert(
+            Route(method: method, handler: handler, parameterNames: names, catchAllName: nil),
+            into: &nodes[node].routes)
     }
 
     /// Matches a decoded path, splitting it at every `/`.
@@ -94,7 +95,8 @@ public struct HTTPRouter<Handler> {
 
     private static func classify(_ segment: Substring) -> SegmentKind {
         guard segment.first == "{" else {
-            precondition(!segment.contains("{") && !segment.contains("}"), "braces only around a whole segment: \(segment)")
+            precondition(
+                !segment.contains("{") && !segment.contains("}"), "braces only around a whole segment: \(segment)")
             return .literal(String(segment))
         }
         precondition(segment.last == "}" && segment.count > 2, "unterminated parameter: \(segment)")
@@ -135,10 +137,14 @@ public struct HTTPRouter<Handler> {
     }
 
     /// Depth-first in priority order: exact end, literal child, parameter child, catch-all.
-    private func collect(node: Int, segments: [String], index: Int, values: inout [String], into candidates: inout [Candidate]) {
+    private func collect(
+        node: Int, segments: [String], index: Int, values: inout [String], into candidates: inout [Candidate]
+    ) {
         let current = nodes[node]
         if index == segments.count {
-            if !current.routes.isEmpty { candidates.append(Candidate(routes: current.routes, values: values, rest: nil)) }
+            if !current.routes.isEmpty {
+                candidates.append(Candidate(routes: current.routes, values: values, rest: nil))
+            }
         } else {
             if let next = current.literals[segments[index]] {
                 collect(node: next, segments: segments, index: index + 1, values: &values, into: &candidates)
@@ -158,7 +164,8 @@ public struct HTTPRouter<Handler> {
     private static func first(_ method: HTTPMethod, in candidates: [Candidate]) -> Match? {
         for candidate in candidates {
             guard let route = candidate.routes.first(where: { $0.method == method }) else { continue }
-            var parameters = Dictionary(zip(route.parameterNames, candidate.values), uniquingKeysWith: { _, last in last })
+            var parameters = Dictionary(
+                zip(route.parameterNames, candidate.values), uniquingKeysWith: { _, last in last })
             if let name = route.catchAllName { parameters[name] = candidate.rest ?? "" }
             return .found(route.handler, parameters: parameters)
         }

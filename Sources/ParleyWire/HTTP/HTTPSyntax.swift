@@ -3,12 +3,12 @@
 /// Everything works on single bytes so that the hot paths never build a `String` per
 /// character; the grammar comes from RFC 9110 §5.6 and RFC 9112.
 enum HTTPSyntax {
-    static let cr: UInt8 = 0x0D
-    static let lf: UInt8 = 0x0A
-    static let sp: UInt8 = 0x20
-    static let htab: UInt8 = 0x09
-    static let colon: UInt8 = 0x3A
-    static let semicolon: UInt8 = 0x3B
+    static var cr: UInt8 { 0x0D }
+    static var lf: UInt8 { 0x0A }
+    static var sp: UInt8 { 0x20 }
+    static var htab: UInt8 { 0x09 }
+    static var colon: UInt8 { 0x3A }
+    static var semicolon: UInt8 { 0x3B }
 
     /// Whether the byte may appear in a `token` (method names, header names, codings).
     @inline(__always)
@@ -53,9 +53,12 @@ enum HTTPSyntax {
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         precondition(value >= 0, "negative value on the wire")
         if value < 10 { out.append(0x30 &+ UInt8(value)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var v = value
         withUnsafeMutableBytes(of: &digits) { d in

@@ -55,6 +55,7 @@ public struct HTTPTarget: Sendable, Equatable {
         query.filter { $0.0 == name }.map(\.1)
     }
 
+    /// Targets are equal when their raw path and their raw and decoded queries are.
     public static func == (lhs: HTTPTarget, rhs: HTTPTarget) -> Bool {
         lhs.rawPath == rhs.rawPath && lhs.rawQuery == rhs.rawQuery
             && lhs.query.count == rhs.query.count && zip(lhs.query, rhs.query).allSatisfy { $0 == $1 }
@@ -72,9 +73,10 @@ public struct HTTPTarget: Sendable, Equatable {
         for scheme in ["http://", "https://"] {
             let prefix = Array(scheme.utf8)
             guard bytes.count > prefix.count,
-                  zip(bytes, prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+                zip(bytes, prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
             else { continue }
-            let authorityEnd = bytes[prefix.count...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+            let authorityEnd =
+                bytes[prefix.count...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
                 ?? bytes.endIndex
             guard authorityEnd > prefix.count else { throw invalidTarget }
             return authorityEnd
@@ -87,7 +89,8 @@ public struct HTTPTarget: Sendable, Equatable {
         for pair in bytes.split(separator: UInt8(ascii: "&")) {
             let equals = pair.firstIndex(of: UInt8(ascii: "="))
             let name = try decode(pair[..<(equals ?? pair.endIndex)], plusIsSpace: true)
-            let value = try equals.map { e throws(HTTPParseError) in try decode(pair[(e + 1)...], plusIsSpace: true) } ?? ""
+            let value =
+                try equals.map { e throws(HTTPParseError) in try decode(pair[(e + 1)...], plusIsSpace: true) } ?? ""
             pairs.append((name, value))
         }
         return pairs
@@ -106,15 +109,17 @@ public struct HTTPTarget: Sendable, Equatable {
             let b = bytes[i]
             if b == percent {
                 guard i + 2 < bytes.endIndex,
-                      let high = HTTPSyntax.hexValue(bytes[i + 1]), let low = HTTPSyntax.hexValue(bytes[i + 2])
+                    let high = HTTPSyntax.hexValue(bytes[i + 1]), let low = HTTPSyntax.hexValue(bytes[i + 2])
                 else {
-                    throw HTTPParseError(code: HTTPParseError.Code.invalidPercentEncoding, status: .badRequest,
-                                         message: "'%' must be followed by two hex digits")
+                    throw HTTPParseError(
+                        code: HTTPParseError.Code.invalidPercentEncoding, status: .badRequest,
+                        message: "'%' must be followed by two hex digits")
                 }
                 let decoded = UInt8(high << 4 | low)
                 guard decoded != 0 else {
-                    throw HTTPParseError(code: HTTPParseError.Code.encodedNul, status: .badRequest,
-                                         message: "percent-encoded NUL (%00) is not allowed")
+                    throw HTTPParseError(
+                        code: HTTPParseError.Code.encodedNul, status: .badRequest,
+                        message: "percent-encoded NUL (%00) is not allowed")
                 }
                 out.append(decoded)
                 i += 3
@@ -124,8 +129,9 @@ public struct HTTPTarget: Sendable, Equatable {
             }
         }
         guard let string = String(validating: out, as: UTF8.self) else {
-            throw HTTPParseError(code: HTTPParseError.Code.invalidUTF8, status: .badRequest,
-                                 message: "percent-decoded text is not valid UTF-8")
+            throw HTTPParseError(
+                code: HTTPParseError.Code.invalidUTF8, status: .badRequest,
+                message: "percent-decoded text is not valid UTF-8")
         }
         return string
     }

@@ -1,0 +1,16 @@
+/// A room that was deleted, with what the caller needs to clean up and notify.
+public struct DeletedRoom: Sendable, Hashable {
+    /// The room as it was just before deletion.
+    public var room: Room
+    /// Its members at deletion time (to send them `room.removed`).
+    public var memberIDs: [String]
+    /// Its attachments' metadata, whose files the caller should remove.
+    public var attachments: [Attachment]
+
+    /// Creates a value.
+    public init(room: Room, memberIDs: [String], attachments: [Attachment]) {
+        self.room = room
+        self.memberIDs = memberIDs
+        self.attachments = attachments
+    }
+}

@@ -1,0 +1,16 @@
+/// One versioned step of the schema, written once per engine.
+struct Migration: Sendable {
+    /// The version this migration brings the schema to; versions start at 1 and have no gaps.
+    let version: Int
+    /// A short description, recorded in `schema_migrations`.
+    let name: String
+    /// The statements for SQLite, separated by semicolons.
+    let sqlite: String
+    /// The statements for PostgreSQL, separated by semicolons.
+    let postgres: String
+
+    /// The script for `dialect`.
+    func script(for dialect: SQLDialect) -> String {
+        dialect == .sqlite ? sqlite : postgres
+    }
+}

@@ -1,0 +1,74 @@
+/// Memberships and roles.
+extension SQLChatStore {
+    public func addMember(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange {
+        try validateIdentifier(userID, "user id")
+        return try await write { context in
+            let current = try Self.fetchRoom(context, app: app, id: room)
+            if let existing = try Self.fetchMembership(context, app: app, room: room, user: userID) {
+                return MembershipChange(membership: existing, changed: false)
+            }
+            // A new member has nothing unread: the cursor starts at the newest message.
+            let membership = try Self.insertMembership(context, app: app, room: room, user: userID, role: role, readSeq: current.lastSeq)
+            return MembershipChange(membership: membership, changed: true)
+        }
+    }
+
+    /// Inserts a membership and counts it on the room; `notFound` when the user does not exist.
+    static func insertMembership(_ context: SQLContext, app: String, room: String, user: String,
+                                 role: MemberRole, readSeq: Int64) throws -> Membership {
+        try StoreError.remapping(.foreignKeyViolation, to: StoreError(.notFound, "user \(user) not found")) {
+            try context.execute("""
+                INSERT INTO memberships (app_id, room_id, user_id, role, joined_at, read_seq) VALUES ($1, $2, $3, $4, $5, $6)
+                """, [.text(app), .text(room), .text(user), .text(role.rawValue), .integer(context.now), .integer(readSeq)])
+        }
+        try context.execute("UPDATE rooms SET member_count = member_count + 1 WHERE app_id = $1 AND id = $2",
+                            [.text(app), .text(room)])
+        return Membership(roomID: room, userID: user, role: role, joinedAt: context.now, readSeq: readSeq, readAt: nil)
+    }
+
+    public func removeMember(app: String, room: String, user userID: String) async throws -> Bool {
+        try await write { context in
+            let removed = try context.execute("DELETE FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
+                                              [.text(app), .text(room), .text(userID)])
+            guard removed > 0 else {
+                guard try Self.roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
+                return false
+            }
+            try context.execute("UPDATE rooms SET member_count = member_count - 1 WHERE app_id = $1 AND id = $2",
+                                [.text(app), .text(room)])
+            return true
+        }
+    }
+
+    public func setRole(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange {
+        try await write { context in
+            guard var membership = try Self.fetchMembership(context, app: app, room: room, user: userID) else {
+                guard try Self.roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
+                throw StoreError(.notMember, "user \(userID) is not a member of room \(room)")
+            }
+            guard membership.role != role else { return MembershipChange(membership: membership, changed: false) }
+            try context.execute("UPDATE memberships SET role = $4 WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
+                                [.text(app), .text(room), .text(userID), .text(role.rawValue)])
+            membership.role = role
+            return MembershipChange(membership: membership, changed: true)
+        }
+    }
+
+    public func membership(app: String, room: String, user userID: String) async throws -> Membership? {
+        try await read { context in try Self.fetchMembership(context, app: app, room: room, user: userID) }
+    }
+
+    public func members(app: String, room: String, after: String?, limit: Int) async throws -> [Membership] {
+        let limit = clampedLimit(limit, maximum: limits.historyPage)
+        return try await read { context in
+            let members = try context.query("""
+                SELECT \(Self.membershipColumns) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id > $3
+                ORDER BY user_id LIMIT $4
+                """, [.text(app), .text(room), .text(after ?? ""), .int(limit)]) { try Self.decodeMembership($0) }
+            if members.isEmpty, try !Self.roomExists(context, app: app, id: room) {
+                throw StoreError(.notFound, "room \(room) not found")
+            }
+            return members
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// Messages: idempotent append with per-room seq, history, edit, tombstone delete.
+extension SQLChatStore {
+    public func appendMessage(app: String, room: String, _ message: NewMessage) async throws -> AppendResult {
+        try validateIdentifier(message.senderID, "sender id")
+        if let clientID = message.clientID { try validateIdentifier(clientID, "client id") }
+        try validateParts(message.parts)
+        let parts = MessagePartsJSON.encode(message.parts)
+        return try await write { context in
+            _ = try Self.requireMember(context, app: app, room: room, user: message.senderID, lock: true)
+            if let clientID = message.clientID,
+               let original = try Self.fetchMessage(context, app: app, room: room, sender: message.senderID, clientID: clientID) {
+                return AppendResult(message: original, created: false)
+            }
+            try Self.requireAttachments(context, app: app, room: room, parts: message.parts)
+            let stored = try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
+            return AppendResult(message: stored, created: true)
+        }
+    }
+
+    /// Takes the room's next seq, stores the message and moves the sender's cursor to it.
+    private static func insertMessage(_ context: SQLContext, app: String, room: String, _ message: NewMessage,
+                                      encodedParts: String) throws -> Message {
+        let seq = try context.queryFirst("""
+            UPDATE rooms SET last_seq = last_seq + 1, last_activity_at = $3 WHERE app_id = $1 AND id = $2 RETURNING last_seq
+            """, [.text(app), .text(room), .integer(context.now)]) { $0.int64(0) }
+        guard let seq else { throw StoreError(.notFound, "room \(room) not found") }
+        let id = try context.queryFirst("""
+            INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+            """, [.text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
+                  .text(encodedParts), .integer(context.now)]) { $0.int64(0) }
+        guard let id else { throw StoreError(.internal, "INSERT … RETURNING id returned no row") }
+        try context.execute("""
+            UPDATE memberships SET read_seq = $4, read_at = $5 WHERE app_id = $1 AND room_id = $2 AND user_id = $3 AND read_seq < $4
+            """, [.text(app), .text(room), .text(message.senderID), .integer(seq), .integer(context.now)])
+        return Message(id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
+                       parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil)
+    }
+
+    private static func fetchMessage(_ context: SQLContext, app: String, room: String, sender: String, clientID: String) throws -> Message? {
+        let message = try context.queryFirst("""
+            SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND sender_id = $3 AND client_id = $4
+            """, [.text(app), .text(room), .text(sender), .text(clientID)]) { try decodeMessage($0) }
+        guard var message else { return nil }
+        message.reactions = try reactionCounts(context, app: app, room: room, seq: message.seq)
+        return message
+    }
+
+    public func message(app: String, room: String, id: Int64) async throws -> Message {
+        try await read { context in try Self.fetchMessage(context, app: app, room: room, id: id) }
+    }
+
+    public func history(app: String, room: String, _ query: HistoryQuery) async throws -> [Message] {
+        let limit = clampedLimit(query.limit, maximum: limits.historyPage)
+        return try await read { context in
+            var messages = try Self.historyPage(context, app: app, room: room, query: query, limit: limit)
+            if messages.isEmpty {
+                guard try Self.roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
+                return []
+            }
+            try Self.attachReactions(context, app: app, room: room, to: &messages)
+            return messages
+        }
+    }
+
+    private static func historyPage(_ context: SQLContext, app: String, room: String, query: HistoryQuery, limit: Int) throws -> [Message] {
+        let upper = query.before ?? Int64.max
+        if let after = query.after {
+            return try context.query("""
+                SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND seq > $3 AND seq < $4
+                ORDER BY seq ASC LIMIT $5
+                """, [.text(app), .text(room), .integer(after), .integer(upper), .int(limit)]) { try decodeMessage($0) }
+        }
+        let newestFirst = try context.query("""
+            SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND seq < $3
+            ORDER BY seq DESC LIMIT $4
+            """, [.text(app), .text(room), .integer(upper), .int(limit)]) { try decodeMessage($0) }
+        return newestFirst.reversed()
+    }
+
+    /// Fills in reaction counts for a page with one query over its seq range.
+    private static func attachReactions(_ context: SQLContext, app: String, room: String, to messages: inout [Message]) throws {
+        guard let first = messages.first?.seq, let last = messages.last?.seq else { return }
+        let counts = try context.query("""
+            SELECT seq, emoji, COUNT(*) FROM reactions WHERE app_id = $1 AND room_id = $2 AND seq >= $3 AND seq <= $4
+            GROUP BY seq, emoji ORDER BY seq, emoji
+            """, [.text(app), .text(room), .integer(first), .integer(last)]) { row in
+            (seq: row.int64(0), count: ReactionCount(emoji: row.text(1), count: row.int(2)))
+        }
+        guard !counts.isEmpty else { return }
+        var index = 0
+        for entry in counts {
+            while index < messages.count, messages[index].seq < entry.seq { index += 1 }
+            guard index < messages.count, messages[index].seq == entry.seq else { continue }
+            messages[index].reactions.append(entry.count)
+        }
+    }
+
+    public func editMessage(app: String, room: String, id: Int64, parts: [MessagePart]) async throws -> Message {
+        try validateParts(parts)
+        let encoded = MessagePartsJSON.encode(parts)
+        return try await write { context in
+            var message = try Self.fetchMessage(context, app: app, room: room, id: id)
+            guard !message.isDeleted else { throw StoreError(.conflict, "message \(id) was deleted") }
+            try Self.requireAttachments(context, app: app, room: room, parts: parts)
+            try context.execute("UPDATE messages SET parts = $3, edited_at = $4 WHERE app_id = $1 AND id = $2",
+                                [.text(app), .integer(id), .text(encoded), .integer(context.now)])
+            message.parts = parts
+            message.editedAt = context.now
+            return message
+        }
+    }
+
+    public func deleteMessage(app: String, room: String, id: Int64) async throws -> Message {
+        try await write { context in
+            var message = try Self.fetchMessage(context, app: app, room: room, id: id)
+            guard !message.isDeleted else { return message }
+            try context.execute("UPDATE messages SET parts = '[]', deleted_at = $3 WHERE app_id = $1 AND id = $2",
+                                [.text(app), .integer(id), .integer(context.now)])
+            try context.execute("DELETE FROM reactions WHERE app_id = $1 AND room_id = $2 AND seq = $3",
+                                [.text(app), .text(room), .integer(message.seq)])
+            message.parts = []
+            message.deletedAt = context.now
+            message.reactions = []
+            return message
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// One open database connection, confined to the thread that opened it.
+///
+/// Statements use PostgreSQL-style numbered parameters (`$1`, `$2`…) on both engines;
+/// the SQLite connection rewrites them once when it prepares a statement. Implementations
+/// cache prepared statements by their SQL text, so hot statements are parsed once.
+protocol SQLConnection: AnyObject {
+    /// The engine behind the connection.
+    var dialect: SQLDialect { get }
+
+    /// Runs a statement and returns the number of rows it changed.
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int
+
+    /// Runs a query and hands each result row to `body`.
+    func query(_ sql: String, _ parameters: [SQLValue], _ body: (any SQLRow) throws -> Void) throws
+
+    /// Runs a parameterless control statement (BEGIN, SAVEPOINT, COMMIT…) or a script of several statements.
+    func run(_ sql: String) throws(StoreError)
+
+    /// Whether the connection still works; a lost server connection answers false.
+    var isHealthy: Bool { get }
+
+    /// Tries to re-establish a lost connection; forgets prepared statements.
+    func reconnect() throws(StoreError)
+}

@@ -1,0 +1,139 @@
+import CSQLite
+
+/// An open SQLite database; owns its `sqlite3*` and a cache of prepared statements.
+///
+/// Opened with `SQLITE_OPEN_NOMUTEX`: the connection must stay on the thread that uses it.
+final class SQLiteConnection: SQLConnection {
+    /// How long a statement waits for another process's lock before failing with `busy`.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+    let path: String
+
+    var dialect: SQLDialect { .sqlite }
+    var isHealthy: Bool { true }
+
+    /// Opens (creating if needed) the database file at `path` and applies Parley's pragmas.
+    ///
+    /// WAL journaling with `synchronous=FULL` makes every COMMIT durable with one WAL fsync;
+    /// `readOnly` connections additionally refuse writes (`query_only`).
+    init(path: String, readOnly: Bool) throws(StoreError) {
+        var database: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &database, flags, nil)
+        guard status == SQLITE_OK, let database else {
+            let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let database { sqlite3_close_v2(database) }
+            throw StoreError(.io, "cannot open SQLite database at \(path): \(message)")
+        }
+        self.handle = database
+        self.path = path
+        sqlite3_extended_result_codes(database, 1)
+        sqlite3_busy_timeout(database, Self.busyTimeoutMilliseconds)
+        try run("PRAGMA foreign_keys = ON")
+        try run("PRAGMA synchronous = FULL")
+        if readOnly {
+            try run("PRAGMA query_only = ON")
+        } else {
+            try enableWriteAheadLog()
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    private func enableWriteAheadLog() throws(StoreError) {
+        var mode = ""
+        do {
+            try query("PRAGMA journal_mode = WAL", []) { row in mode = row.text(0) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "\(error)")
+        }
+        guard mode.lowercased() == "wal" else {
+            throw StoreError(.io, "SQLite database at \(path) refused WAL journaling (mode \(mode))")
+        }
+    }
+
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> Int {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(parameters)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    func query(_ sql: String, _ parameters: [SQLValue], _ body: (any SQLRow) throws -> Void) throws {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        try statement.bind(parameters)
+        while try statement.step() {
+            try body(statement)
+        }
+    }
+
+    func run(_ sql: String) throws(StoreError) {
+        if !sql.contains(";") {
+            // Single statements (BEGIN, SAVEPOINT, COMMIT…) run from the statement cache.
+            _ = try execute(sql, [])
+            return
+        }
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard status == SQLITE_OK else {
+            throw error(status, context: message.map { String(cString: $0) } ?? sql)
+        }
+    }
+
+    func reconnect() throws(StoreError) {}
+
+    /// The cached statement for `sql`, prepared on first use.
+    private func prepared(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try SQLiteStatement(connection: self, database: handle, sql: Self.sqliteParameters(sql))
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Rewrites PostgreSQL-style `$N` parameters to SQLite's `?N`.
+    ///
+    /// Parley's statements never contain `$` inside string literals, so a plain scan is enough.
+    static func sqliteParameters(_ sql: String) -> String {
+        var bytes = Array(sql.utf8)
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "$") {
+            let next = index + 1
+            if next < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[next]) {
+                bytes[index] = UInt8(ascii: "?")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Translates an SQLite result code into a `StoreError` with the connection's message.
+    func error(_ status: Int32, context: String) -> StoreError {
+        let message = "\(context): \(String(cString: sqlite3_errmsg(handle))) (SQLite \(status))"
+        return StoreError(Self.code(for: status), message)
+    }
+
+    /// The stable code for an (extended) SQLite result code.
+    static func code(for status: Int32) -> StoreError.Code {
+        // Extended codes: SQLITE_CONSTRAINT | (n << 8); Swift does not import these macros.
+        switch status {
+        case SQLITE_CONSTRAINT | (8 << 8), SQLITE_CONSTRAINT | (6 << 8): return .alreadyExists  // UNIQUE, PRIMARYKEY
+        case SQLITE_CONSTRAINT | (3 << 8): return .foreignKeyViolation  // FOREIGNKEY
+        default: break
+        }
+        switch status & 0xFF {
+        case SQLITE_CONSTRAINT: return .constraintViolation
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY: return .io
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt
+        default: return .internal
+        }
+    }
+}

@@ -1,0 +1,184 @@
+/// Parley's schema, as the list of migrations that build it.
+///
+/// Every row carries its app id: apps are isolated namespaces. Times are milliseconds since
+/// the Unix epoch; custom data is the caller's JSON text, stored byte for byte. The two
+/// dialects differ only in column types and the message id generator.
+enum Schema {
+    /// The newest schema version this build knows.
+    static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
+
+    /// All migrations, oldest first.
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "chat", sqlite: chatSQLite, postgres: chatPostgres),
+    ]
+
+    private static let chatSQLite = """
+        CREATE TABLE users (
+            app_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            avatar_url TEXT,
+            custom_data TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (app_id, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE rooms (
+            app_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('public', 'private', 'direct')),
+            name TEXT,
+            custom_data TEXT,
+            created_by TEXT,
+            direct_user_low TEXT,
+            direct_user_high TEXT,
+            last_seq INTEGER NOT NULL DEFAULT 0,
+            last_activity_at INTEGER NOT NULL,
+            member_count INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (app_id, id),
+            UNIQUE (app_id, direct_user_low, direct_user_high),
+            CHECK ((kind = 'direct') = (direct_user_low IS NOT NULL AND direct_user_high IS NOT NULL))
+        ) WITHOUT ROWID;
+        CREATE INDEX rooms_by_kind ON rooms (app_id, kind, id);
+        CREATE TABLE memberships (
+            app_id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+            joined_at INTEGER NOT NULL,
+            read_seq INTEGER NOT NULL DEFAULT 0,
+            read_at INTEGER,
+            PRIMARY KEY (app_id, room_id, user_id),
+            FOREIGN KEY (app_id, room_id) REFERENCES rooms (app_id, id) ON DELETE CASCADE,
+            FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, id) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        CREATE INDEX memberships_by_user ON memberships (app_id, user_id, room_id);
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            app_id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            sender_id TEXT NOT NULL,
+            client_id TEXT,
+            parts TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            edited_at INTEGER,
+            deleted_at INTEGER,
+            UNIQUE (app_id, room_id, seq),
+            UNIQUE (app_id, room_id, sender_id, client_id),
+            FOREIGN KEY (app_id, room_id) REFERENCES rooms (app_id, id) ON DELETE CASCADE
+        );
+        CREATE TABLE reactions (
+            app_id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            emoji TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (app_id, room_id, seq, emoji, user_id),
+            FOREIGN KEY (app_id, room_id, seq) REFERENCES messages (app_id, room_id, seq) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        CREATE TABLE attachments (
+            app_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            uploader_id TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            width INTEGER,
+            height INTEGER,
+            storage_path TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (app_id, id),
+            FOREIGN KEY (app_id, room_id) REFERENCES rooms (app_id, id) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        CREATE INDEX attachments_by_room ON attachments (app_id, room_id);
+        """
+
+    private static let chatPostgres = """
+        CREATE TABLE users (
+            app_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            avatar_url TEXT,
+            custom_data TEXT,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            PRIMARY KEY (app_id, id)
+        );
+        CREATE TABLE rooms (
+            app_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('public', 'private', 'direct')),
+            name TEXT,
+            custom_data TEXT,
+            created_by TEXT,
+            direct_user_low TEXT,
+            direct_user_high TEXT,
+            last_seq BIGINT NOT NULL DEFAULT 0,
+            last_activity_at BIGINT NOT NULL,
+            member_count BIGINT NOT NULL DEFAULT 0,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            PRIMARY KEY (app_id, id),
+            UNIQUE (app_id, direct_user_low, direct_user_high),
+            CHECK ((kind = 'direct') = (direct_user_low IS NOT NULL AND direct_user_high IS NOT NULL))
+        );
+        CREATE INDEX rooms_by_kind ON rooms (app_id, kind, id);
+        CREATE TABLE memberships (
+            app_id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+            joined_at BIGINT NOT NULL,
+            read_seq BIGINT NOT NULL DEFAULT 0,
+            read_at BIGINT,
+            PRIMARY KEY (app_id, room_id, user_id),
+            FOREIGN KEY (app_id, room_id) REFERENCES rooms (app_id, id) ON DELETE CASCADE,
+            FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX memberships_by_user ON memberships (app_id, user_id, room_id);
+        CREATE TABLE messages (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            app_id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            seq BIGINT NOT NULL,
+            sender_id TEXT NOT NULL,
+            client_id TEXT,
+            parts TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            edited_at BIGINT,
+            deleted_at BIGINT,
+            UNIQUE (app_id, room_id, seq),
+            UNIQUE (app_id, room_id, sender_id, client_id),
+            FOREIGN KEY (app_id, room_id) REFERENCES rooms (app_id, id) ON DELETE CASCADE
+        );
+        CREATE TABLE reactions (
+            app_id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            seq BIGINT NOT NULL,
+            emoji TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (app_id, room_id, seq, emoji, user_id),
+            FOREIGN KEY (app_id, room_id, seq) REFERENCES messages (app_id, room_id, seq) ON DELETE CASCADE
+        );
+        CREATE TABLE attachments (
+            app_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            room_id TEXT NOT NULL,
+            uploader_id TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            size BIGINT NOT NULL,
+            width BIGINT,
+            height BIGINT,
+            storage_path TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            PRIMARY KEY (app_id, id),
+            FOREIGN KEY (app_id, room_id) REFERENCES rooms (app_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX attachments_by_room ON attachments (app_id, room_id);
+        """
+}

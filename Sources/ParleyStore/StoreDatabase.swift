@@ -1,0 +1,73 @@
+/// An open database: the group-commit writer (which migrated it at start) and the reader pool.
+public final class StoreDatabase: Sendable {
+    private let writer: GroupCommitWriter
+    private let readers: ReaderPool
+
+    /// The engine behind the database.
+    public let dialect: SQLDialect
+
+    /// Opens the database at `configuration.location`, applying pending migrations first.
+    ///
+    /// Throws `schemaTooNew` when the database was migrated by a newer build, `connectionLost`
+    /// when PostgreSQL cannot be reached, and `io` when the SQLite file cannot be opened.
+    public static func open(_ configuration: StoreConfiguration) async throws -> StoreDatabase {
+        let location = configuration.location
+        let writer = try await GroupCommitWriter.start(
+            name: "parley-writer",
+            maxBatchSize: configuration.maxBatchSize,
+            clock: configuration.clock,
+            open: { try Self.connect(location, readOnly: false) },
+            prepare: { try Migrator.migrate($0) })
+        do {
+            let readers = try await ReaderPool.start(
+                name: "parley-reader",
+                count: configuration.readerCount,
+                clock: configuration.clock,
+                open: { try Self.connect(location, readOnly: true) })
+            return StoreDatabase(writer: writer, readers: readers, dialect: location.dialect)
+        } catch {
+            await writer.close()
+            throw error
+        }
+    }
+
+    private init(writer: GroupCommitWriter, readers: ReaderPool, dialect: SQLDialect) {
+        self.writer = writer
+        self.readers = readers
+        self.dialect = dialect
+    }
+
+    private static func connect(_ location: StoreLocation, readOnly: Bool) throws(StoreError) -> any SQLConnection {
+        switch location {
+        case .sqlite(let path):
+            return try SQLiteConnection(path: path, readOnly: readOnly)
+        case .postgres(let url):
+            return try PostgresConnection(url: url)
+        }
+    }
+
+    /// Runs `operation` on the writer and returns its result once the transaction carrying it committed.
+    ///
+    /// Operations arriving while a commit is in flight share the next transaction; each runs
+    /// in its own savepoint, so when it throws only its own writes are undone and only its
+    /// caller gets the error. Cancelling the calling task does not withdraw a queued write.
+    public func write<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
+        try await writer.submit(operation)
+    }
+
+    /// Runs `operation` on a reader connection; it sees every write acknowledged before it started.
+    public func read<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
+        try await readers.submit(operation)
+    }
+
+    /// The writer's counters (transactions vs operations, queue depth).
+    public var writerStatistics: WriterStatistics {
+        writer.currentStatistics
+    }
+
+    /// Finishes queued writes and reads, then closes every connection. Later calls fail with `closed`.
+    public func close() async {
+        await writer.close()
+        await readers.close()
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyChat
+
+@Test func moduleLinks() {
+    #expect(!ParleyChatInfo.name.isEmpty)
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyDocs
+
+@Test func moduleLinks() {
+    #expect(!ParleyDocsInfo.name.isEmpty)
+}

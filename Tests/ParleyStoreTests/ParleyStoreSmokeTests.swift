@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyStore
-
-@Test func moduleLinks() {
-    #expect(!ParleyStoreInfo.name.isEmpty)
-}
