@@ -96,7 +96,7 @@ final class ChatHarness: Sendable {
     }
 
     /// Opens a harness, runs `body`, closes and removes everything.
-    static func with<T>(_ engine: ChatEngine = .sqlite, devMode: Bool = false, limits: ChatLimits = ChatLimits(),
+    static func with<T>(_ engine: ChatEngine = .sqlite, devMode: Bool = false, limits: ChatLimits = .unthrottled,
                         _ body: (ChatHarness) async throws -> T) async throws -> T {
         var template = Array("/tmp/parley-chat-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
@@ -185,6 +185,15 @@ final class ChatHarness: Sendable {
         var body: JSONObject = ["parts": .array([.object(["type": .string("text"), "text": .string(text)])])]
         if let clientID { body["client_id"] = .string(clientID) }
         return await call(.POST, "/v1/rooms/\(room)/messages", as: .user(user, app: app), json: .object(body))
+    }
+}
+
+extension ChatLimits {
+    /// The default limits without the send rate limit (the manual clock hardly moves).
+    static var unthrottled: ChatLimits {
+        var limits = ChatLimits()
+        limits.sendsPerSecond = 0
+        return limits
     }
 }
 
