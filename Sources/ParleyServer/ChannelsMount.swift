@@ -12,10 +12,15 @@ struct ChannelsMount {
 
     func mount(on routes: inout HTTPRoutes) {
         let service = self.service
+        // The socket's own bound sits above the session's, so the session's 4100 (error message,
+        // then close frame) is what a slow consumer sees; the socket's bound is only a backstop.
+        // A consumer that fell behind gets 30 s to read that close before TCP is cut; what it
+        // holds meanwhile is bounded (its queue was dropped).
         let socketOptions = WebSocketRouteOptions(maxMessageSize: options.maxMessageSize,
                                                   deflate: WebSocketDeflateOptions(),
-                                                  maxOutboundBytes: options.maxOutboundBytes,
-                                                  overflowCloseCode: WebSocketCloseCode(rawValue: 4100))
+                                                  maxOutboundBytes: service.config.maxOutboundBytes + 64 * 1024,
+                                                  overflowCloseCode: WebSocketCloseCode(rawValue: 4100),
+                                                  closeTimeout: .seconds(30))
         routes.webSocket("/app/{key}", options: socketOptions) { request, socket in
             Self.open(service: service, request: request, socket: socket)
         }

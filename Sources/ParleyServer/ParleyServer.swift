@@ -30,8 +30,10 @@ public final class ParleyServer: Sendable {
         }
         let loops = group.loops
         let channels = channelsConfig.map { config in
-            ChannelsService(config: config, loops: loops, clock: ServerClock.monotonicMilliseconds,
-                            wallClock: ServerClock.unixMilliseconds)
+            var config = config
+            if let bound = options.maxOutboundBytes { config.maxOutboundBytes = bound }
+            return ChannelsService(config: config, loops: loops, clock: ServerClock.monotonicMilliseconds,
+                                   wallClock: ServerClock.unixMilliseconds)
         }
         self.channels = channels
         var routes = HTTPRoutes()
@@ -41,7 +43,7 @@ public final class ParleyServer: Sendable {
         }
         http = HTTPServer(group: group, configuration: HTTPServerConfiguration(
             host: options.host, port: options.port, limits: HTTPRequestParser.Limits(),
-            idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes,
+            idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,
             serverName: "parley/\(ParleyVersion.string)"), routes: routes)
     }
 

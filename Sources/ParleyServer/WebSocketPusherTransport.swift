@@ -21,6 +21,8 @@ final class WebSocketPusherTransport: PusherTransport, @unchecked Sendable {
 
     var queuedBytes: Int { socket.outboundBytes }
 
+    func discardQueued() { socket.discardQueuedOutput() }
+
     func attach(_ session: PusherSession, loop: EventLoop) {
         self.session = session
         socket.userData = self

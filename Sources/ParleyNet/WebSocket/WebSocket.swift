@@ -131,6 +131,11 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         }
     }
 
+    /// Drops queued frames that have not started going out (a partly written frame stays,
+    /// so framing stays intact), e.g. before closing a consumer that fell behind. Loop.
+    @discardableResult
+    public func discardQueuedOutput() -> Int { connection.discardQueuedOutput() }
+
     /// Sends a ping. Any thread.
     public func ping(_ payload: [UInt8] = []) {
         hop(loop) { [self] in
