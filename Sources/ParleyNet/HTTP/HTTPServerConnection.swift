@@ -17,6 +17,9 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private var readPausedForPipeline = false
     private var pendingUpgrade: (request: HTTPRequest, route: HTTPRoutes.WebSocketRoute, slot: Int)?
     private var closeWhenIdle = false
+    /// Armed only while a request head is partially received (most heads arrive whole).
+    private var headTimer: TimerHandle?
+    private var headInProgress = false
 
     private struct PendingRequest {
         let slot: Int
@@ -59,6 +62,24 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         guard !stopped else { return }
         parser.receive(bytes)
         processEvents()
+        watchPartialHead()
+    }
+
+    /// Starts the head deadline when a request has begun but its head is incomplete.
+    private func watchPartialHead() {
+        let partial = !stopped && current == nil && headInProgress
+        if !partial {
+            headTimer?.cancel()
+            headTimer = nil
+            return
+        }
+        guard headTimer == nil else { return }
+        headTimer = connection.loop.scheduleLocal(after: server.configuration.requestHeadTimeout) { [self] in
+            headTimer = nil
+            guard !stopped, current == nil, headInProgress else { return }
+            answerAndStop(slot: openSlot(for: nil), .error(HTTPStatus(408), code: "request_timeout",
+                                                          message: "the request head took too long to arrive"))
+        }
     }
 
     func connectionDidReachEOF(_ connection: Connection) {
@@ -79,6 +100,8 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     }
 
     func connection(_ connection: Connection, didCloseWith error: NetError?) {
+        headTimer?.cancel()
+        headTimer = nil
         stopped = true
         current = nil
         slots.removeAll()
@@ -94,16 +117,28 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
                 pauseForPipeline()
                 return
             }
-            guard let event = parser.nextEvent() else { return }
+            let before = parser.bufferedByteCount
+            guard let event = parser.nextEvent() else {
+                // Bytes of a new request were buffered or consumed (header lines) without a
+                // head yet: a head is in progress.
+                if current == nil && (parser.bufferedByteCount > 0 || parser.bufferedByteCount < before) {
+                    headInProgress = true
+                }
+                return
+            }
             handle(event)
         }
     }
 
     private func handle(_ event: HTTPRequestParser.Event) {
         switch event {
-        case .head(let head): begin(head)
+        case .head(let head):
+            headInProgress = false
+            begin(head)
         case .body(let piece): current?.body.append(contentsOf: piece)
-        case .end: finishRequest()
+        case .end:
+            headInProgress = false
+            finishRequest()
         case .error(let error): failParse(error)
         }
     }
