@@ -182,3 +182,27 @@ struct HTTPSlowClientTests {
         #expect(client.read(until: "abc").hasPrefix("HTTP/1.1 200 OK"))
     }
 }
+
+@Suite("HTTP graceful shutdown")
+struct HTTPShutdownTests {
+    @Test("a request whose body is still arriving at shutdown completes")
+    func bodyInFlight() throws {
+        let (group, server, port) = try startTestServer()
+        defer { group.shutdownAndWait() }
+        let client = try RawClient(port: port)
+        // 100-continue proves the head has been read before shutdown starts.
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n")
+        #expect(client.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 100 Continue"))
+        client.send("hello")
+        let done = Collector<Bool>()
+        server.shutdown(gracePeriod: .seconds(10)) { done.append(true) }
+        usleep(50_000)
+        client.send("world")
+        let answer = String(decoding: client.readToEnd(), as: UTF8.self)
+        client.finishSending()
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(answer.contains("Connection: close"))
+        #expect(answer.hasSuffix("helloworld"))
+        #expect(done.wait(count: 1) == [true])
+    }
+}

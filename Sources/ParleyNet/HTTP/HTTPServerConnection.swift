@@ -20,6 +20,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     /// Armed only while a request head is partially received (most heads arrive whole).
     private var headTimer: TimerHandle?
     private var headInProgress = false
+    private var shutdownRequested = false
 
     private struct PendingRequest {
         let slot: Int
@@ -208,7 +209,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private func finishRequest() {
         guard let request = current else { return }
         current = nil
-        if !request.head.keepAlive { stopped = true }
+        if !request.head.keepAlive || shutdownRequested { stopped = true }
         let value = HTTPRequest(head: request.head, target: request.target, parameters: request.parameters,
                                 body: request.body, remoteAddress: connection.remoteAddress)
         switch request.disposition {
@@ -401,12 +402,15 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     // MARK: Graceful shutdown
 
     func beginGracefulShutdown() {
-        stopped = true
+        // A request whose body is still arriving may finish; no new one starts.
+        shutdownRequested = true
+        if current == nil { stopped = true }
         if slots.isEmpty && current == nil {
             connection.close()
         } else {
+            // Answers still to be written carry `Connection: close` on the last one (stopped
+            // is set); the connection closes once they are out.
             closeWhenIdle = true
-            for index in slots.indices { slots[index].keepAlive = false }
         }
     }
 

@@ -262,6 +262,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         onPong = nil
         onPing = nil
         onOutboundOverflow = nil
+        userData = nil
     }
 
     // MARK: GracefulShutdown
