@@ -120,19 +120,21 @@ struct HTTPServerTests {
 
     @Test("graceful shutdown lets a request in progress finish with Connection: close")
     func gracefulShutdownHTTP() throws {
-        let (group, server, port) = try startTestServer()
+        let started = Collector<Bool>()
+        let (group, server, port) = try startTestServer { routes in
+            routes.get("/hold") { _, responder in
+                started.append(true)
+                EventLoop.current!.schedule(after: .milliseconds(200)) { responder.respond(.text("id=slow")) }
+            }
+        }
         defer { group.shutdownAndWait() }
         let idle = try RawClient(port: port)
         idle.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
         _ = idle.read(until: "{\"status\":\"ok\"}")
         let busy = try RawClient(port: port)
-        busy.send("GET /later?ms=300&id=slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        busy.send("GET /hold HTTP/1.1\r\nHost: t\r\n\r\n")
         let done = Collector<Bool>()
-        // Let the request reach its handler before shutting down.
-        let probe = try RawClient(port: port)
-        probe.send("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-        _ = probe.readToEnd()
-        probe.finishSending()
+        #expect(started.wait(count: 1) == [true])
         server.shutdown(gracePeriod: .seconds(5)) { done.append(true) }
         let answer = String(decoding: busy.readToEnd(), as: UTF8.self)
         busy.finishSending()
@@ -142,5 +144,65 @@ struct HTTPServerTests {
         idle.finishSending()
         #expect(done.wait(count: 1) == [true])
         #expect((try? RawClient(port: port)) == nil)
+    }
+}
+
+@Suite("HTTP slow clients")
+struct HTTPSlowClientTests {
+    @Test("a request head trickling in forever gets 408, though bytes keep arriving")
+    func slowloris() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.idleTimeout = .seconds(30)
+        configuration.requestHeadTimeout = .milliseconds(150)
+        let (group, _, port) = try startTestServer(configuration: configuration)
+        defer { group.shutdownAndWait() }
+        let client = try RawClient(port: port)
+        client.send("GET /healthz HTTP/1.1\r\nHost: t\r\n")
+        Thread.detach {
+            for _ in 0..<100 {
+                client.send("X-Slow: 1\r\n")
+                usleep(20_000)
+            }
+        }
+        let answer = String(decoding: client.readToEnd(), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 408 "))
+        #expect(answer.contains("request_timeout"))
+    }
+
+    @Test("a complete head followed by silence is left to the idle timeout")
+    func completeHeadNoTimer() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.requestHeadTimeout = .milliseconds(50)
+        let (group, _, port) = try startTestServer(configuration: configuration)
+        defer { group.shutdownAndWait() }
+        let client = try RawClient(port: port)
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\n")
+        usleep(150_000)  // longer than the head timeout: the head is complete, so no 408
+        client.send("abc")
+        #expect(client.read(until: "abc").hasPrefix("HTTP/1.1 200 OK"))
+    }
+}
+
+@Suite("HTTP graceful shutdown")
+struct HTTPShutdownTests {
+    @Test("a request whose body is still arriving at shutdown completes")
+    func bodyInFlight() throws {
+        let (group, server, port) = try startTestServer()
+        defer { group.shutdownAndWait() }
+        let client = try RawClient(port: port)
+        // 100-continue proves the head has been read before shutdown starts.
+        client.send("POST /echo HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n")
+        #expect(client.read(until: "\r\n\r\n").hasPrefix("HTTP/1.1 100 Continue"))
+        client.send("hello")
+        let done = Collector<Bool>()
+        server.shutdown(gracePeriod: .seconds(10)) { done.append(true) }
+        usleep(50_000)
+        client.send("world")
+        let answer = String(decoding: client.readToEnd(), as: UTF8.self)
+        client.finishSending()
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(answer.contains("Connection: close"))
+        #expect(answer.hasSuffix("helloworld"))
+        #expect(done.wait(count: 1) == [true])
     }
 }

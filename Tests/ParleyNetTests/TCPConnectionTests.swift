@@ -163,23 +163,27 @@ struct TCPConnectionTests {
         }
         #expect(got.wait(count: 1) == ["ping"])
 
-        // A port nobody listens on: take a free one, then release it.
-        let unused = try TCPServer.start(group: group, host: "127.0.0.1", port: 0) { _ in }
-        let deadPort = unused.localAddress.port
-        unused.stop()
-        let refused = Collector<String>()
-        group.loops[0].execute {
-            // Give the stop task (queued on each loop) a chance to run first.
-            group.loops[0].execute {
-                Connection.connect(to: SocketAddress(host: "127.0.0.1", port: deadPort)!, on: group.loops[0]) { result in
-                    if case .failure(let error) = result { refused.append(error.code.rawValue) } else { refused.append("connected") }
-                }
+        // A port that is bound but not listening refuses connections.
+        let reserved = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(reserved) }
+        var bound = sockaddr_in()
+        bound.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &bound.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(reserved, pointer, length)
+                return getsockname(reserved, pointer, &length)
             }
         }
-        let outcome = refused.wait(count: 1)
-        // With SO_REUSEPORT the second loop's listener may still exist briefly; accept either a
-        // refusal or, rarely, a connection to the closing listener.
-        #expect(outcome == [NetError.Code.connectionRefused.rawValue] || outcome == ["connected"])
+        let deadPort = Int(UInt16(bigEndian: bound.sin_port))
+        let refused = Collector<String>()
+        group.loops[0].execute {
+            Connection.connect(to: SocketAddress(host: "127.0.0.1", port: deadPort)!, on: group.loops[0]) { result in
+                if case .failure(let error) = result { refused.append(error.code.rawValue) } else { refused.append("connected") }
+            }
+        }
+        #expect(refused.wait(count: 1) == [NetError.Code.connectionRefused.rawValue])
     }
 
     @Test("one shared buffer fans out to many connections")

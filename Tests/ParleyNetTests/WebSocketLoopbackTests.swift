@@ -18,6 +18,8 @@ func addEchoSocket(_ routes: inout HTTPRoutes, options: WebSocketRouteOptions = 
             case .text("flood"):
                 let frame = WebSocket.serverBinaryFrame([UInt8](repeating: 7, count: 256 * 1024))
                 for _ in 0..<64 { socket.send(shared: frame) }
+            case .text(let text) where text.hasPrefix("utf8:"):
+                socket.send(utf8Text: Array(text.utf8))
             case .text(let text):
                 socket.send(text: text)
             case .binary(let bytes):
@@ -73,12 +75,13 @@ struct WebSocketLoopbackTests {
         #expect(probe.events.wait(count: 1) == ["open"])
         #expect(probe.ws.isCompressed == compressed)
         probe.ws.send(text: "hello ✓")
+        probe.ws.send(utf8Text: Array("utf8:✓".utf8))
         probe.ws.send(binary: [UInt8](repeating: 1, count: 1 << 20))
         probe.ws.send(fragments: [Array("a".utf8), Array("b".utf8), Array("c".utf8)], binary: false)
         probe.ws.ping(Array("p".utf8))
         probe.ws.send(text: "close:1000")
-        let events = probe.events.wait(count: 6)
-        #expect(events == ["open", "text:hello ✓", "binary:1048576", "text:abc", "pong:p", "close:1000"])
+        let events = probe.events.wait(count: 7)
+        #expect(events == ["open", "text:hello ✓", "text:utf8:✓", "binary:1048576", "text:abc", "pong:p", "close:1000"])
     }
 
     @Test("many clients across loops all get their echoes")

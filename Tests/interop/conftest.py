@@ -6,6 +6,7 @@ Binaries come from PARLEY_BIN_DIR (default `.build/debug`, relative to the repos
 
 import os
 import re
+import resource
 import select
 import signal
 import socket
@@ -77,9 +78,15 @@ class RunningBinary:
         return self.early_output + (rest or "")
 
 
-def start_binary(name, args, ready=LISTENING, timeout=30, env=None):
+def start_binary(name, args, ready=LISTENING, timeout=30, env=None, fd_limit=None):
     """Starts `name` with `args` and waits for a line matching `ready` (a compiled regex with
-    host and port groups). Returns a RunningBinary."""
+    host and port groups). `fd_limit` caps its open descriptors (RLIMIT_NOFILE). Returns a
+    RunningBinary."""
+
+    def limit():
+        if fd_limit is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (fd_limit, fd_limit))
+
     process = subprocess.Popen(
         [str(binary(name)), *args],
         stdout=subprocess.PIPE,
@@ -87,6 +94,7 @@ def start_binary(name, args, ready=LISTENING, timeout=30, env=None):
         text=True,
         bufsize=1,
         env={**os.environ, **(env or {})},
+        preexec_fn=limit,
     )
     seen = []
     deadline = time.monotonic() + timeout
@@ -129,7 +137,7 @@ def run_binary():
 def test_peer(run_binary):
     """Factory: starts `ParleyTestPeer serve` on a free port with extra arguments."""
 
-    def start(*extra):
-        return run_binary("ParleyTestPeer", ["serve", "--port", "0", *extra])
+    def start(*extra, **kwargs):
+        return run_binary("ParleyTestPeer", ["serve", "--port", "0", *extra], **kwargs)
 
     return start

@@ -146,3 +146,53 @@ def test_http10_and_head(test_peer):
     assert b"Content-Length: 15" in head and body == b""
     streamed = raw_exchange(peer, b"GET /stream?n=2 HTTP/1.0\r\n\r\n")
     assert b"Transfer-Encoding" not in streamed and streamed.endswith(b"chunk 0\nchunk 1\n")
+
+
+def test_out_of_descriptors_sheds_connections_without_spinning(test_peer):
+    """With RLIMIT_NOFILE tiny, connections beyond it are closed at once or wait in the backlog
+    (the listener backs off instead of spinning), one log line per episode and listener, and
+    service resumes when descriptors free up."""
+    peer = test_peer(fd_limit=48)
+    held, shed, waiting = [], 0, []
+    for _ in range(60):
+        sock = socket.create_connection((peer.host, peer.port), timeout=10)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.settimeout(2)
+        try:
+            answer = sock.recv(4096)
+        except ConnectionResetError:
+            answer = b""  # closed with our request unread: a reset
+        except socket.timeout:
+            waiting.append(sock)  # still in the backlog while the listener backs off
+            continue
+        if answer.startswith(b"HTTP/1.1 200"):
+            held.append(sock)
+        else:
+            assert answer == b""  # closed by the server right after accept
+            shed += 1
+            sock.close()
+    assert held and (shed or waiting)
+    # The held connections are still served (keep-alive).
+    held[0].sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert held[0].recv(4096).startswith(b"HTTP/1.1 200")
+    for sock in held:
+        sock.close()
+    # Connections left waiting are now served or closed, none hangs.
+    for sock in waiting:
+        sock.settimeout(10)
+        try:
+            answer = sock.recv(4096)
+        except ConnectionResetError:
+            answer = b""
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 200")
+        sock.close()
+    # Once descriptors are free again, new connections are served.
+    for _ in range(50):
+        answer = raw_exchange(peer, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        if answer.startswith(b"HTTP/1.1 200"):
+            break
+    assert answer.startswith(b"HTTP/1.1 200")
+    assert peer.stop() == 0
+    log = peer.output()
+    assert 1 <= log.count("closing new connections until descriptors free up") <= 2  # per listener
+    assert "accepting again" in log

@@ -14,6 +14,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var limits: HTTPRequestParser.Limits
     /// Close a connection after this long without traffic (keep-alive idle, slow clients).
     public var idleTimeout: Duration
+    /// Longest time from the first byte of a request to the end of its head; slower
+    /// clients (slowloris) get 408 and are closed. Traffic does not reset it, unlike the
+    /// idle timeout.
+    public var requestHeadTimeout: Duration
     /// Outbound queue bound per HTTP connection.
     public var maxOutboundBytes: Int
     /// Most requests of one connection in progress at once (pipelining); reading pauses
@@ -26,7 +30,8 @@ public struct HTTPServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 0, backlog: Int = 1024,
                 distribution: TCPServer.Distribution = .reusePort,
                 limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
-                idleTimeout: Duration = .seconds(60), maxOutboundBytes: Int = 1 << 20,
+                idleTimeout: Duration = .seconds(60), requestHeadTimeout: Duration = .seconds(30),
+                maxOutboundBytes: Int = 1 << 20,
                 maxPipelinedRequests: Int = 16, serverName: String? = nil) {
         self.host = host
         self.port = port
@@ -34,6 +39,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.distribution = distribution
         self.limits = limits
         self.idleTimeout = idleTimeout
+        self.requestHeadTimeout = requestHeadTimeout
         self.maxOutboundBytes = maxOutboundBytes
         self.maxPipelinedRequests = maxPipelinedRequests
         self.serverName = serverName

@@ -17,6 +17,10 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private var readPausedForPipeline = false
     private var pendingUpgrade: (request: HTTPRequest, route: HTTPRoutes.WebSocketRoute, slot: Int)?
     private var closeWhenIdle = false
+    /// Armed only while a request head is partially received (most heads arrive whole).
+    private var headTimer: TimerHandle?
+    private var headInProgress = false
+    private var shutdownRequested = false
 
     private struct PendingRequest {
         let slot: Int
@@ -59,6 +63,24 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         guard !stopped else { return }
         parser.receive(bytes)
         processEvents()
+        watchPartialHead()
+    }
+
+    /// Starts the head deadline when a request has begun but its head is incomplete.
+    private func watchPartialHead() {
+        let partial = !stopped && current == nil && headInProgress
+        if !partial {
+            headTimer?.cancel()
+            headTimer = nil
+            return
+        }
+        guard headTimer == nil else { return }
+        headTimer = connection.loop.scheduleLocal(after: server.configuration.requestHeadTimeout) { [self] in
+            headTimer = nil
+            guard !stopped, current == nil, headInProgress else { return }
+            answerAndStop(slot: openSlot(for: nil), .error(HTTPStatus(408), code: "request_timeout",
+                                                          message: "the request head took too long to arrive"))
+        }
     }
 
     func connectionDidReachEOF(_ connection: Connection) {
@@ -79,6 +101,8 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     }
 
     func connection(_ connection: Connection, didCloseWith error: NetError?) {
+        headTimer?.cancel()
+        headTimer = nil
         stopped = true
         current = nil
         slots.removeAll()
@@ -94,16 +118,28 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
                 pauseForPipeline()
                 return
             }
-            guard let event = parser.nextEvent() else { return }
+            let before = parser.bufferedByteCount
+            guard let event = parser.nextEvent() else {
+                // Bytes of a new request were buffered or consumed (header lines) without a
+                // head yet: a head is in progress.
+                if current == nil && (parser.bufferedByteCount > 0 || parser.bufferedByteCount < before) {
+                    headInProgress = true
+                }
+                return
+            }
             handle(event)
         }
     }
 
     private func handle(_ event: HTTPRequestParser.Event) {
         switch event {
-        case .head(let head): begin(head)
+        case .head(let head):
+            headInProgress = false
+            begin(head)
         case .body(let piece): current?.body.append(contentsOf: piece)
-        case .end: finishRequest()
+        case .end:
+            headInProgress = false
+            finishRequest()
         case .error(let error): failParse(error)
         }
     }
@@ -173,7 +209,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private func finishRequest() {
         guard let request = current else { return }
         current = nil
-        if !request.head.keepAlive { stopped = true }
+        if !request.head.keepAlive || shutdownRequested { stopped = true }
         let value = HTTPRequest(head: request.head, target: request.target, parameters: request.parameters,
                                 body: request.body, remoteAddress: connection.remoteAddress)
         switch request.disposition {
@@ -366,12 +402,15 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     // MARK: Graceful shutdown
 
     func beginGracefulShutdown() {
-        stopped = true
+        // A request whose body is still arriving may finish; no new one starts.
+        shutdownRequested = true
+        if current == nil { stopped = true }
         if slots.isEmpty && current == nil {
             connection.close()
         } else {
+            // Answers still to be written carry `Connection: close` on the last one (stopped
+            // is set); the connection closes once they are out.
             closeWhenIdle = true
-            for index in slots.indices { slots[index].keepAlive = false }
         }
     }
 

@@ -93,6 +93,29 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         }
     }
 
+    /// Sends a text message given as UTF-8 bytes the caller knows are valid (e.g. JSON it
+    /// encoded). On an uncompressed server socket the frame is built straight from the bytes
+    /// (no `String` round trip). Any thread.
+    public func send(utf8Text bytes: [UInt8]) {
+        hop(loop) { [self] in
+            guard machine.isOpen else { return }
+            if isClient || isCompressed {
+                write(machine.send(text: String(decoding: bytes, as: UTF8.self)))
+                return
+            }
+            var header: [UInt8] = []
+            WebSocketFrame.appendHeader(opcode: .text, fin: true, rsv1: false, length: bytes.count, maskKey: nil, to: &header)
+            let frame = SharedBytes(unsafeUninitializedCount: header.count + bytes.count) { target in
+                header.withUnsafeBytes { target.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                bytes.withUnsafeBytes { source in
+                    guard let base = source.baseAddress, !source.isEmpty else { return }
+                    (target.baseAddress! + header.count).copyMemory(from: base, byteCount: source.count)
+                }
+            }
+            connection.write(frame)
+        }
+    }
+
     /// Sends a binary message. Any thread.
     public func send(binary: [UInt8]) {
         hop(loop) { [self] in
@@ -267,6 +290,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         onPong = nil
         onPing = nil
         onOutboundOverflow = nil
+        userData = nil
     }
 
     // MARK: GracefulShutdown
