@@ -67,22 +67,22 @@ extension OpenDocument {
         guard update.count <= configuration.maxUpdateBytes else {
             throw DocumentsError(.updateTooLarge, "update of \(update.count) bytes exceeds \(configuration.maxUpdateBytes)")
         }
-        var loaded = try await state()
-        guard loaded.storedBytes + queuedBytes + update.count <= configuration.maxDocumentBytes else {
+        let storedBytes = try await state().storedBytes
+        guard storedBytes + queuedBytes + update.count <= configuration.maxDocumentBytes else {
             throw DocumentsError(.documentTooLarge, "document \(id) would exceed \(configuration.maxDocumentBytes) bytes")
         }
-        let before = Self.progress(of: loaded.replica)
+        // Applied in place: no copy of the replica may be alive here, or the apply would copy it.
+        let before = Self.progress(of: loaded!.replica)
         let applied: Bool
         do {
-            applied = try loaded.replica.applyUpdateIfComplete(update)
+            applied = try loaded!.replica.applyUpdateIfComplete(update)
         } catch {
             throw DocumentsError(.invalidUpdate, error.description)
         }
         guard applied else {
             throw DocumentsError(.missingDependencies, "the update depends on changes the server does not have")
         }
-        guard Self.progress(of: loaded.replica) != before else { return }
-        self.loaded = loaded
+        guard Self.progress(of: loaded!.replica) != before else { return }
         try await persist(update, from: participant)
     }
 
@@ -110,18 +110,24 @@ extension OpenDocument {
         }
     }
 
+    /// The replica as one update when the log, with `count` more updates of `bytes`, is due
+    /// for compaction. The replica holds exactly what is stored plus the batch being
+    /// written, so this snapshot may replace the log and the batch in one transaction.
+    private func snapshotIfCompactionDue(adding count: Int, bytes: Int) -> [UInt8]? {
+        guard let current = loaded, !current.replica.hasPendingUpdates,
+              current.logCount + count >= configuration.compactAfterUpdates
+                || current.logBytes + bytes >= configuration.compactAfterBytes else { return nil }
+        return current.replica.encodeStateAsUpdate()
+    }
+
     /// Writes queued updates batch by batch; publishes each batch once it committed.
     private func drain() async {
-        while !queue.isEmpty, let current = loaded {
+        while !queue.isEmpty, loaded != nil {
             let batch = queue
             queue.removeAll()
             let bytes = queuedBytes
             queuedBytes = 0
-            // The replica holds exactly what is stored plus this batch, so a snapshot taken
-            // now may replace the log and the batch in one transaction.
-            let compact = current.logCount + batch.count >= configuration.compactAfterUpdates
-                || current.logBytes + bytes >= configuration.compactAfterBytes
-            let snapshot = compact && !current.replica.hasPendingUpdates ? current.replica.encodeStateAsUpdate() : nil
+            let snapshot = snapshotIfCompactionDue(adding: batch.count, bytes: bytes)
             do {
                 let result = try await store.appendUpdates(app: app, id: id, batch.map(\.update), snapshot: snapshot)
                 loaded?.logCount = result.logCount

@@ -78,6 +78,8 @@ actor OpenDocument {
             let value = try await task.value
             try checkOpen()
             if loaded == nil { loaded = value }
+            // Dropping the task drops its copy of the replica, so later edits mutate in place.
+            loadTask = nil
             return loaded!
         } catch let error as DocumentsError {
             loadTask = nil
