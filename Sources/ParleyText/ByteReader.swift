@@ -12,6 +12,12 @@ struct ByteReader {
     var isAtEnd: Bool { offset >= bytes.count }
     var remaining: Int { bytes.count - offset }
 
+    /// Advances past `count` bytes without reading them.
+    mutating func skip(_ count: Int) throws(ParleyTextError) {
+        guard count >= 0, count <= remaining else { throw .truncated }
+        offset += count
+    }
+
     mutating func readUInt8() throws(ParleyTextError) -> UInt8 {
         guard offset < bytes.count else { throw .truncated }
         let byte = bytes[offset]

@@ -13,7 +13,7 @@ extension TextDocument {
         integrate(&decoded)
     }
 
-    private mutating func integrate(_ update: inout DecodedUpdate) {
+    mutating func integrate(_ update: inout DecodedUpdate) {
         var queues = pendingQueues
         pendingQueues.removeAll()
         enqueue(update, into: &queues)

@@ -10,6 +10,12 @@
 //   {"op":"diff","doc":"a","sv":hex}                      -> {"ok":true,"update":hex}
 //   {"op":"apply","doc":"a","update":hex}                 -> {"ok":true} or {"ok":false,"error":{...}}
 //   {"op":"text","doc":"a"}                               -> {"ok":true,"text":...,"len":n,"pending":b}
+// y-protocols messages (hex):
+//   {"op":"sync_step1","doc":"a"}                         -> {"ok":true,"message":hex}
+//   {"op":"sync_update","doc":"a"}                        -> {"ok":true,"message":hex|null} (local edits)
+//   {"op":"sync_handle","doc":"a","message":hex}          -> {"ok":true,"reply":hex|null}
+//   {"op":"sync_decode","message":hex}                    -> {"ok":true,"type":..., ...fields}
+//   {"op":"awareness_encode","entries":[[client,clock,json|null],...]} -> {"ok":true,"message":hex}
 import Foundation
 import ParleyText
 
@@ -20,6 +26,9 @@ struct TextPeer {
     mutating func handle(_ request: [String: Any]) -> [String: Any] {
         let name = request["doc"] as? String ?? "a"
         let op = request["op"] as? String ?? ""
+        if op == "sync_decode" || op == "awareness_encode" {
+            return handleStateless(op, request)
+        }
         if op == "new" {
             let client = (request["client"] as? NSNumber)?.uint64Value ?? 1
             documents[name] = TextDocument(clientID: client, rootName: request["root"] as? String ?? "text")
@@ -50,11 +59,60 @@ struct TextPeer {
                 }
                 try document.applyUpdate(update)
                 return ["ok": true]
+            case "sync_step1":
+                return ["ok": true, "message": Hex.encode(YSyncMessage.syncStep1(stateVector: document.encodeStateVector()).encode())]
+            case "sync_update":
+                return ["ok": true, "message": document.takeLocalUpdate().map { Hex.encode(YSyncMessage.update($0).encode()) } ?? NSNull()]
+            case "sync_handle":
+                let bytes = Hex.decode(request["message"] as? String ?? "") ?? []
+                let message: YSyncMessage
+                do {
+                    message = try YSyncMessage.decode(bytes)
+                } catch {
+                    return failure(error.code, error.description)
+                }
+                switch message {
+                case .syncStep1(let vector):
+                    let diff = try document.encodeStateAsUpdate(since: vector)
+                    return ["ok": true, "reply": Hex.encode(YSyncMessage.syncStep2(update: diff).encode())]
+                case .syncStep2(let update), .update(let update):
+                    try document.applyUpdate(update)
+                    return ["ok": true, "reply": NSNull()]
+                default:
+                    return ["ok": true, "reply": NSNull()]
+                }
             case "text":
                 return ["ok": true, "text": document.text, "len": document.count,
                         "pending": document.hasPendingUpdates]
             default:
                 return failure("unknown_op", "unknown op \(op)")
+            }
+        } catch {
+            return failure(error.code, error.description)
+        }
+    }
+
+    /// Operations on messages alone, without a document.
+    private func handleStateless(_ op: String, _ request: [String: Any]) -> [String: Any] {
+        if op == "awareness_encode" {
+            let rows = request["entries"] as? [[Any]] ?? []
+            let entries = rows.map { row in
+                AwarenessUpdate.Entry(clientID: (row[0] as? NSNumber)?.uint64Value ?? 0,
+                                      clock: (row[1] as? NSNumber)?.uint64Value ?? 0, state: row[2] as? String)
+            }
+            return ["ok": true, "message": Hex.encode(YSyncMessage.awareness(AwarenessUpdate(entries: entries)).encode())]
+        }
+        guard let bytes = Hex.decode(request["message"] as? String ?? "") else { return failure("bad_hex", "message is not hex") }
+        do {
+            switch try YSyncMessage.decode(bytes) {
+            case .syncStep1(let vector): return ["ok": true, "type": "step1", "payload": Hex.encode(vector)]
+            case .syncStep2(let update): return ["ok": true, "type": "step2", "payload": Hex.encode(update)]
+            case .update(let update): return ["ok": true, "type": "update", "payload": Hex.encode(update)]
+            case .queryAwareness: return ["ok": true, "type": "query_awareness"]
+            case .permissionDenied(let reason): return ["ok": true, "type": "permission_denied", "reason": reason]
+            case .awareness(let update):
+                let entries: [[Any]] = update.entries.map { [$0.clientID, $0.clock, $0.state ?? NSNull()] }
+                return ["ok": true, "type": "awareness", "entries": entries]
             }
         } catch {
             return failure(error.code, error.description)

@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyDocs
-
-@Test func moduleLinks() {
-    #expect(!ParleyDocsInfo.name.isEmpty)
-}
