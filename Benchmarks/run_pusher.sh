@@ -29,6 +29,7 @@
 # FRACTION_SECS (10), PUB_CONNS (8), SERVERS ("node" + "parley" if PARLEY_PUSHER_CMD is set),
 # PARLEY_PUSHER_ARGS, RAW_BROADCAST (1), RAW_SERVERS, PORT (9301), SERVER_CPUS (0),
 # PARLEY_SERVER_CPUS, LOADGEN_CPUS (1), BENCH_NICE, QUIET_MAX_SECS, LOADGEN_ARGS.
+# REPORT_DIR=Benchmarks/out/pusher-...: measure nothing, print the tables of that earlier run.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -43,59 +44,72 @@ RAW_BROADCAST=${RAW_BROADCAST:-1}
 # Large enough that no subscriber is closed for lagging during a saturation search (4 s trials of
 # ~110-byte frames queue far less), so every trial keeps all its subscribers.
 PARLEY_PUSHER_ARGS=${PARLEY_PUSHER_ARGS---max-outbound 16777216 --idle-timeout 600}
+SERVERS_GIVEN=${SERVERS:-}
 if [ -z "${SERVERS:-}" ]; then SERVERS="node"; [ -n "${PARLEY_PUSHER_CMD:-}" ] && SERVERS="$SERVERS parley"; fi
 if [ -z "${RAW_SERVERS:-}" ]; then RAW_SERVERS="c node"; [ -n "${PARLEY_BROADCAST_CMD:-}" ] && RAW_SERVERS="$RAW_SERVERS parley"; fi
 [ "$RAW_BROADCAST" = 1 ] || RAW_SERVERS=""
 
-build_c
-command -v node >/dev/null || { log "node is missing: apt-get install nodejs node-ws"; exit 1; }
-[ -d /usr/share/nodejs/ws ] || { log "node-ws is missing: apt-get install node-ws"; exit 1; }
-stamp=$(date -u +%Y%m%d-%H%M%S)
-run_dir="$OUT_DIR/pusher-$stamp"; mkdir -p "$run_dir"
-trap 'stop_server' EXIT INT TERM
+# The measurements; skipped when REPORT_DIR names an earlier run to print the tables of.
+measure() {
+  build_c
+  command -v node >/dev/null || { log "node is missing: apt-get install nodejs node-ws"; exit 1; }
+  [ -d /usr/share/nodejs/ws ] || { log "node-ws is missing: apt-get install node-ws"; exit 1; }
+  stamp=$(date -u +%Y%m%d-%H%M%S)
+  run_dir="$OUT_DIR/pusher-$stamp"; mkdir -p "$run_dir"
+  trap 'stop_server' EXIT INT TERM
 
-export PUSHER_CONFIG="$run_dir/parley-apps.json"
-cat >"$PUSHER_CONFIG" <<'JSON'
-{"max_outbound_bytes": 16777216,
- "apps": [{"id": "1", "key": "bench-key", "secret": "bench-secret", "enabled": true}]}
-JSON
+  export PUSHER_CONFIG="$run_dir/parley-apps.json"
+  printf '%s\n' '{"max_outbound_bytes": 16777216,' \
+    ' "apps": [{"id": "1", "key": "bench-key", "secret": "bench-secret", "enabled": true}]}' >"$PUSHER_CONFIG"
 
-{
-  machine_summary
-  echo "workload: $SUBSCRIBERS Pusher subscribers; layouts (channels): $LAYOUTS; events of 64-byte data through POST /apps/1/events ($PUB_CONNS keep-alive connections); search trials ${TRIAL_SECS}s; runs of ${FRACTION_SECS}s at $FRACTIONS of saturation"
-  if [ -n "$RAW_SERVERS" ]; then echo "raw broadcast reference in this run: $RAW_SERVERS ($SUBSCRIBERS clients)"; fi
-} | tee "$run_dir/summary.txt"
+  {
+    machine_summary
+    echo "workload: $SUBSCRIBERS Pusher subscribers; layouts (channels): $LAYOUTS; events of 64-byte data through POST /apps/1/events ($PUB_CONNS keep-alive connections); search trials ${TRIAL_SECS}s; runs of ${FRACTION_SECS}s at $FRACTIONS of saturation"
+    if [ -n "$RAW_SERVERS" ]; then echo "raw broadcast reference in this run: $RAW_SERVERS ($SUBSCRIBERS clients)"; fi
+  } | tee "$run_dir/summary.txt"
 
-run_loadgen() { # run_loadgen OUTFILE ARGS... — the load generator, pinned and bounded in time
-  local out=$1; shift
-  # shellcheck disable=SC2086
-  timeout -k 10 960 bash -c 'exec "$@"' _ $(launch_prefix "$LOADGEN_CPUS") \
-    "$BIN_DIR/loadgen" "$@" --max-secs 900 ${LOADGEN_ARGS:-} | tee "$out" || log "loadgen run $out failed"
+  run_loadgen() { # run_loadgen OUTFILE ARGS... — the load generator, pinned and bounded in time
+    local out=$1; shift
+    # shellcheck disable=SC2086
+    timeout -k 10 960 bash -c 'exec "$@"' _ $(launch_prefix "$LOADGEN_CPUS") \
+      "$BIN_DIR/loadgen" "$@" --max-secs 900 ${LOADGEN_ARGS:-} | tee "$out" || log "loadgen run $out failed"
+  }
+
+  for name in $RAW_SERVERS; do
+    echo; echo "=== raw broadcast: $name ==="
+    wait_quiet
+    start_server "$name" "$PORT" "$run_dir/raw-$name.server.log"
+    run_loadgen "$run_dir/raw-$name.txt" --port "$PORT" --server-pid "$SERVER_PID" --label "raw-$name" \
+      --clients "$SUBSCRIBERS" --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS"
+    stop_server
+    PORT=$((PORT + 1)) # a fresh port: no TIME_WAIT leftovers in the way
+  done
+
+  for channels in $LAYOUTS; do
+    for name in $SERVERS; do
+      echo; echo "=== pusher, $channels channel(s) x $((SUBSCRIBERS / channels)) subscribers: $name ==="
+      wait_quiet
+      start_server "$name-pusher" "$PORT" "$run_dir/$name-c$channels.server.log"
+      run_loadgen "$run_dir/$name-c$channels.txt" --mode pusher --port "$PORT" --server-pid "$SERVER_PID" \
+        --label "$name-c$channels" --clients "$SUBSCRIBERS" --channels "$channels" --pub-conns "$PUB_CONNS" \
+        --app-id 1 --app-key bench-key --app-secret bench-secret \
+        --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS"
+      stop_server
+      PORT=$((PORT + 1))
+    done
+  done
 }
 
-for name in $RAW_SERVERS; do
-  echo; echo "=== raw broadcast: $name ==="
-  wait_quiet
-  start_server "$name" "$PORT" "$run_dir/raw-$name.server.log"
-  run_loadgen "$run_dir/raw-$name.txt" --port "$PORT" --server-pid "$SERVER_PID" --label "raw-$name" \
-    --clients "$SUBSCRIBERS" --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS"
-  stop_server
-  PORT=$((PORT + 1)) # a fresh port: no TIME_WAIT leftovers in the way
-done
-
-for channels in $LAYOUTS; do
-  for name in $SERVERS; do
-    echo; echo "=== pusher, $channels channel(s) x $((SUBSCRIBERS / channels)) subscribers: $name ==="
-    wait_quiet
-    start_server "$name-pusher" "$PORT" "$run_dir/$name-c$channels.server.log"
-    run_loadgen "$run_dir/$name-c$channels.txt" --mode pusher --port "$PORT" --server-pid "$SERVER_PID" \
-      --label "$name-c$channels" --clients "$SUBSCRIBERS" --channels "$channels" --pub-conns "$PUB_CONNS" \
-      --app-id 1 --app-key bench-key --app-secret bench-secret \
-      --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS"
-    stop_server
-    PORT=$((PORT + 1))
-  done
-done
+if [ -n "${REPORT_DIR:-}" ]; then
+  run_dir=$(cd "$REPORT_DIR" && pwd)
+  # what that run measured, unless told
+  if [ -z "${SERVERS_GIVEN:-}" ]; then
+    SERVERS=""; for n in node parley; do compgen -G "$run_dir/$n-c*.txt" >/dev/null && SERVERS="$SERVERS $n"; done
+    LAYOUTS=$(cd "$run_dir" && ls -1 | sed -n 's/^[a-z]*-c\([0-9]*\)\.txt$/\1/p' | sort -nu | tr '\n' ' ')
+  fi
+else
+  measure
+fi
 
 # Where the raw broadcast figures come from: this run, or the newest broadcast run on record.
 raw_file() { # raw_file NAME — prints the file holding NAME's raw broadcast RESULT line, if any
@@ -158,9 +172,8 @@ layout_table() { # layout_table CHANNELS
 }
 
 raw_table() { # Pusher 1 x N against the raw broadcast of the same server (and of C)
-  local names=($SERVERS) n one
-  one=$(for c in $LAYOUTS; do [ "$c" = 1 ] && echo 1; done)
-  [ -n "$one" ] || return 0
+  local names=($SERVERS) n
+  [[ " $LAYOUTS " == *" 1 "* ]] || return 0
   printf '\nPusher 1 channel x %d subscribers against the raw broadcast to %d clients\n' "$SUBSCRIBERS" "$SUBSCRIBERS"
   printf '%-14s%16s%16s%12s%16s%16s%12s%14s%14s%12s\n' server "pusher deliv/s" "raw deliv/s" ratio \
     "pusher /CPU-s" "raw /CPU-s" ratio "pusher p99@50" "raw p99@50" "vs C /CPU-s"
