@@ -1,5 +1,6 @@
 /*
- * loadgen.c — epoll WebSocket load generator for the broadcast and idle-capacity benchmarks.
+ * loadgen.c — epoll WebSocket load generator for the broadcast, Pusher fan-out and idle-capacity
+ * benchmarks.
  *
  * Speaks the benchmark protocol of Benchmarks/README.md to any server: opens N WebSocket
  * clients from source addresses 127.0.0.2, 127.0.0.3, ... (bind before connect), checks
@@ -13,7 +14,7 @@
  *                     so deliveries per server CPU-second, and the load generator's own
  *                     CPU. --search ramps the rate to find saturation; --half then runs at
  *                     50% of it; --fixed-rate R runs at a given rate.
- *   --mode pusher     Pusher Channels fan-out (shared/docs/pusher-protocol.md): the clients are
+ *   --mode pusher     Pusher Channels (protocol 7) fan-out: the clients are
  *                     subscribers that connect to /app/KEY?protocol=7, wait for
  *                     connection_established, subscribe to a public channel (bench-0 ..
  *                     bench-(C-1), spread evenly) and wait for subscription_succeeded; an extra
@@ -33,7 +34,7 @@
  * 15,000 descriptors) that share their counters and histograms with the controlling
  * parent through an anonymous shared mapping. Everything is bounded by timeouts.
  *
- *   cc -O2 -o loadgen loadgen.c -lcrypto
+ *   cc -O2 -o loadgen loadgen.c -lcrypto -lm
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>

@@ -1,7 +1,7 @@
 'use strict';
 // Node.js baseline of the Pusher fan-out benchmark, on the `ws` library as Debian ships it
 // (package node-ws) and Node's own `http` and `crypto` modules. It speaks the subset of the
-// Pusher Channels protocol (shared/docs/pusher-protocol.md) the benchmark uses:
+// Pusher Channels protocol (version 7) the benchmark uses:
 //
 //   WebSocket  GET /app/{key}?protocol=7  connection_established, pusher:subscribe to public
 //              channels (subscription_succeeded), pusher:unsubscribe, pusher:ping -> pusher:pong;
