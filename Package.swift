@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyText", targets: ["ParleyText"]),
+        .library(name: "ParleyKit", targets: ["ParleyKit"]),
+        .library(name: "ParleyUI", targets: ["ParleyUI"]),
     ],
     targets: [
         // C system libraries from Debian (see README for the apt packages).
@@ -27,8 +29,11 @@ let package = Package(
         .target(name: "ParleyStore", dependencies: ["CSQLite", "CPostgres"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat"], swiftSettings: strict),
-        .executableTarget(name: "parley", dependencies: ["ParleyServer"], swiftSettings: strict),
+        .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
+        .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "CSQLite"], swiftSettings: strict),
+        .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
+        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyKit", "ParleyUI"], swiftSettings: strict),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
@@ -36,6 +41,9 @@ let package = Package(
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
+        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyServer"], swiftSettings: strict),
+        .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 
         // Test peers driven by the Python interop tests (Tests/interop).

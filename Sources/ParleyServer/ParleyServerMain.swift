@@ -1,7 +1,86 @@
+import ParleyChannels
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Starts the server for `parley serve` and blocks until it shuts down.
 enum ParleyServerMain {
     static func run(_ options: ServeOptions) -> Int32 {
-        printError("parley serve: the network layer is not wired yet")
-        return 1
+        let logger = Logger(label: "parley")
+        let config: ChannelsConfig?
+        switch loadChannelsConfig(options) {
+        case .success(let loaded): config = loaded
+        case .failure(let error):
+            printError("parley serve: \(error.message)")
+            return 2
+        }
+        do {
+            try prepareDataDirectory(options.dataDirectory)
+            let server = try ParleyServer(options: options, channelsConfig: config, logger: logger)
+            let address = try server.start()
+            installShutdown(server, logger: logger)
+            logger.info("parley listening", [
+                ("address", "http://\(address)"), ("data_dir", options.dataDirectory),
+                ("apps", config.map { $0.apps.map(\.id).joined(separator: ",") } ?? "none"),
+                ("mode", options.dev ? "dev (app 1, key dev-key, secret dev-secret)" : "config"),
+                ("loops", "\(server.group.loops.count)"), ("backend", options.backend.rawValue),
+                ("version", ParleyVersion.string),
+            ])
+            server.wait()
+            logger.info("parley stopped")
+            return 0
+        } catch {
+            printError("parley serve: \(error.message)")
+            return 1
+        }
+    }
+
+    /// The apps this server hosts: `--config FILE`, or the development app with `--dev`.
+    static func loadChannelsConfig(_ options: ServeOptions) -> Result<ChannelsConfig?, ServerStartError> {
+        if let path = options.configPath {
+            guard let bytes = readFile(path) else {
+                return .failure(ServerStartError(code: "config_unreadable", message: "cannot read config file \(path)"))
+            }
+            do {
+                return .success(try ChannelsConfig.parse(bytes))
+            } catch {
+                return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(error)"))
+            }
+        }
+        if options.dev { return .success(ChannelsConfig.development) }
+        return .failure(ServerStartError(code: "no_apps", message: """
+            no apps configured: pass --config FILE (a JSON apps file, see README) or --dev \
+            to run the development app (id 1, key dev-key, secret dev-secret)
+            """))
+    }
+
+    private static func installShutdown(_ server: ParleyServer, logger: Logger) {
+        do {
+            try ShutdownSignalsBridge.install(server: server, logger: logger)
+        } catch {
+            logger.warning("signal handlers not installed", [("error", "\(error)")])
+        }
+    }
+
+    private static func prepareDataDirectory(_ path: String) throws(ServerStartError) {
+        if mkdir(path, 0o750) != 0 && errno != EEXIST {
+            throw ServerStartError(code: "data_dir", message: "cannot create data directory \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func readFile(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+            if n < chunk.count { break }
+        }
+        return ferror(file) == 0 ? bytes : nil
     }
 }

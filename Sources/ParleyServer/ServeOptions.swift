@@ -14,8 +14,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var backend: Backend = .epoll
     /// Largest WebSocket message accepted, in bytes.
     public var maxMessageSize: Int = 64 * 1024
-    /// Largest outbound queue per connection before the connection is dropped, in bytes.
-    public var maxOutboundBytes: Int = 1024 * 1024
+    /// Largest outbound queue per connection before the connection is dropped, in bytes;
+    /// nil leaves it to the apps config (1 MiB unless it says otherwise).
+    public var maxOutboundBytes: Int? = nil
     /// Seconds an HTTP connection may stay idle before it is closed.
     public var idleTimeoutSeconds: Int = 60
     /// Seconds the server waits for connections to drain on SIGINT/SIGTERM.
@@ -86,7 +87,7 @@ extension ServeOptions {
             o.maxMessageSize = try integer(v, flag: "--max-message-size", in: 125...(256 * 1024 * 1024))
         },
         Flag(name: "--max-outbound", environment: "PARLEY_MAX_OUTBOUND", placeholder: "BYTES",
-             help: "Outbound queue bound per connection (default 1048576)") { o, v throws(ServeOptionsError) in
+             help: "Outbound queue bound per connection (default: the config's, else 1048576)") { o, v throws(ServeOptionsError) in
             o.maxOutboundBytes = try integer(v, flag: "--max-outbound", in: 1024...(1024 * 1024 * 1024))
         },
         Flag(name: "--idle-timeout", environment: "PARLEY_IDLE_TIMEOUT", placeholder: "SECONDS",

@@ -10,6 +10,7 @@ enum Schema {
     /// All migrations, oldest first.
     static let migrations: [Migration] = [
         Migration(version: 1, name: "chat", sqlite: chatSQLite, postgres: chatPostgres),
+        Migration(version: 2, name: "documents", sqlite: documentsSQLite, postgres: documentsPostgres),
     ]
 
     private static let chatSQLite = """

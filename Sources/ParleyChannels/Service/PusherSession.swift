@@ -90,6 +90,8 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         guard !finished else { return }
         if transport.queuedBytes + frame.count > maxOutboundBytes {
             ChannelsMetrics.add(metrics.slowConsumersDropped)
+            // What is queued is lost anyway; the client must see why before it reconnects.
+            transport.discardQueued()
             perform(connection.close(.overCapacity, message: "Connection is not reading fast enough; reconnect after a backoff"))
             return
         }

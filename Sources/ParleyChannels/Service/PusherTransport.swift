@@ -7,4 +7,11 @@ public protocol PusherTransport: AnyObject {
     func close(code: Int, reason: String)
     /// Bytes queued but not yet written to the socket.
     var queuedBytes: Int { get }
+    /// Drops frames queued but not yet started, so a closing error reaches a slow client first.
+    func discardQueued()
+}
+
+extension PusherTransport {
+    /// Transports without a queue of their own have nothing to drop.
+    public func discardQueued() {}
 }

@@ -1,0 +1,77 @@
+// Fuzz target: WebSocketConnection.receive must never crash, must give the same actions
+// however the input is split, must respect the message limit, and must stay silent after
+// reporting `.closed`. It also checks the incremental UTF-8 validator against the
+// standard library's.
+//
+// Input layout: byte 0 picks the configuration (role, compression, limit), byte 1 the
+// chunk size for the split feed; the rest is the byte stream from the peer.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzWebSocketFrame(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size >= 2 else { return 0 }
+    let config = data[0], chunk = Int(data[1] % 17) + 1
+    let stream = UnsafeRawBufferPointer(start: data + 2, count: size - 2)
+    let role: WebSocketConnection.Role = config & 1 == 0 ? .server : .client
+    var deflate: WebSocketDeflateParameters?
+    if config & 2 != 0 {
+        deflate = WebSocketDeflateParameters(
+            serverNoContextTakeover: config & 4 != 0, clientNoContextTakeover: config & 8 != 0,
+            serverMaxWindowBits: config & 16 != 0 ? 8 : 15, clientMaxWindowBits: config & 16 != 0 ? 9 : 15)
+    }
+    let options = WebSocketOptions(maxMessageSize: config & 32 != 0 ? 64 : 4096, deflate: deflate)
+
+    var whole = WebSocketConnection(role: role, options: options)
+    let wholeActions = whole.receive(stream)
+    checkInvariants(wholeActions, options: options)
+
+    var split = WebSocketConnection(role: role, options: options)
+    var splitActions: [WebSocketConnection.Action] = []
+    var offset = 0
+    while offset < stream.count {
+        let end = min(stream.count, offset + chunk)
+        splitActions += split.receive(UnsafeRawBufferPointer(rebasing: stream[offset..<end]))
+        offset = end
+    }
+    checkInvariants(splitActions, options: options)
+    // Client frames carry random masks, so compare their writes by length only.
+    precondition(wholeActions.map { normalized($0, role) } == splitActions.map { normalized($0, role) },
+                 "actions depend on how the input is split")
+    precondition(whole.state == split.state, "state depends on how the input is split")
+    checkUTF8Validator(stream, chunk: chunk)
+    return 0
+}
+
+/// The incremental validator, fed in chunks, must agree with the standard library.
+private func checkUTF8Validator(_ bytes: UnsafeRawBufferPointer, chunk: Int) {
+    var validator = WebSocketUTF8Validator()
+    var valid = true
+    var offset = 0
+    while valid, offset < bytes.count {
+        let end = min(bytes.count, offset + chunk)
+        valid = validator.consume(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+        offset = end
+    }
+    let reference = String(validating: bytes, as: UTF8.self) != nil
+    precondition((valid && validator.isComplete) == reference, "UTF-8 validator disagrees with the standard library")
+}
+
+private func checkInvariants(_ actions: [WebSocketConnection.Action], options: WebSocketOptions) {
+    for (index, action) in actions.enumerated() {
+        switch action {
+        case .message(.binary(let bytes)):
+            precondition(bytes.count <= options.maxMessageSize, "binary message over the limit")
+        case .message(.text(let text)):
+            precondition(text.utf8.count <= options.maxMessageSize, "text message over the limit")
+        case .ping(let payload), .pong(let payload):
+            precondition(payload.count <= 125, "control payload over 125 bytes")
+        case .closed:
+            precondition(index == actions.count - 1, "actions after .closed")
+        case .write:
+            break
+        }
+    }
+}
+
+private func normalized(_ action: WebSocketConnection.Action, _ role: WebSocketConnection.Role) -> WebSocketConnection.Action {
+    if role == .client, case .write(let bytes) = action { return .write([UInt8](repeating: 0, count: bytes.count)) }
+    return action
+}

@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The attachment files under the data directory: `attachments/{app}/{id}`.
+///
+/// Writes go to a temporary name, are fsync'd, then renamed, so a file at its final name is
+/// always complete. Paths are built only from app ids and generated attachment ids, both
+/// reduced to safe characters, so nothing a client sends can escape the directory.
+struct AttachmentFiles: Sendable {
+    /// The data directory.
+    let root: String
+
+    /// The storage path relative to the data directory.
+    static func relativePath(app: String, id: String) -> String {
+        "attachments/\(safeComponent(app))/\(safeComponent(id))"
+    }
+
+    /// Writes the bytes durably at `relativePath`.
+    func write(_ bytes: [UInt8], to relativePath: String) throws(ChatError) {
+        let path = absolute(relativePath)
+        try makeParentDirectories(of: path)
+        let temporary = path + ".partial"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard descriptor >= 0 else { throw ioError("open", temporary) }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { buffer -> Bool in
+            while written < buffer.count {
+                let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                written += result
+            }
+            return fsync(descriptor) == 0
+        }
+        close(descriptor)
+        guard ok, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw ioError("write", path)
+        }
+        syncDirectory(of: path)
+    }
+
+    /// Reads a whole file; nil when it does not exist.
+    func read(_ relativePath: String) throws(ChatError) -> [UInt8]? {
+        let path = absolute(relativePath)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw ioError("open", path)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ioError("stat", path) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
+            while filled < buffer.count {
+                let result = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                if result < 0, errno == EINTR { continue }
+                if result <= 0 { return result == 0 }
+                filled += result
+            }
+            return true
+        }
+        guard ok else { throw ioError("read", path) }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// Removes a file if it exists.
+    func remove(_ relativePath: String) {
+        unlink(absolute(relativePath))
+    }
+
+    private func absolute(_ relativePath: String) -> String {
+        root.hasSuffix("/") ? root + relativePath : root + "/" + relativePath
+    }
+
+    private func makeParentDirectories(of path: String) throws(ChatError) {
+        var prefix = ""
+        let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        for (index, component) in components.enumerated() {
+            prefix += (index == 0 ? "" : "/") + component
+            guard !prefix.isEmpty else { continue }
+            if mkdir(prefix, 0o750) != 0, errno != EEXIST { throw ioError("mkdir", prefix) }
+        }
+    }
+
+    /// Makes the rename itself durable.
+    private func syncDirectory(of path: String) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let descriptor = open(String(path[..<slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    private func ioError(_ operation: String, _ path: String) -> ChatError {
+        ChatError(.unavailable, "attachment storage failed (\(operation), errno \(errno))")
+    }
+
+    /// Keeps `[A-Za-z0-9_-]`; any other byte becomes `.xx` hex, so distinct ids stay distinct.
+    static func safeComponent(_ text: String) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "."))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return out.isEmpty ? ".empty" : String(decoding: out, as: UTF8.self)
+    }
+}

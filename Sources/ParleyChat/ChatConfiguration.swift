@@ -1,0 +1,21 @@
+import ParleyChannels
+
+/// How a chat service is set up: the apps it serves, where files go, and its switches.
+public struct ChatConfiguration: Sendable {
+    /// The apps (from the channels configuration); each one's data is isolated by its id.
+    public var apps: [AppConfig]
+    /// The data directory; attachments live under `attachments/{app}/{id}` in it.
+    public var dataDirectory: String
+    /// Whether `POST /v1/dev/users` and `POST /v1/dev/token` exist (`parley serve --dev`).
+    public var devMode: Bool
+    /// Limits and lifetimes.
+    public var limits: ChatLimits
+
+    /// Creates a configuration.
+    public init(apps: [AppConfig], dataDirectory: String, devMode: Bool = false, limits: ChatLimits = ChatLimits()) {
+        self.apps = apps
+        self.dataDirectory = dataDirectory
+        self.devMode = devMode
+        self.limits = limits
+    }
+}

@@ -1,0 +1,124 @@
+import ParleyWire
+
+/// The stable machine-readable codes of chat API errors, each with its HTTP status.
+///
+/// Codes never change meaning; the OpenAPI document lists every one of them.
+public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
+    // 400
+    /// The body is not valid JSON.
+    case invalidJSON = "invalid_json"
+    /// A required field is missing or a field has the wrong type or format.
+    case invalidRequest = "invalid_request"
+    /// A path or query parameter is malformed or out of range.
+    case invalidParameter = "invalid_parameter"
+    // 401
+    /// No credentials were sent.
+    case authenticationRequired = "authentication_required"
+    /// The bearer token is not a well-formed JWT with the required claims.
+    case tokenMalformed = "token_malformed"
+    /// The token's `alg` is not HS256 (`none` included).
+    case tokenAlgorithmUnsupported = "token_algorithm_unsupported"
+    /// The token's signature does not match the app secret.
+    case tokenSignatureInvalid = "token_signature_invalid"
+    /// The token's `exp` has passed.
+    case tokenExpired = "token_expired"
+    /// The token's `iat` or `nbf` lies in the future.
+    case tokenNotYetValid = "token_not_yet_valid"
+    /// The token was minted for another app than the one addressed.
+    case tokenWrongAudience = "token_wrong_audience"
+    /// The token's audience, the key or the `X-Parley-App` header names no hosted app.
+    case unknownApp = "unknown_app"
+    /// The app key and secret of a server-side call do not match.
+    case invalidCredentials = "invalid_credentials"
+    /// A signed download URL's signature does not match.
+    case urlSignatureInvalid = "url_signature_invalid"
+    /// A signed download URL has expired.
+    case urlExpired = "url_expired"
+    // 403
+    /// The caller is not a member of the room.
+    case notMember = "not_member"
+    /// Only a room admin (or an app-level call) may do this.
+    case notRoomAdmin = "not_room_admin"
+    /// Only the message's author may do this.
+    case notAuthor = "not_author"
+    /// Only the user themself (or an app-level call) may do this.
+    case notSelf = "not_self"
+    /// Only an app-level call (key and secret) may do this.
+    case appCredentialsRequired = "app_credentials_required"
+    /// This endpoint acts as a user; app-level calls must use a user token.
+    case userTokenRequired = "user_token_required"
+    /// The room is not public: it is entered by invitation only.
+    case roomNotJoinable = "room_not_joinable"
+    /// Direct rooms have exactly their two users.
+    case directRoomFixed = "direct_room_fixed"
+    /// The channel is not one the caller may subscribe to.
+    case channelForbidden = "channel_forbidden"
+    // 404
+    /// No such endpoint (also every dev endpoint when dev mode is off).
+    case notFound = "not_found"
+    /// No such user in this app.
+    case userNotFound = "user_not_found"
+    /// No such room in this app.
+    case roomNotFound = "room_not_found"
+    /// No such message in the room.
+    case messageNotFound = "message_not_found"
+    /// No such attachment in this app.
+    case attachmentNotFound = "attachment_not_found"
+    // 405
+    /// The path exists, but not for this method.
+    case methodNotAllowed = "method_not_allowed"
+    // 409
+    /// A user or room with this id already exists.
+    case alreadyExists = "already_exists"
+    /// The change contradicts the current state (editing a deleted message, making a direct room public…).
+    case conflict
+    // 413
+    /// The body is larger than the endpoint allows.
+    case payloadTooLarge = "payload_too_large"
+    // 415
+    /// The body's media type is not accepted here.
+    case unsupportedMediaType = "unsupported_media_type"
+    // 422
+    /// The request is well-formed but breaks a limit or rule (text too long, too many parts…).
+    case validationFailed = "validation_failed"
+    // 429
+    /// Too many messages too fast; retry after `Retry-After` seconds.
+    case rateLimited = "rate_limited"
+    // 5xx
+    /// The storage is temporarily unavailable; retry.
+    case unavailable
+    /// An unexpected failure; nothing was changed or the change is durable (never half).
+    case `internal`
+
+    /// The HTTP status the code is answered with.
+    public var status: HTTPStatus {
+        switch self {
+        case .invalidJSON, .invalidRequest, .invalidParameter:
+            return .badRequest
+        case .authenticationRequired, .tokenMalformed, .tokenAlgorithmUnsupported, .tokenSignatureInvalid, .tokenExpired,
+             .tokenNotYetValid, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
+            return HTTPStatus(401)
+        case .notMember, .notRoomAdmin, .notAuthor, .notSelf, .appCredentialsRequired, .userTokenRequired,
+             .roomNotJoinable, .directRoomFixed, .channelForbidden:
+            return HTTPStatus(403)
+        case .notFound, .userNotFound, .roomNotFound, .messageNotFound, .attachmentNotFound:
+            return .notFound
+        case .methodNotAllowed:
+            return .methodNotAllowed
+        case .alreadyExists, .conflict:
+            return HTTPStatus(409)
+        case .payloadTooLarge:
+            return .contentTooLarge
+        case .unsupportedMediaType:
+            return HTTPStatus(415)
+        case .validationFailed:
+            return HTTPStatus(422)
+        case .rateLimited:
+            return HTTPStatus(429)
+        case .unavailable:
+            return HTTPStatus(503)
+        case .internal:
+            return HTTPStatus(500)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// The chat service's own limits and lifetimes (the store checks text, parts and custom data).
+public struct ChatLimits: Sendable, Hashable {
+    /// The largest attachment upload, in bytes (413 above it).
+    public var attachmentBytes = 10 * 1024 * 1024
+    /// The largest JSON request body, in bytes (413 above it).
+    public var jsonBodyBytes = 64 * 1024
+    /// How far a token's `exp`, `iat` and `nbf` may be off the server clock, in seconds.
+    public var tokenLeewaySeconds: Int64 = 30
+    /// How long a signed download URL stays valid, in seconds.
+    public var downloadURLSeconds: Int64 = 300
+    /// How long tokens minted by `POST /v1/dev/token` last, in seconds.
+    public var devTokenSeconds: Int64 = 24 * 3600
+    /// Sustained messages per second one user may send (0 turns the limit off).
+    public var sendsPerSecond: Double = 20
+    /// How many messages a user may send in a burst above the sustained rate.
+    public var sendBurst: Double = 40
+    /// The history page size when the request names none.
+    public var defaultHistoryPage = 50
+    /// The largest history or list page a request may ask for.
+    public var maxPage = 100
+    /// Rooms with more members than this get no per-member `room.activity` events (0: never).
+    public var activityFanoutMembers = 200
+    /// How many of a user's rooms hear about their presence changes.
+    public var presenceRooms = 1_000
+
+    /// The default limits.
+    public init() {}
+}

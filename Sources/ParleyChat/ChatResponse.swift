@@ -1,0 +1,39 @@
+import ParleyWire
+
+/// The chat service's answer: status, headers and a complete body (JSON unless stated otherwise).
+public struct ChatResponse: Sendable {
+    /// The status.
+    public var status: HTTPStatus
+    /// The header fields, `Content-Type` included when there is a body.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response.
+    public static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> ChatResponse {
+        ChatResponse(status: status, headers: ["Content-Type": "application/json"], body: JSONWriter.serialize(value))
+    }
+
+    /// A JSON object response.
+    static func json(_ object: JSONObject, status: HTTPStatus = .ok) -> ChatResponse {
+        json(.object(object), status: status)
+    }
+
+    /// An empty 204 response.
+    static var noContent: ChatResponse { ChatResponse(status: .noContent) }
+
+    /// The error body `{"error":{"code","message"}}` with the error's status.
+    public static func error(_ error: ChatError) -> ChatResponse {
+        var response = json(.object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]),
+                            status: error.code.status)
+        for (name, value) in error.headers { response.headers.add(name, value) }
+        return response
+    }
+}

@@ -1,0 +1,82 @@
+import ParleyStore
+
+/// Permission checks shared by the handlers. App-level calls pass every check.
+extension ChatService {
+    /// The room, or `room_not_found`.
+    func loadRoom(_ context: ChatContext, _ id: String) async throws(ChatError) -> Room {
+        try await storeCall(notFound: .roomNotFound) { try await store.room(app: context.appID, id: id) }
+    }
+
+    /// The calling user's membership (nil for app calls); `not_member` for outsiders.
+    @discardableResult
+    func requireMember(_ context: ChatContext, room: String) async throws(ChatError) -> Membership? {
+        guard let user = context.caller.userID else {
+            _ = try await loadRoom(context, room)
+            return nil
+        }
+        let membership = try await storeCall(notFound: .roomNotFound) {
+            try await store.membership(app: context.appID, room: room, user: user)
+        }
+        guard let membership else {
+            _ = try await loadRoom(context, room)
+            throw ChatError(.notMember, "you are not a member of room \(room)")
+        }
+        return membership
+    }
+
+    /// Passes for app calls and the room's admins; `not_member` or `not_room_admin` otherwise.
+    func requireRoomAdmin(_ context: ChatContext, room: String) async throws(ChatError) {
+        guard let membership = try await requireMember(context, room: room) else { return }
+        guard membership.role == .admin else { throw ChatError(.notRoomAdmin, "only the room's admins may do this") }
+    }
+
+    /// The room if the caller may see it: app calls, members, and anyone for public rooms.
+    func requireVisibleRoom(_ context: ChatContext, _ id: String) async throws(ChatError) -> Room {
+        let room = try await loadRoom(context, id)
+        guard room.kind != .public, let user = context.caller.userID else { return room }
+        let membership = try await storeCall(notFound: .roomNotFound) {
+            try await store.membership(app: context.appID, room: id, user: user)
+        }
+        guard membership != nil else { throw ChatError(.notMember, "you are not a member of room \(id)") }
+        return room
+    }
+
+    /// Passes for app calls and for `userID` themself.
+    func requireSelfOrApp(_ context: ChatContext, _ userID: String) throws(ChatError) {
+        guard let caller = context.caller.userID, caller != userID else { return }
+        throw ChatError(.notSelf, "only \(userID) or the app may do this")
+    }
+
+    /// Passes for app calls only.
+    func requireApp(_ context: ChatContext) throws(ChatError) {
+        guard context.isApp else { throw ChatError(.appCredentialsRequired, "this needs the app key and secret") }
+    }
+}
+
+extension ChatCall {
+    /// A page size from `limit`: `fallback` when absent, 400 outside 1…`maximum`.
+    func limit(fallback: Int, maximum: Int) throws(ChatError) -> Int {
+        guard let text = request.queryValue("limit") else { return fallback }
+        guard let value = Int(text), (1...maximum).contains(value) else {
+            throw ChatError(.invalidParameter, "limit must be an integer from 1 to \(maximum)")
+        }
+        return value
+    }
+
+    /// A non-negative integer query parameter, if present.
+    func sequenceParameter(_ name: String) throws(ChatError) -> Int64? {
+        guard let text = request.queryValue(name) else { return nil }
+        guard let value = Int64(text), value >= 0 else {
+            throw ChatError(.invalidParameter, "\(name) must be a non-negative integer")
+        }
+        return value
+    }
+
+    /// A positive integer path parameter (message ids).
+    func idParameter(_ name: String) throws(ChatError) -> Int64 {
+        guard let value = Int64(parameter(name)), value > 0 else {
+            throw ChatError(.invalidParameter, "\(name) must be a positive integer")
+        }
+        return value
+    }
+}

@@ -1,0 +1,106 @@
+import ParleyStore
+import ParleyWire
+
+/// Attachments: upload into a room, metadata with a signed URL, download.
+extension ChatService {
+    func uploadAttachment(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        let room = call.parameter("room_id")
+        guard let contentType = call.request.headers.first("Content-Type").map({ Substring($0).trimmingSpaces() }),
+              Self.isMediaType(contentType) else {
+            throw ChatError(.unsupportedMediaType, "send the file's media type in Content-Type")
+        }
+        guard call.request.body.count <= configuration.limits.attachmentBytes else {
+            throw ChatError(.payloadTooLarge, "attachments may have at most \(configuration.limits.attachmentBytes) bytes")
+        }
+        guard !call.request.body.isEmpty else { throw ChatError(.invalidRequest, "the attachment is empty") }
+        // Membership is checked before any byte reaches the disk.
+        try await requireMember(context, room: room)
+        let id = Self.makeIdentifier()
+        let path = AttachmentFiles.relativePath(app: context.appID, id: id)
+        let dimensions = ImageDimensions.sniff(call.request.body)
+        try files.write(call.request.body, to: path)
+        let attachment: Attachment
+        do {
+            attachment = try await storeCall(notFound: .roomNotFound) {
+                try await store.createAttachment(app: context.appID, NewAttachment(
+                    id: id, roomID: room, uploaderID: user, contentType: contentType, size: Int64(call.request.body.count),
+                    width: dimensions?.width, height: dimensions?.height, storagePath: path))
+            }
+        } catch {
+            files.remove(path)
+            throw error
+        }
+        return .json(attachmentJSON(attachment, context: context), status: .created)
+    }
+
+    func getAttachment(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let id = call.parameter("attachment_id")
+        let attachment = try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: context.appID, id: id) }
+        try await requireMember(context, room: attachment.roomID)
+        return .json(attachmentJSON(attachment, context: context))
+    }
+
+    func downloadAttachment(_ call: ChatCall) async throws -> ChatResponse {
+        let id = call.parameter("attachment_id")
+        let attachment: Attachment
+        if let context = call.context {
+            attachment = try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: context.appID, id: id) }
+            try await requireMember(context, room: attachment.roomID)
+        } else {
+            attachment = try await signedAttachment(call, id: id)
+        }
+        guard let bytes = try files.read(attachment.storagePath) else {
+            throw ChatError(.attachmentNotFound, "the attachment's file is missing")
+        }
+        var headers: HTTPHeaders = ["Content-Type": attachment.contentType]
+        headers.add("X-Content-Type-Options", "nosniff")
+        // Uploaded files are served as inert documents, never as pages of this origin.
+        headers.add("Content-Security-Policy", "sandbox")
+        headers.add("Cache-Control", "private, max-age=\(configuration.limits.downloadURLSeconds)")
+        return ChatResponse(status: .ok, headers: headers, body: bytes)
+    }
+
+    /// The attachment a signed URL names, after checking its signature and expiry.
+    private func signedAttachment(_ call: ChatCall, id: String) async throws(ChatError) -> Attachment {
+        let query = call.request
+        guard let appID = query.queryValue("app"), let expires = query.queryValue("expires"),
+              let signature = query.queryValue("signature") else {
+            throw ChatError(.authenticationRequired, "send credentials or use a signed download URL",
+                            headers: ["WWW-Authenticate": "Bearer"])
+        }
+        guard let app = appsByID[appID] else { throw ChatError(.urlSignatureInvalid, "the download URL's signature does not match") }
+        try DownloadSigner.verify(app: app.id, secret: app.secret, attachment: id, expires: expires, signature: signature, now: nowSeconds)
+        return try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: app.id, id: id) }
+    }
+
+    /// Metadata plus a fresh signed download URL.
+    func attachmentJSON(_ attachment: Attachment, context: ChatContext) -> JSONValue {
+        var object = ChatJSON.attachment(attachment).objectValue ?? JSONObject()
+        let expires = nowSeconds + configuration.limits.downloadURLSeconds
+        object["download_url"] = .string(DownloadSigner.url(app: context.appID, secret: context.app.secret,
+                                                            attachment: attachment.id, expires: expires))
+        object["download_url_expires_at"] = ChatJSON.number(expires)
+        return .object(object)
+    }
+
+    /// `type/subtype` with token characters, parameters allowed.
+    static func isMediaType(_ value: String) -> Bool {
+        let essence = value.split(separator: ";", maxSplits: 1).first.map { Substring($0).trimmingSpaces() } ?? ""
+        let halves = essence.split(separator: "/", omittingEmptySubsequences: false)
+        guard halves.count == 2, value.utf8.count <= 200 else { return false }
+        return halves.allSatisfy { half in
+            !half.isEmpty && half.utf8.allSatisfy { byte in
+                (0x21...0x7E).contains(byte) && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+            }
+        }
+    }
+
+    /// A random id: 20 characters of base32 (100 bits).
+    static func makeIdentifier() -> String {
+        let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
+        return String(decoding: Digest.randomBytes(20).map { alphabet[Int($0 & 31)] }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,78 @@
+import ParleyStore
+import ParleyWire
+
+/// Channel authorisation for the chat's own channels, and the Pusher auth endpoints.
+extension ChatService {
+    /// The prefix of a room's channel.
+    static let roomChannelPrefix = "private-room-"
+
+    /// Whether `user` of `app` may subscribe to `channel`: `private-room-{id}` for members only,
+    /// `#server-to-user-{id}` for that user only; other channels are not the chat's business.
+    public func authorizeChannel(app: String, user: String, channel: String) async -> ChannelAuthorization {
+        if channel.hasPrefix(PusherChannel.serverToUserPrefix) {
+            let owner = channel.dropFirst(PusherChannel.serverToUserPrefix.count)
+            return owner == user ? .allowed : .denied(ChatError(.channelForbidden, "that is another user's channel"))
+        }
+        guard channel.hasPrefix(Self.roomChannelPrefix) else { return .notChatChannel }
+        let room = String(channel.dropFirst(Self.roomChannelPrefix.count))
+        guard !room.isEmpty else { return .denied(ChatError(.roomNotFound, "no room is named")) }
+        do {
+            let membership = try await store.membership(app: app, room: room, user: user)
+            return membership != nil ? .allowed : .denied(ChatError(.notMember, "you are not a member of room \(room)"))
+        } catch {
+            return .denied(ChatError.from(error, notFound: .roomNotFound))
+        }
+    }
+
+    /// `POST /v1/channels/auth`: the Pusher `auth` signature for a chat channel the user may join.
+    func channelAuth(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        let fields = try authFields(call.request)
+        guard let socketID = fields["socket_id"], PusherSocketID.isValid(socketID) else {
+            throw ChatError(.invalidRequest, "socket_id must be a Pusher socket id (digits.digits)")
+        }
+        guard let channel = fields["channel_name"], PusherChannel(channel) != nil else {
+            throw ChatError(.invalidRequest, "channel_name must be a valid channel name")
+        }
+        switch await authorizeChannel(app: context.appID, user: user, channel: channel) {
+        case .allowed:
+            let auth = PusherSignature.channelAuth(key: context.app.key, secret: context.app.secret, socketID: socketID, channel: channel)
+            return .json(["auth": .string(auth)])
+        case .denied(let error):
+            throw error
+        case .notChatChannel:
+            throw ChatError(.channelForbidden, "Parley signs only its chat channels (private-room-{id})")
+        }
+    }
+
+    /// `POST /v1/channels/user-auth`: the Pusher sign-in signature for the token's user.
+    func userAuth(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        let fields = try authFields(call.request)
+        guard let socketID = fields["socket_id"], PusherSocketID.isValid(socketID) else {
+            throw ChatError(.invalidRequest, "socket_id must be a Pusher socket id (digits.digits)")
+        }
+        let userData = JSONWriter.string(.object(["id": .string(user)]))
+        let auth = PusherSignature.userAuth(key: context.app.key, secret: context.app.secret, socketID: socketID, userData: userData)
+        return .json(["auth": .string(auth), "user_data": .string(userData)])
+    }
+
+    /// The fields of an auth request: form-encoded (as Pusher clients send them) or JSON.
+    private func authFields(_ request: ChatRequest) throws(ChatError) -> [String: String] {
+        guard request.body.count <= configuration.limits.jsonBodyBytes else {
+            throw ChatError(.payloadTooLarge, "the body is larger than \(configuration.limits.jsonBodyBytes) bytes")
+        }
+        if request.mediaType == "application/x-www-form-urlencoded" {
+            let query = PusherQuery(parsing: Substring(String(decoding: request.body, as: UTF8.self)))
+            var fields: [String: String] = [:]
+            for parameter in query.parameters where fields[parameter.key] == nil { fields[parameter.key] = parameter.value }
+            return fields
+        }
+        let body = try JSONBody(request, limit: configuration.limits.jsonBodyBytes)
+        var fields: [String: String] = [:]
+        for key in ["socket_id", "channel_name"] { fields[key] = try body.optionalString(key) }
+        return fields
+    }
+}

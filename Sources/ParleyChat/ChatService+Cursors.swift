@@ -1,0 +1,46 @@
+import ParleyStore
+import ParleyWire
+
+/// Read cursors and typing.
+extension ChatService {
+    func setCursor(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        let room = call.parameter("room_id")
+        let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
+        let seq = try body.int64("seq")
+        guard seq >= 0 else { throw ChatError(.validationFailed, "seq must not be negative") }
+        let change = try await storeCall(notFound: .roomNotFound) {
+            try await store.setReadCursor(app: context.appID, room: room, user: user, seq: seq)
+        }
+        if change.moved {
+            var events = [ChatEvent(channel: ChatEvent.roomChannel(room), name: "cursor.updated", data: ChatJSON.cursor(change.cursor))]
+            if let summary = try? await store.roomSummary(app: context.appID, room: room, user: user) {
+                events.append(ChatEvent(channel: ChatEvent.userChannel(user), name: "room.read",
+                                        data: .object(["room_id": .string(room), "read_seq": ChatJSON.number(summary.readSeq),
+                                                       "unread_count": .int(summary.unreadCount)])))
+            }
+            publish(context, events)
+        }
+        return .json(ChatJSON.cursor(change.cursor))
+    }
+
+    func listCursors(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let room = call.parameter("room_id")
+        try await requireMember(context, room: room)
+        let cursors = try await storeCall(notFound: .roomNotFound) { try await store.readCursors(app: context.appID, room: room) }
+        return .json(["cursors": .array(cursors.map(ChatJSON.cursor))])
+    }
+
+    func typing(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        let room = call.parameter("room_id")
+        _ = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes, emptyAllowed: true)
+        try await requireMember(context, room: room)
+        publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "typing",
+                                    data: .object(["room_id": .string(room), "user_id": .string(user)]))])
+        return .noContent
+    }
+}

@@ -1,0 +1,68 @@
+import ParleyStore
+import ParleyWire
+
+/// Members: list, add, change role, remove (room admins, app calls; anyone may remove themself).
+extension ChatService {
+    func listMembers(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let id = call.parameter("room_id")
+        _ = try await requireVisibleRoom(context, id)
+        let limit = try call.limit(fallback: configuration.limits.maxPage, maximum: configuration.limits.maxPage)
+        let after = call.request.queryValue("after")
+        let members = try await storeCall(notFound: .roomNotFound) {
+            try await store.members(app: context.appID, room: id, after: after, limit: limit)
+        }
+        let next: JSONValue = members.count == limit ? ChatJSON.optional(members.last?.userID) : .null
+        return .json(["members": .array(members.map(ChatJSON.membership)), "next_after": next])
+    }
+
+    func addMember(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let id = call.parameter("room_id")
+        try await requireRoomAdmin(context, room: id)
+        let room = try await loadRoom(context, id)
+        guard room.kind != .direct else { throw ChatError(.directRoomFixed, "direct rooms have exactly their two users") }
+        let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
+        let user = try body.string("user_id")
+        let role = try body.role(fallback: .member)
+        let change = try await storeCall(notFound: .userNotFound) {
+            try await store.addMember(app: context.appID, room: id, user: user, role: role)
+        }
+        if change.changed { publish(context, memberJoined(change.membership, room: room)) }
+        return .json(ChatJSON.membership(change.membership), status: change.changed ? .created : .ok)
+    }
+
+    func updateMember(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let id = call.parameter("room_id"), user = call.parameter("user_id")
+        try await requireRoomAdmin(context, room: id)
+        let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
+        let role = try body.role(fallback: nil)
+        let change = try await storeCall(notFound: .roomNotFound) {
+            try await store.setRole(app: context.appID, room: id, user: user, role: role)
+        }
+        if change.changed {
+            publish(context, [ChatEvent(channel: ChatEvent.roomChannel(id), name: "member.updated",
+                                        data: .object(["room_id": .string(id), "user_id": .string(user),
+                                                       "membership": ChatJSON.membership(change.membership)]))])
+        }
+        return .json(ChatJSON.membership(change.membership))
+    }
+
+    func removeMember(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let id = call.parameter("room_id"), user = call.parameter("user_id")
+        if context.caller.userID == user {
+            try await requireMember(context, room: id)
+        } else {
+            try await requireRoomAdmin(context, room: id)
+            let room = try await loadRoom(context, id)
+            guard room.kind != .direct else { throw ChatError(.directRoomFixed, "direct rooms have exactly their two users") }
+        }
+        let removed = try await storeCall(notFound: .roomNotFound) {
+            try await store.removeMember(app: context.appID, room: id, user: user)
+        }
+        if removed { publish(context, memberLeft(user, room: id)) }
+        return .noContent
+    }
+}

@@ -1,0 +1,131 @@
+import ParleyStore
+import ParleyWire
+
+/// Messages: history, send (idempotent by client id), get, edit, delete; reactions.
+extension ChatService {
+    func history(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let id = call.parameter("room_id")
+        try await requireMember(context, room: id)
+        let limit = try call.limit(fallback: configuration.limits.defaultHistoryPage, maximum: configuration.limits.maxPage)
+        let before = try call.sequenceParameter("before"), after = try call.sequenceParameter("after")
+        // One extra message tells whether the page has more beyond its far end.
+        var messages = try await storeCall(notFound: .roomNotFound) {
+            try await store.history(app: context.appID, room: id, HistoryQuery(before: before, after: after, limit: limit + 1))
+        }
+        let hasMore = messages.count > limit
+        if hasMore {
+            if after != nil { messages.removeLast() } else { messages.removeFirst() }
+        }
+        return .json(["messages": .array(messages.map(ChatJSON.message)), "has_more": .bool(hasMore)])
+    }
+
+    func sendMessage(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let room = call.parameter("room_id")
+        let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
+        let sender: String
+        switch context.caller {
+        case .user(let user): sender = user
+        case .app: sender = try body.string("sender_id")
+        }
+        if let wait = sendLimiter.admit(context.appID + "\u{0}" + sender, now: clock.now()) {
+            throw ChatError(.rateLimited, "too many messages; retry in \(wait) s", headers: ["Retry-After": String(wait)])
+        }
+        let message = NewMessage(senderID: sender, clientID: try body.optionalString("client_id"), parts: try body.parts())
+        let result = try await storeCall(notFound: .roomNotFound) {
+            try await store.appendMessage(app: context.appID, room: room, message)
+        }
+        if result.created { publish(context, await messageCreatedEvents(context, result.message)) }
+        return .json(ChatJSON.message(result.message), status: result.created ? .created : .ok)
+    }
+
+    /// `message.created` on the room channel, then `room.activity` on each member's channel
+    /// (for room lists), unless the room is too big for per-member events.
+    private func messageCreatedEvents(_ context: ChatContext, _ message: Message) async -> [ChatEvent] {
+        let data = messageEventData(message)
+        var events = [ChatEvent(channel: ChatEvent.roomChannel(message.roomID), name: "message.created", data: data)]
+        let cap = configuration.limits.activityFanoutMembers
+        guard cap > 0, let members = try? await store.members(app: context.appID, room: message.roomID, after: nil, limit: cap + 1),
+              members.count <= cap else { return events }
+        events += members.map { ChatEvent(channel: ChatEvent.userChannel($0.userID), name: "room.activity", data: data) }
+        return events
+    }
+
+    func getMessage(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let room = call.parameter("room_id"), id = try call.idParameter("message_id")
+        try await requireMember(context, room: room)
+        let message = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
+        return .json(ChatJSON.message(message))
+    }
+
+    func editMessage(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let room = call.parameter("room_id"), id = try call.idParameter("message_id")
+        try await requireMember(context, room: room)
+        let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
+        let parts = try body.parts()
+        let original = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
+        if let user = context.caller.userID, user != original.senderID {
+            throw ChatError(.notAuthor, "only the author may edit a message")
+        }
+        let edited = try await storeCall(notFound: .messageNotFound) {
+            try await store.editMessage(app: context.appID, room: room, id: id, parts: parts)
+        }
+        publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.updated", data: messageEventData(edited))])
+        return .json(ChatJSON.message(edited))
+    }
+
+    func deleteMessage(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let room = call.parameter("room_id"), id = try call.idParameter("message_id")
+        let membership = try await requireMember(context, room: room)
+        let original = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
+        if let membership, membership.userID != original.senderID, membership.role != .admin {
+            throw ChatError(.notAuthor, "only the author or a room admin may delete a message")
+        }
+        let deleted = try await storeCall(notFound: .messageNotFound) {
+            try await store.deleteMessage(app: context.appID, room: room, id: id)
+        }
+        if !original.isDeleted {
+            publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.deleted", data: messageEventData(deleted))])
+        }
+        return .json(ChatJSON.message(deleted))
+    }
+
+    func addReaction(_ call: ChatCall) async throws -> ChatResponse {
+        try await react(call, adding: true)
+    }
+
+    func removeReaction(_ call: ChatCall) async throws -> ChatResponse {
+        try await react(call, adding: false)
+    }
+
+    private func react(_ call: ChatCall, adding: Bool) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        let room = call.parameter("room_id"), id = try call.idParameter("message_id"), emoji = call.parameter("emoji")
+        guard !emoji.isEmpty, emoji.count <= 64 else { throw ChatError(.validationFailed, "a reaction has 1-64 characters") }
+        try await requireMember(context, room: room)
+        let change = try await storeCall(notFound: .messageNotFound) {
+            adding
+                ? try await store.addReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji)
+                : try await store.removeReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji)
+        }
+        let data = ChatJSON.reactionChange(change, room: room)
+        if change.changed {
+            var event = data.objectValue ?? JSONObject()
+            event["user_id"] = .string(user)
+            event["emoji"] = .string(emoji)
+            event["action"] = .string(adding ? "added" : "removed")
+            publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "reaction.changed", data: .object(event))])
+        }
+        return .json(data)
+    }
+
+    /// The data of message events: room, seq and the message itself.
+    func messageEventData(_ message: Message) -> JSONValue {
+        .object(["room_id": .string(message.roomID), "seq": ChatJSON.number(message.seq), "message": ChatJSON.message(message)])
+    }
+}

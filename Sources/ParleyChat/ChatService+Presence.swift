@@ -1,0 +1,44 @@
+import ParleyStore
+import ParleyWire
+
+/// Presence: the server reports signed-in realtime connections; room members hear of changes.
+extension ChatService {
+    /// A connection signed in as `user`; the first one announces `presence.changed` (online).
+    public func userOnline(app: String, user: String) async {
+        guard presence.connect(app: app, user: user, now: clock.now()) else { return }
+        await announcePresence(app: app, user: user)
+    }
+
+    /// A signed-in connection of `user` closed; the last one announces `presence.changed` (offline).
+    public func userOffline(app: String, user: String) async {
+        guard presence.disconnect(app: app, user: user, now: clock.now()) else { return }
+        await announcePresence(app: app, user: user)
+    }
+
+    /// Whether the user is online now and when they were last seen.
+    public func presenceStatus(app: String, user: String) -> (online: Bool, lastSeenAt: Int64?) {
+        let status = presence.status(app: app, user: user)
+        return (status.online, status.lastSeenAt)
+    }
+
+    /// `presence.changed` on each of the user's rooms' channels.
+    private func announcePresence(app: String, user: String) async {
+        guard let rooms = try? await store.roomSummaries(app: app, user: user, limit: configuration.limits.presenceRooms) else { return }
+        let data = presenceJSON(app: app, user: user)
+        publisher.publish(app: app, events: rooms.map {
+            ChatEvent(channel: ChatEvent.roomChannel($0.room.id), name: "presence.changed", data: data)
+        })
+    }
+
+    func presenceJSON(app: String, user: String) -> JSONValue {
+        let status = presence.status(app: app, user: user)
+        return .object(["user_id": .string(user), "online": .bool(status.online), "last_seen_at": ChatJSON.optional(status.lastSeenAt)])
+    }
+
+    func getPresence(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let id = call.parameter("user_id")
+        _ = try await storeCall(notFound: .userNotFound) { try await store.user(app: context.appID, id: id) }
+        return .json(presenceJSON(app: context.appID, user: id))
+    }
+}

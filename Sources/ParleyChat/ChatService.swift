@@ -1,0 +1,82 @@
+import ParleyChannels
+import ParleyStore
+import ParleyWire
+
+/// The chat REST service of one server: users, rooms, messages, attachments, cursors, typing,
+/// presence and channel authorisation, for every configured app.
+///
+/// Transport-free: `handle(_:)` maps a complete request to a complete response. Every write
+/// is durable in the store before its events go to the publisher (persist, then publish).
+public final class ChatService: Sendable {
+    /// The configuration.
+    public let configuration: ChatConfiguration
+    let store: any ChatStore
+    let publisher: any ChatPublisher
+    let clock: StoreClock
+    let appsByID: [String: AppConfig]
+    let appsByKey: [String: AppConfig]
+    let verifier: TokenVerifier
+    let files: AttachmentFiles
+    let sendLimiter: SendRateLimiter
+    let presence = PresenceTracker()
+    let router: HTTPRouter<ChatRoute>
+
+    /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
+    public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system) {
+        self.configuration = configuration
+        self.store = store
+        self.publisher = publisher
+        self.clock = clock
+        appsByID = Dictionary(configuration.apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        appsByKey = Dictionary(configuration.apps.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        verifier = TokenVerifier(apps: appsByID, leeway: configuration.limits.tokenLeewaySeconds)
+        files = AttachmentFiles(root: configuration.dataDirectory)
+        sendLimiter = SendRateLimiter(rate: configuration.limits.sendsPerSecond, burst: configuration.limits.sendBurst)
+        router = Self.makeRouter(devMode: configuration.devMode)
+    }
+
+    /// Answers one request; never throws: every failure is a JSON error response.
+    public func handle(_ request: ChatRequest) async -> ChatResponse {
+        switch router.match(method: request.method, segments: request.pathSegments) {
+        case .notFound:
+            return .error(ChatError(.notFound, "no such endpoint"))
+        case .methodNotAllowed(let allowed):
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            return .error(ChatError(.methodNotAllowed, "use one of: \(allow)", headers: ["Allow": allow]))
+        case .found(let route, let parameters):
+            do {
+                let context = try authenticate(request, as: route.access)
+                var response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
+                if request.method == .HEAD { response.body = [] }
+                return response
+            } catch let error as ChatError {
+                return .error(error)
+            } catch {
+                return .error(ChatError.from(error, notFound: .notFound))
+            }
+        }
+    }
+
+    /// The routes as (method, path pattern), for documentation checks.
+    public static func routeTable(devMode: Bool) -> [(method: String, path: String)] {
+        routeDefinitions(devMode: devMode).map { (method: $0.method.rawValue, path: $0.path) }
+    }
+
+    /// Seconds since the epoch by the service clock.
+    var nowSeconds: Int64 { clock.now() / 1000 }
+
+    /// Publishes events of one call, in order.
+    func publish(_ context: ChatContext, _ events: [ChatEvent]) {
+        guard !events.isEmpty else { return }
+        publisher.publish(app: context.appID, events: events)
+    }
+
+    /// Runs a store call, turning its failures into chat errors (`notFound` names the subject).
+    func storeCall<T: Sendable>(notFound: ChatErrorCode, _ body: () async throws -> T) async throws(ChatError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw ChatError.from(error, notFound: notFound)
+        }
+    }
+}

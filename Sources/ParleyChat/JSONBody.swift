@@ -1,0 +1,124 @@
+import ParleyStore
+import ParleyWire
+
+/// A request's JSON object body, with typed field reads that fail as `invalid_request`.
+struct JSONBody {
+    /// The object.
+    let object: JSONObject
+
+    /// Parses a request body: 415 for a non-JSON media type, 413 above `limit`, 400 for bad JSON
+    /// or a non-object. An empty body is an empty object when `emptyAllowed`.
+    init(_ request: ChatRequest, limit: Int, emptyAllowed: Bool = false) throws(ChatError) {
+        if let type = request.mediaType, type != "application/json", !type.hasSuffix("+json") {
+            throw ChatError(.unsupportedMediaType, "send the body as application/json, not \(type)")
+        }
+        guard request.body.count <= limit else {
+            throw ChatError(.payloadTooLarge, "the body is larger than \(limit) bytes")
+        }
+        if request.body.isEmpty, emptyAllowed {
+            object = JSONObject()
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(request.body)
+        } catch {
+            throw ChatError(.invalidJSON, "the body is not valid JSON: \(error)")
+        }
+        guard let object = value.objectValue else { throw ChatError(.invalidRequest, "the body must be a JSON object") }
+        self.object = object
+    }
+
+    /// A required string field.
+    func string(_ key: String) throws(ChatError) -> String {
+        guard let value = try optionalString(key) else { throw ChatError(.invalidRequest, "\(key) is required") }
+        return value
+    }
+
+    /// A string field that may be absent or null.
+    func optionalString(_ key: String) throws(ChatError) -> String? {
+        switch object[key] {
+        case .none, .null?: return nil
+        case .string(let value)?: return value
+        default: throw ChatError(.invalidRequest, "\(key) must be a string")
+        }
+    }
+
+    /// A field that may be absent (keep), null (clear) or a string (set).
+    func patchString(_ key: String) throws(ChatError) -> Patch<String?> {
+        switch object[key] {
+        case .none: return .keep
+        case .null?: return .set(nil)
+        case .string(let value)?: return .set(value)
+        default: throw ChatError(.invalidRequest, "\(key) must be a string or null")
+        }
+    }
+
+    /// A required integer field.
+    func int64(_ key: String) throws(ChatError) -> Int64 {
+        guard case .number(let text)? = object[key], let value = Int64(text) else {
+            throw ChatError(.invalidRequest, "\(key) must be an integer")
+        }
+        return value
+    }
+
+    /// An array of strings that may be absent (empty).
+    func stringArray(_ key: String) throws(ChatError) -> [String] {
+        switch object[key] {
+        case .none, .null?: return []
+        case .array(let values)?:
+            let strings = values.compactMap(\.stringValue)
+            guard strings.count == values.count else { throw ChatError(.invalidRequest, "\(key) must hold strings") }
+            return strings
+        default: throw ChatError(.invalidRequest, "\(key) must be an array of strings")
+        }
+    }
+
+    /// Custom data: a JSON object (stored as its text), null to clear, absent to keep.
+    func customData(_ key: String = "custom_data") throws(ChatError) -> Patch<String?> {
+        switch object[key] {
+        case .none: return .keep
+        case .null?: return .set(nil)
+        case .object(let value)?: return .set(JSONWriter.string(.object(value)))
+        default: throw ChatError(.invalidRequest, "\(key) must be a JSON object or null")
+        }
+    }
+
+    /// A role field (`admin` or `member`), or `fallback` when absent.
+    func role(_ key: String = "role", fallback: MemberRole?) throws(ChatError) -> MemberRole {
+        guard let text = try optionalString(key) else {
+            guard let fallback else { throw ChatError(.invalidRequest, "\(key) is required") }
+            return fallback
+        }
+        guard let role = MemberRole(rawValue: text) else { throw ChatError(.invalidRequest, "\(key) must be admin or member") }
+        return role
+    }
+
+    /// Message parts: `[{"type":"text","text"}|{"type":"attachment","attachment_id"}|{"type":"url","url"}]`.
+    func parts(_ key: String = "parts") throws(ChatError) -> [MessagePart] {
+        guard case .array(let values)? = object[key] else { throw ChatError(.invalidRequest, "\(key) must be an array of parts") }
+        var parts: [MessagePart] = []
+        parts.reserveCapacity(values.count)
+        for value in values {
+            guard let part = value.objectValue, let type = part["type"]?.stringValue else {
+                throw ChatError(.invalidRequest, "each part is an object with a type")
+            }
+            switch type {
+            case "text":
+                guard let text = part["text"]?.stringValue else { throw ChatError(.invalidRequest, "a text part needs text") }
+                parts.append(.text(text))
+            case "attachment":
+                guard let id = part["attachment_id"]?.stringValue else {
+                    throw ChatError(.invalidRequest, "an attachment part needs attachment_id")
+                }
+                parts.append(.attachment(id))
+            case "url":
+                guard let url = part["url"]?.stringValue else { throw ChatError(.invalidRequest, "a url part needs url") }
+                parts.append(.url(url))
+            default:
+                throw ChatError(.invalidRequest, "part type must be text, attachment or url")
+            }
+        }
+        return parts
+    }
+}

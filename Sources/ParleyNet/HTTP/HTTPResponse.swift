@@ -1,0 +1,60 @@
+import ParleyWire
+
+/// A complete response with a Content-Length body.
+public struct HTTPResponse: Sendable {
+    /// The status.
+    public var status: HTTPStatus
+    /// Header fields; framing fields are written by the server.
+    public var headers: HTTPHeaders
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    public static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    /// An `application/json` response from already-serialised JSON.
+    public static func json(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        json(Array(text.utf8), status: status)
+    }
+
+    /// An `application/json` response from already-serialised JSON bytes.
+    public static func json(_ json: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: json)
+    }
+
+    /// The house error shape: `{"error":{"code":"...","message":"..."}}`.
+    public static func error(_ status: HTTPStatus, code: String, message: String) -> HTTPResponse {
+        json("{\"error\":{\"code\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))}}", status: status)
+    }
+}
+
+/// Minimal JSON string quoting for the error bodies this layer writes itself.
+enum JSONText {
+    /// `text` as a JSON string literal, quotes included.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

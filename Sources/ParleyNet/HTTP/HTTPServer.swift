@@ -1,0 +1,102 @@
+import ParleyWire
+import Synchronization
+
+/// An HTTP/1.1 server with WebSocket endpoints, on an ``EventLoopGroup``.
+///
+/// Each accepted connection stays on the loop that accepted it; handlers run there. Requests
+/// may be pipelined (answers go out in order), bodies are bounded per route, parse failures
+/// are answered with the parser's status and a JSON error body, then the connection closes.
+///
+/// Threading: every public method is safe from any thread.
+public final class HTTPServer: Sendable {
+    /// The loops the server runs on.
+    public let group: EventLoopGroup
+    private let core: HTTPServerCore
+    private let listener = Mutex<TCPServer?>(nil)
+    private let shuttingDown = Atomic<Bool>(false)
+
+    /// Creates a server; call ``start()`` to bind.
+    public init(group: EventLoopGroup, configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+                routes: HTTPRoutes) {
+        self.group = group
+        self.core = HTTPServerCore(configuration: configuration, routes: routes,
+                                   trackers: group.loops.map { ConnectionTracker(loop: $0) })
+    }
+
+    /// The configuration given at creation.
+    public var configuration: HTTPServerConfiguration { core.configuration }
+
+    /// Binds and starts accepting; returns the bound address (with the real port when 0
+    /// was configured).
+    @discardableResult
+    public func start() throws(NetError) -> SocketAddress {
+        let core = self.core
+        let server = try TCPServer.start(group: group, host: core.configuration.host, port: core.configuration.port,
+                                         backlog: core.configuration.backlog,
+                                         distribution: core.configuration.distribution) { connection in
+            core.adopt(connection)
+        }
+        listener.withLock { $0 = server }
+        return server.localAddress
+    }
+
+    /// The bound address, once started.
+    public var localAddress: SocketAddress? { listener.withLock { $0?.localAddress } }
+
+    /// Stops accepting, lets requests in progress finish (their responses carry
+    /// `Connection: close`), closes idle connections and WebSockets (1001), and after
+    /// `gracePeriod` closes whatever is left. `completion` runs once everything is closed,
+    /// on one of the loops. The loops keep running; stop the group afterwards.
+    public func shutdown(gracePeriod: Duration = .seconds(5), completion: (@Sendable () -> Void)? = nil) {
+        guard !shuttingDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        listener.withLock { $0?.stop() }
+        let countdown = Countdown(group.loops.count, completion)
+        for tracker in core.trackers {
+            tracker.loop.execute {
+                tracker.drain(grace: gracePeriod) { countdown.tick() }
+            }
+        }
+    }
+}
+
+/// What every connection of a server shares: settings, routes, per-loop trackers.
+final class HTTPServerCore: Sendable {
+    let configuration: HTTPServerConfiguration
+    let routes: HTTPRoutes
+    let trackers: [ConnectionTracker]
+
+    init(configuration: HTTPServerConfiguration, routes: HTTPRoutes, trackers: [ConnectionTracker]) {
+        self.configuration = configuration
+        self.routes = routes
+        self.trackers = trackers
+    }
+
+    /// Takes over a freshly accepted connection. On its loop.
+    func adopt(_ connection: Connection) {
+        let tracker = trackers[connection.loop.index]
+        guard !tracker.draining else {
+            connection.abort(NetError(.closed, "server shutting down"))
+            return
+        }
+        let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker)
+        connection.maxOutboundBytes = configuration.maxOutboundBytes
+        connection.idleTimeout = configuration.idleTimeout
+        connection.handler = handler
+        tracker.add(handler)
+    }
+}
+
+/// Runs a completion once `count` ticks arrived, from any thread.
+final class Countdown: Sendable {
+    private let remaining: Atomic<Int>
+    private let completion: (@Sendable () -> Void)?
+
+    init(_ count: Int, _ completion: (@Sendable () -> Void)?) {
+        remaining = Atomic(count)
+        self.completion = completion
+    }
+
+    func tick() {
+        if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { completion?() }
+    }
+}

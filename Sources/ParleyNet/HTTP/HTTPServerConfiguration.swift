@@ -1,0 +1,47 @@
+import ParleyWire
+
+/// Settings of an ``HTTPServer``.
+public struct HTTPServerConfiguration: Sendable {
+    /// Numeric address to bind (`127.0.0.1`, `0.0.0.0`, `::`).
+    public var host: String
+    /// Port to bind; 0 picks a free one.
+    public var port: Int
+    /// Listen backlog.
+    public var backlog: Int
+    /// How accepted connections are spread over loops.
+    public var distribution: TCPServer.Distribution
+    /// Parser limits; `maxBodySize` is the default body limit (routes may override).
+    public var limits: HTTPRequestParser.Limits
+    /// Close a connection after this long without traffic (keep-alive idle, slow clients).
+    public var idleTimeout: Duration
+    /// Longest time from the first byte of a request to the end of its head; slower
+    /// clients (slowloris) get 408 and are closed. Traffic does not reset it, unlike the
+    /// idle timeout.
+    public var requestHeadTimeout: Duration
+    /// Outbound queue bound per HTTP connection.
+    public var maxOutboundBytes: Int
+    /// Most requests of one connection in progress at once (pipelining); reading pauses
+    /// beyond it.
+    public var maxPipelinedRequests: Int
+    /// `Server` header value; nil sends none.
+    public var serverName: String?
+
+    /// Creates a configuration.
+    public init(host: String = "127.0.0.1", port: Int = 0, backlog: Int = 1024,
+                distribution: TCPServer.Distribution = .reusePort,
+                limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
+                idleTimeout: Duration = .seconds(60), requestHeadTimeout: Duration = .seconds(30),
+                maxOutboundBytes: Int = 1 << 20,
+                maxPipelinedRequests: Int = 16, serverName: String? = nil) {
+        self.host = host
+        self.port = port
+        self.backlog = backlog
+        self.distribution = distribution
+        self.limits = limits
+        self.idleTimeout = idleTimeout
+        self.requestHeadTimeout = requestHeadTimeout
+        self.maxOutboundBytes = maxOutboundBytes
+        self.maxPipelinedRequests = maxPipelinedRequests
+        self.serverName = serverName
+    }
+}

@@ -1,0 +1,438 @@
+import CLinux
+import Glibc
+
+/// A non-blocking TCP socket owned by one ``EventLoop`` for its whole life.
+///
+/// Threading contract: every method and property must be used on ``loop``'s thread (the
+/// handler callbacks already run there); from elsewhere, hop with `connection.loop.execute`.
+/// The class is `Sendable` only so it can be carried back to its loop that way.
+///
+/// Reads land in the loop's pooled buffer and go straight to the ``handler``. Writes are
+/// queued (``SharedBytes`` chunks, shared ones are only retained) and flushed once per loop
+/// iteration with one `sendmsg` gathering up to IOV_MAX chunks, so a burst of messages to
+/// one peer costs one system call. Write interest is registered only while the socket
+/// buffer is full. The queue is bounded by ``maxOutboundBytes``.
+public final class Connection: @unchecked Sendable {
+    // @unchecked: all mutable state is confined to `loop`'s thread (see the contract above).
+
+    /// The loop that owns this connection.
+    public let loop: EventLoop
+    /// The protocol layer receiving this connection's events; released after close.
+    public var handler: (any ConnectionHandler)?
+    /// The most bytes the outbound queue may hold before ``ConnectionHandler/connectionDidExceedOutboundLimit(_:)``
+    /// fires (a single chunk larger than this is still accepted into an empty queue).
+    public var maxOutboundBytes: Int = 1 << 20
+    /// How long a graceful ``close()`` may take to flush and linger before the socket is
+    /// closed regardless.
+    public var closeTimeout: Duration = .seconds(5)
+    /// Free slot for the layer above (e.g. the HTTP server's per-connection state).
+    public var userData: AnyObject?
+
+    let fd: Int32
+    private var token: UInt64 = 0
+    private var state: State
+    private var outbound = OutboundQueue()
+    private var interest: SelectorInterest = []
+    private var readPaused = false
+    private var writeBlocked = false
+    private var flushQueued = false
+    private var sawEOF = false
+    private var lastActivity: UInt64
+    private var idleNanoseconds: UInt64 = 0
+    private var idleTimer: TimerHandle?
+    private var phaseTimer: TimerHandle?
+    private var connectCompletion: ((Result<Connection, NetError>) -> Void)?
+
+    private enum State { case connecting, open, closing, lingering, closed }
+
+    init(fd: Int32, loop: EventLoop, connecting: Bool) {
+        self.fd = fd
+        self.loop = loop
+        self.state = connecting ? .connecting : .open
+        self.lastActivity = loop.now
+    }
+
+    // MARK: Status
+
+    /// Whether the connection is established and accepts writes.
+    public var isOpen: Bool { state == .open }
+    /// Whether the socket has been closed.
+    public var isClosed: Bool { state == .closed }
+    /// Bytes queued and not yet written.
+    public var outboundBytes: Int { outbound.byteCount }
+    /// Whether the socket buffer is full and output is waiting for the peer to read.
+    public var isWriteBlocked: Bool { writeBlocked }
+
+    /// The peer's address, if the socket still knows it.
+    public var remoteAddress: SocketAddress? {
+        guard state != .closed else { return nil }
+        return SocketAddress.peer(of: fd)
+    }
+
+    /// The local address, if the socket still knows it.
+    public var localAddress: SocketAddress? {
+        guard state != .closed else { return nil }
+        return SocketAddress.local(of: fd)
+    }
+
+    /// Closes the connection if no bytes move in either direction for this long; nil disables.
+    /// Checked lazily: one timer per connection that re-arms itself only when it fires.
+    public var idleTimeout: Duration? {
+        didSet { armIdleTimer() }
+    }
+
+    // MARK: Registration
+
+    /// Registers an accepted or connecting socket with the loop. Loop thread.
+    func activate() throws(NetError) {
+        let initial: SelectorInterest = state == .connecting ? .write : .read
+        token = try loop.register(.connection(self), fd: fd, interest: initial)
+        interest = initial
+    }
+
+    // MARK: Writing
+
+    /// Queues shared bytes (retained, not copied). Returns false if the connection is not
+    /// open or the outbound bound was hit (the handler's overflow hook has run).
+    @discardableResult
+    public func write(_ chunk: SharedBytes) -> Bool {
+        guard state == .open else { return false }
+        guard admits(chunk.count) else { return false }
+        outbound.append(chunk)
+        requestFlush()
+        return true
+    }
+
+    /// Queues a copy of `bytes`. Returns false if not open or over the outbound bound.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard state == .open, !bytes.isEmpty else { return state == .open }
+        guard admits(bytes.count) else { return false }
+        outbound.append(SharedBytes(bytes))
+        requestFlush()
+        return true
+    }
+
+    /// Queues a copy of `bytes`. Returns false if not open or over the outbound bound.
+    @discardableResult
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard state == .open, !bytes.isEmpty else { return state == .open }
+        guard admits(bytes.count) else { return false }
+        outbound.append(SharedBytes(bytes))
+        requestFlush()
+        return true
+    }
+
+    /// Writes queued bytes now rather than at the end of the loop iteration.
+    public func flush() {
+        guard state == .open || state == .closing, !writeBlocked else { return }
+        flushNow()
+    }
+
+    /// Drops queued chunks that have not started going out (a partly written chunk stays,
+    /// keeping the stream's framing intact); returns the number of bytes dropped.
+    @discardableResult
+    public func discardQueuedOutput() -> Int { outbound.discardUnstarted() }
+
+    private func admits(_ count: Int) -> Bool {
+        guard outbound.byteCount > 0, outbound.byteCount + count > maxOutboundBytes else { return true }
+        // The bound is about a peer not reading, not about this iteration's batching.
+        if !writeBlocked { flushNow() }
+        guard state == .open else { return false }
+        guard outbound.byteCount > 0, outbound.byteCount + count > maxOutboundBytes else { return true }
+        handler?.connectionDidExceedOutboundLimit(self)
+        return false
+    }
+
+    private func requestFlush() {
+        guard !flushQueued, !writeBlocked else { return }
+        flushQueued = true
+        loop.scheduleFlush(self)
+    }
+
+    /// The loop's end-of-iteration flush.
+    func flushScheduled() {
+        flushQueued = false
+        guard state == .open || state == .closing, !writeBlocked else { return }
+        flushNow()
+    }
+
+    private func flushNow() {
+        while !outbound.isEmpty {
+            let count = outbound.gather(into: loop.iovecs)
+            var expected = 0
+            for i in 0..<count { expected += loop.iovecs[i].iov_len }
+            let written: Int
+            if count == 1 {
+                written = send(fd, loop.iovecs[0].iov_base, loop.iovecs[0].iov_len, Int32(MSG_NOSIGNAL))
+            } else {
+                var message = msghdr()
+                message.msg_iov = loop.iovecs.baseAddress
+                message.msg_iovlen = count
+                written = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                let error = errno
+                if error == EINTR { continue }
+                if error == EAGAIN || error == EWOULDBLOCK {
+                    setWriteBlocked(true)
+                    return
+                }
+                abort(NetError.fromErrno(error, "sendmsg"))
+                return
+            }
+            outbound.consume(written)
+            lastActivity = loop.now
+            if written < expected {
+                // A short write means the socket buffer is full: wait for writability.
+                setWriteBlocked(true)
+                return
+            }
+        }
+        let wasBlocked = writeBlocked
+        if wasBlocked { setWriteBlocked(false) }
+        if state == .closing {
+            beginLinger()
+        } else if wasBlocked && state == .open {
+            handler?.connectionDidDrain(self)
+        }
+    }
+
+    private func setWriteBlocked(_ blocked: Bool) {
+        writeBlocked = blocked
+        updateInterest()
+    }
+
+    // MARK: Reading
+
+    /// Stops reading from the socket (back-pressure); the kernel buffers, then the peer's
+    /// sends block.
+    public func pauseReading() {
+        readPaused = true
+        updateInterest()
+    }
+
+    /// Resumes reading after ``pauseReading()``.
+    public func resumeReading() {
+        readPaused = false
+        updateInterest()
+    }
+
+    private func updateInterest() {
+        guard state != .closed, state != .connecting else { return }
+        var wanted: SelectorInterest = []
+        let wantsRead = !sawEOF && (!readPaused || state == .closing || state == .lingering)
+        if wantsRead { wanted.insert(.read) }
+        if writeBlocked { wanted.insert(.write) }
+        guard wanted != interest else { return }
+        do {
+            try loop.reregister(fd: fd, token: token, interest: wanted)
+            interest = wanted
+        } catch {
+            abort(error)
+        }
+    }
+
+    /// One readiness report from the selector.
+    @inline(__always)
+    func handle(_ event: SelectorEvent) {
+        if state == .connecting {
+            finishConnecting()
+            return
+        }
+        if event.readable && interest.contains(.read) { handleReadable() }
+        guard state != .closed else { return }
+        if event.writable && writeBlocked { flushNow() }
+        guard state != .closed else { return }
+        if event.hangup && !event.readable {
+            let error = clinux_socket_error(fd)
+            abort(error != 0 ? NetError.fromErrno(error, "socket") : NetError(.connectionReset, "peer hung up"))
+        }
+    }
+
+    private func handleReadable() {
+        let buffer = loop.readBuffer
+        var rounds = 0
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n > 0 {
+                lastActivity = loop.now
+                if state == .open, let handler {
+                    handler.connection(self, didRead: UnsafeRawBufferPointer(start: buffer.baseAddress, count: n))
+                }
+                guard state != .closed, interest.contains(.read) else { return }
+                rounds += 1
+                // A short read drained the socket; a full one may have left more, but after a
+                // few rounds others get their turn (level-triggered: we will be told again).
+                if n < buffer.count || rounds == 4 { return }
+            } else if n == 0 {
+                peerClosedSending()
+                return
+            } else {
+                let error = errno
+                if error == EINTR { continue }
+                if error == EAGAIN || error == EWOULDBLOCK { return }
+                abort(NetError.fromErrno(error, "read"))
+                return
+            }
+        }
+    }
+
+    private func peerClosedSending() {
+        sawEOF = true
+        updateInterest()
+        switch state {
+        case .open: handler?.connectionDidReachEOF(self)
+        case .lingering: closeNow(nil)
+        default: break
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes gracefully: stops delivering reads, flushes the queue, shuts down the sending
+    /// side, then waits briefly for the peer's FIN (so a peer still sending does not get a
+    /// reset that destroys our last response) before closing the socket. Bounded by
+    /// ``closeTimeout``.
+    public func close() {
+        guard state == .open || state == .connecting else { return }
+        if state == .connecting {
+            abort(NetError(.closed, "closed while connecting"))
+            return
+        }
+        state = .closing
+        updateInterest()
+        phaseTimer = loop.scheduleLocal(after: closeTimeout) { [self] in
+            phaseTimer = nil
+            closeNow(nil)
+        }
+        if outbound.isEmpty { beginLinger() } else { requestFlush() }
+    }
+
+    private func beginLinger() {
+        guard state == .closing else { return }
+        state = .lingering
+        _ = shutdown(fd, Int32(SHUT_WR))
+        if sawEOF {
+            closeNow(nil)
+            return
+        }
+        updateInterest()
+    }
+
+    /// Closes the socket now, dropping queued output; the handler sees `error`.
+    public func abort(_ error: NetError? = nil) {
+        guard state != .closed else { return }
+        closeNow(error)
+    }
+
+    private func closeNow(_ error: NetError?) {
+        guard state != .closed else { return }
+        state = .closed
+        idleTimer?.cancel()
+        idleTimer = nil
+        phaseTimer?.cancel()
+        phaseTimer = nil
+        loop.deregister(fd: fd, token: token)
+        _ = Glibc.close(fd)
+        outbound.removeAll()
+        let completion = connectCompletion
+        connectCompletion = nil
+        let handler = self.handler
+        self.handler = nil
+        userData = nil
+        if let completion {
+            completion(.failure(error ?? NetError(.closed, "closed while connecting")))
+        } else {
+            handler?.connection(self, didCloseWith: error)
+        }
+    }
+
+    // MARK: Idle timeout
+
+    private func armIdleTimer() {
+        idleTimer?.cancel()
+        idleTimer = nil
+        guard let timeout = idleTimeout, state != .closed else { return }
+        idleNanoseconds = max(1_000_000, MonotonicClock.nanoseconds(timeout))
+        scheduleIdleCheck(at: lastActivity &+ idleNanoseconds)
+    }
+
+    private func scheduleIdleCheck(at deadline: UInt64) {
+        idleTimer = loop.scheduleLocal(deadline: deadline) { [self] in
+            idleTimer = nil
+            idleCheck()
+        }
+    }
+
+    private func idleCheck() {
+        guard state == .open || state == .closing else { return }
+        let deadline = lastActivity &+ idleNanoseconds
+        if loop.now >= deadline {
+            if let handler {
+                handler.connectionDidTimeOut(self)
+                // The handler may keep the connection (a request still in progress): watch on.
+                if (state == .open || state == .closing) && idleTimer == nil && idleTimeout != nil {
+                    scheduleIdleCheck(at: loop.now &+ idleNanoseconds)
+                }
+            } else {
+                abort(NetError(.timedOut, "idle"))
+            }
+        } else {
+            scheduleIdleCheck(at: deadline)
+        }
+    }
+
+    // MARK: Outgoing connections
+
+    /// Opens a TCP connection to `address` from `loop`; `completion` runs on the loop with the
+    /// open connection (set its handler there) or the error. Loop thread.
+    public static func connect(to address: SocketAddress, on loop: EventLoop, timeout: Duration = .seconds(10),
+                               _ completion: @escaping (Result<Connection, NetError>) -> Void) {
+        let fd: Int32
+        do {
+            fd = try SocketAddress.openSocket(family: address.family)
+        } catch {
+            loop.executeLocal { completion(.failure(error)) }
+            return
+        }
+        _ = clinux_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        let rc = address.withSockAddr { Glibc.connect(fd, $0, $1) }
+        let error = errno
+        if rc != 0 && error != EINPROGRESS {
+            _ = Glibc.close(fd)
+            loop.executeLocal { completion(.failure(NetError.fromErrno(error, "connect \(address)"))) }
+            return
+        }
+        let connection = Connection(fd: fd, loop: loop, connecting: true)
+        connection.connectCompletion = completion
+        do {
+            try connection.activate()
+        } catch {
+            _ = Glibc.close(fd)
+            loop.executeLocal { completion(.failure(error)) }
+            return
+        }
+        connection.phaseTimer = loop.scheduleLocal(after: timeout) { [connection] in
+            connection.phaseTimer = nil
+            connection.abort(NetError(.timedOut, "connect \(address)"))
+        }
+    }
+
+    private func finishConnecting() {
+        let error = clinux_socket_error(fd)
+        guard error == 0 else {
+            abort(NetError.fromErrno(error, "connect"))
+            return
+        }
+        phaseTimer?.cancel()
+        phaseTimer = nil
+        state = .open
+        lastActivity = loop.now
+        interest = .write
+        updateInterest()
+        let completion = connectCompletion
+        connectCompletion = nil
+        completion?(.success(self))
+    }
+}

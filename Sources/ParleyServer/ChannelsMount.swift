@@ -1,0 +1,47 @@
+import ParleyChannels
+import ParleyNet
+import ParleyWire
+
+/// Mounts the Pusher-compatible channels service: WebSockets at `/app/{key}`, the HTTP API
+/// at `/apps/{id}/…` and `/users/{id}/terminate_connections`.
+struct ChannelsMount {
+    let service: ChannelsService
+    let options: ServeOptions
+    /// Largest HTTP API body (a batch of ten 10 KB events fits with room to spare).
+    static let apiBodyLimit = 1 << 20
+
+    func mount(on routes: inout HTTPRoutes) {
+        let service = self.service
+        // The socket's own bound sits above the session's, so the session's 4100 (error message,
+        // then close frame) is what a slow consumer sees; the socket's bound is only a backstop.
+        // A consumer that fell behind gets 30 s to read that close before TCP is cut; what it
+        // holds meanwhile is bounded (its queue was dropped).
+        let socketOptions = WebSocketRouteOptions(maxMessageSize: options.maxMessageSize,
+                                                  deflate: WebSocketDeflateOptions(),
+                                                  maxOutboundBytes: service.config.maxOutboundBytes + 64 * 1024,
+                                                  overflowCloseCode: WebSocketCloseCode(rawValue: 4100),
+                                                  closeTimeout: .seconds(30))
+        routes.webSocket("/app/{key}", options: socketOptions) { request, socket in
+            Self.open(service: service, request: request, socket: socket)
+        }
+        let api: HTTPHandler = { request, responder in
+            let answer = service.handleAPI(PusherAPIRequest(method: request.method.rawValue, target: request.head.target,
+                                                            body: request.body))
+            responder.respond(.json(answer.body, status: HTTPStatus(answer.status)))
+        }
+        for method in [HTTPMethod.GET, .POST] {
+            routes.add(method, "/apps/{rest...}", maxBodySize: Self.apiBodyLimit, api)
+            routes.add(method, "/users/{rest...}", maxBodySize: Self.apiBodyLimit, api)
+        }
+    }
+
+    private static func open(service: ChannelsService, request: HTTPRequest, socket: WebSocket) {
+        let transport = WebSocketPusherTransport(socket: socket)
+        let query = PusherQuery(parsing: Substring(request.target.rawQuery ?? ""))
+        guard let session = service.openSession(path: request.target.rawPath, query: query, transport: transport,
+                                                loopIndex: socket.loop.index) else { return }
+        transport.attach(session, loop: socket.loop)
+    }
+}
+
+extension EventLoop: HubLoop {}

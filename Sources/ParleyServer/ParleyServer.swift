@@ -1,0 +1,102 @@
+import ParleyChannels
+import ParleyNet
+import ParleyWire
+
+/// The composed Parley server: event loops, the HTTP/WebSocket server and the services mounted on it.
+///
+/// Threading: `start`, `shutdown` and `wait` may be called from any thread except the group's loops.
+public final class ParleyServer: Sendable {
+    /// The options the server was started with.
+    public let options: ServeOptions
+    /// The event loops.
+    public let group: EventLoopGroup
+    /// The Pusher-compatible channels service, when apps are configured.
+    public let channels: ChannelsService?
+    private let http: HTTPServer
+    private let logger: Logger
+
+    /// Creates the loops, the services and the routes; nothing listens until `start()`.
+    public init(options: ServeOptions, channelsConfig: ChannelsConfig?, logger: Logger = Logger(label: "server")) throws(ServerStartError) {
+        self.options = options
+        self.logger = logger
+        do {
+            group = try EventLoopGroup(threads: options.threads ?? EventLoopGroup.coreCount,
+                                       backend: options.backend == .poll ? .poll : .epoll,
+                                       logger: NetLogger { level, message in
+                                           Logger(label: "net").log(Logger.Level(level), message)
+                                       })
+        } catch {
+            throw ServerStartError(code: "event_loops", message: "could not start event loops: \(error)")
+        }
+        let loops = group.loops
+        let channels = channelsConfig.map { config in
+            var config = config
+            if let bound = options.maxOutboundBytes { config.maxOutboundBytes = bound }
+            return ChannelsService(config: config, loops: loops, clock: ServerClock.monotonicMilliseconds,
+                                   wallClock: ServerClock.unixMilliseconds)
+        }
+        self.channels = channels
+        var routes = HTTPRoutes()
+        ServerRoutes.mountOperational(on: &routes, channels: channels)
+        if let channels {
+            ChannelsMount(service: channels, options: options).mount(on: &routes)
+        }
+        http = HTTPServer(group: group, configuration: HTTPServerConfiguration(
+            host: options.host, port: options.port, limits: HTTPRequestParser.Limits(),
+            idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,
+            serverName: "parley/\(ParleyVersion.string)"), routes: routes)
+    }
+
+    /// Binds and starts serving; returns the bound address.
+    @discardableResult
+    public func start() throws(ServerStartError) -> SocketAddress {
+        do {
+            let address = try http.start()
+            if let channels { startTicking(channels) }
+            return address
+        } catch {
+            throw ServerStartError(code: "listen", message: "could not listen on \(options.host):\(options.port): \(error)")
+        }
+    }
+
+    /// Stops accepting, closes WebSockets with 1001, flushes, then stops the loops; `completion` runs after.
+    public func shutdown(completion: @escaping @Sendable () -> Void = {}) {
+        let group = self.group
+        http.shutdown(gracePeriod: .seconds(options.shutdownGraceSeconds)) {
+            group.shutdown()
+            completion()
+        }
+    }
+
+    /// Blocks until the event loops have exited.
+    public func wait() { group.join() }
+
+    private func startTicking(_ channels: ChannelsService) {
+        let loop = group.loops[0]
+        @Sendable func tick() {
+            channels.tick()
+            _ = loop.schedule(after: .seconds(1), tick)
+        }
+        _ = loop.schedule(after: .seconds(1), tick)
+    }
+}
+
+/// Why the server could not start.
+public struct ServerStartError: Error, CustomStringConvertible {
+    /// A stable identifier of the problem.
+    public let code: String
+    /// What to tell the operator.
+    public let message: String
+    public var description: String { message }
+}
+
+extension Logger.Level {
+    init(_ level: NetLogLevel) {
+        switch level {
+        case .debug: self = .debug
+        case .info: self = .info
+        case .warning: self = .warning
+        case .error: self = .error
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import ParleyChannels
+import ParleyNet
+import ParleyWire
+
+/// The routes every Parley server answers, whatever is mounted: health, version, metrics.
+enum ServerRoutes {
+    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?) {
+        routes.get("/healthz") { _, responder in
+            responder.respond(.json(#"{"status":"ok"}"#))
+        }
+        routes.get("/version") { _, responder in
+            responder.respond(.json(#"{"name":"parley","version":"\#(ParleyVersion.string)"}"#))
+        }
+        routes.get("/metrics") { _, responder in
+            var headers = HTTPHeaders()
+            headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            let body = channels?.metricsText() ?? ""
+            responder.respond(status: .ok, headers: headers, body: Array(body.utf8))
+        }
+    }
+}

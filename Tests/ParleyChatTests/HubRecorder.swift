@@ -1,0 +1,27 @@
+import Synchronization
+import ParleyChannels
+import ParleyWire
+
+/// A channels hub that only records what is published to it.
+final class HubRecorder: ChannelHub {
+    private let log = Mutex<[String]>([])
+
+    var published: [String] { log.withLock { $0 } }
+
+    func publish(app: AppConfig, events: [HubEvent]) {
+        log.withLock { log in log += events.map { "\(app.id):\($0.channel):\($0.event)" } }
+    }
+
+    func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool { true }
+    func disconnect(app: AppConfig, subscriber: any ChannelSubscriber) {}
+    func subscribe(app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest) -> PusherSubscribeOutcome {
+        .refused(code: nil, message: "recording only", status: 500)
+    }
+    func unsubscribe(app: AppConfig, subscriber: any ChannelSubscriber, channel: String) {}
+    func signIn(app: AppConfig, subscriber: any ChannelSubscriber, user: PusherSignedInUser) {}
+    func signOut(app: AppConfig, subscriber: any ChannelSubscriber, userID: String) {}
+    func terminateUser(app: AppConfig, userID: String) {}
+    func snapshot(app: AppConfig, channel: String) -> ChannelSnapshot { ChannelSnapshot(occupied: false, subscriptionCount: 0) }
+    func occupiedChannels(app: AppConfig, prefix: String?) -> [String] { [] }
+    func presenceUsers(app: AppConfig, channel: String) -> [String] { [] }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyChat
-
-@Test func moduleLinks() {
-    #expect(!ParleyChatInfo.name.isEmpty)
-}

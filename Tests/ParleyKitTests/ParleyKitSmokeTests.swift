@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyKit
+
+@Test func moduleLinks() {
+    #expect(!ParleyKitInfo.name.isEmpty)
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyNet
-
-@Test func moduleLinks() {
-    #expect(!ParleyNetInfo.name.isEmpty)
-}

@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyText
-
-@Test func moduleLinks() {
-    #expect(!ParleyTextInfo.name.isEmpty)
-}

@@ -1,0 +1,6 @@
+import Testing
+@testable import ParleyUI
+
+@Test func moduleLinks() {
+    #expect(!ParleyUIInfo.name.isEmpty)
+}
