@@ -43,7 +43,8 @@ PORT=${PORT:-9301}
 RAW_BROADCAST=${RAW_BROADCAST:-1}
 # Large enough that no subscriber is closed for lagging during a saturation search (4 s trials of
 # ~110-byte frames queue far less), so every trial keeps all its subscribers.
-PARLEY_PUSHER_ARGS=${PARLEY_PUSHER_ARGS---max-outbound 16777216 --idle-timeout 600}
+# The data directory (embedded database) goes into the run's output directory.
+PARLEY_PUSHER_ARGS=${PARLEY_PUSHER_ARGS---max-outbound 16777216 --idle-timeout 600 --data-dir {run_dir}/parley-data}
 SERVERS_GIVEN=${SERVERS:-}
 if [ -z "${SERVERS:-}" ]; then SERVERS="node"; [ -n "${PARLEY_PUSHER_CMD:-}" ] && SERVERS="$SERVERS parley"; fi
 if [ -z "${RAW_SERVERS:-}" ]; then RAW_SERVERS="c node"; [ -n "${PARLEY_BROADCAST_CMD:-}" ] && RAW_SERVERS="$RAW_SERVERS parley"; fi
@@ -59,6 +60,7 @@ measure() {
   trap 'stop_server' EXIT INT TERM
 
   export PUSHER_CONFIG="$run_dir/parley-apps.json"
+  PARLEY_PUSHER_ARGS=${PARLEY_PUSHER_ARGS//\{run_dir\}/$run_dir}
   printf '%s\n' '{"max_outbound_bytes": 16777216,' \
     ' "apps": [{"id": "1", "key": "bench-key", "secret": "bench-secret", "enabled": true}]}' >"$PUSHER_CONFIG"
 
