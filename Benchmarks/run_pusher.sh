@@ -41,10 +41,6 @@ FRACTION_SECS=${FRACTION_SECS:-10}
 PUB_CONNS=${PUB_CONNS:-8}
 PORT=${PORT:-9301}
 RAW_BROADCAST=${RAW_BROADCAST:-1}
-# Large enough that no subscriber is closed for lagging during a saturation search (4 s trials of
-# ~110-byte frames queue far less), so every trial keeps all its subscribers.
-# The data directory (embedded database) goes into the run's output directory.
-PARLEY_PUSHER_ARGS=${PARLEY_PUSHER_ARGS---max-outbound 16777216 --idle-timeout 600 --data-dir {run_dir}/parley-data}
 SERVERS_GIVEN=${SERVERS:-}
 if [ -z "${SERVERS:-}" ]; then SERVERS="node"; [ -n "${PARLEY_PUSHER_CMD:-}" ] && SERVERS="$SERVERS parley"; fi
 if [ -z "${RAW_SERVERS:-}" ]; then RAW_SERVERS="c node"; [ -n "${PARLEY_BROADCAST_CMD:-}" ] && RAW_SERVERS="$RAW_SERVERS parley"; fi
@@ -60,7 +56,11 @@ measure() {
   trap 'stop_server' EXIT INT TERM
 
   export PUSHER_CONFIG="$run_dir/parley-apps.json"
-  PARLEY_PUSHER_ARGS=${PARLEY_PUSHER_ARGS//\{run_dir\}/$run_dir}
+  # An outbound bound large enough that no subscriber is closed for lagging during a saturation
+  # search (4-s trials of ~110-byte frames queue far less), so every trial keeps all its
+  # subscribers; keep-alive beyond pauses between trials; the embedded database in the run's directory.
+  PARLEY_PUSHER_ARGS=${PARLEY_PUSHER_ARGS-"--max-outbound 16777216 --idle-timeout 600 --data-dir $run_dir/parley-data"}
+  export PARLEY_PUSHER_ARGS
   printf '%s\n' '{"max_outbound_bytes": 16777216,' \
     ' "apps": [{"id": "1", "key": "bench-key", "secret": "bench-secret", "enabled": true}]}' >"$PUSHER_CONFIG"
 
@@ -80,7 +80,7 @@ measure() {
   for name in $RAW_SERVERS; do
     echo; echo "=== raw broadcast: $name ==="
     wait_quiet
-    start_server "$name" "$PORT" "$run_dir/raw-$name.server.log"
+    start_server "$name" "$PORT" "$run_dir/raw-$name.server.log" || { PORT=$((PORT + 1)); continue; }
     run_loadgen "$run_dir/raw-$name.txt" --port "$PORT" --server-pid "$SERVER_PID" --label "raw-$name" \
       --clients "$SUBSCRIBERS" --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS"
     stop_server
@@ -91,7 +91,7 @@ measure() {
     for name in $SERVERS; do
       echo; echo "=== pusher, $channels channel(s) x $((SUBSCRIBERS / channels)) subscribers: $name ==="
       wait_quiet
-      start_server "$name-pusher" "$PORT" "$run_dir/$name-c$channels.server.log"
+      start_server "$name-pusher" "$PORT" "$run_dir/$name-c$channels.server.log" || { PORT=$((PORT + 1)); continue; }
       run_loadgen "$run_dir/$name-c$channels.txt" --mode pusher --port "$PORT" --server-pid "$SERVER_PID" \
         --label "$name-c$channels" --clients "$SUBSCRIBERS" --channels "$channels" --pub-conns "$PUB_CONNS" \
         --app-id 1 --app-key bench-key --app-secret bench-secret \
