@@ -1,0 +1,58 @@
+import Synchronization
+
+/// Fans values out to any number of AsyncStreams; streams that end are forgotten.
+/// With `replayLatest`, a new stream starts with the last value sent.
+final class Broadcaster<Element: Sendable>: Sendable {
+    private struct State {
+        var nextID = 0
+        var sinks: [Int: AsyncStream<Element>.Continuation] = [:]
+        var latest: Element?
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let replayLatest: Bool
+
+    init(replayLatest: Bool = false, initial: Element? = nil) {
+        self.replayLatest = replayLatest
+        state.withLock { $0.latest = initial }
+    }
+
+    var subscriberCount: Int { state.withLock { $0.sinks.count } }
+
+    func stream() -> AsyncStream<Element> {
+        let (stream, sink) = AsyncStream<Element>.makeStream()
+        let id: Int? = state.withLock { state in
+            if state.finished { return nil }
+            state.nextID += 1
+            state.sinks[state.nextID] = sink
+            if replayLatest, let latest = state.latest { sink.yield(latest) }
+            return state.nextID
+        }
+        guard let id else {
+            sink.finish()
+            return stream
+        }
+        sink.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.sinks.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func send(_ value: Element) {
+        let sinks = state.withLock { state in
+            state.latest = value
+            return Array(state.sinks.values)
+        }
+        for sink in sinks { sink.yield(value) }
+    }
+
+    func finish() {
+        let sinks = state.withLock { state in
+            state.finished = true
+            defer { state.sinks = [:] }
+            return Array(state.sinks.values)
+        }
+        for sink in sinks { sink.finish() }
+    }
+}
