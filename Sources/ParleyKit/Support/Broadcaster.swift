@@ -2,7 +2,7 @@ import Synchronization
 
 /// Fans values out to any number of AsyncStreams; streams that end are forgotten.
 /// With `replayLatest`, a new stream starts with the last value sent.
-final class Broadcaster<Element: Sendable>: Sendable {
+public final class Broadcaster<Element: Sendable>: Sendable {
     private struct State {
         var nextID = 0
         var sinks: [Int: AsyncStream<Element>.Continuation] = [:]
@@ -13,14 +13,17 @@ final class Broadcaster<Element: Sendable>: Sendable {
     private let state = Mutex(State())
     private let replayLatest: Bool
 
-    init(replayLatest: Bool = false, initial: Element? = nil) {
+    /// Creates a broadcaster; with `replayLatest`, new streams start with the last value (or `initial`).
+    public init(replayLatest: Bool = false, initial: Element? = nil) {
         self.replayLatest = replayLatest
         state.withLock { $0.latest = initial }
     }
 
-    var subscriberCount: Int { state.withLock { $0.sinks.count } }
+    /// How many streams are open.
+    public var subscriberCount: Int { state.withLock { $0.sinks.count } }
 
-    func stream() -> AsyncStream<Element> {
+    /// A new stream of the values sent from now on.
+    public func stream() -> AsyncStream<Element> {
         let (stream, sink) = AsyncStream<Element>.makeStream()
         let id: Int? = state.withLock { state in
             if state.finished { return nil }
@@ -39,7 +42,8 @@ final class Broadcaster<Element: Sendable>: Sendable {
         return stream
     }
 
-    func send(_ value: Element) {
+    /// Sends a value to every stream.
+    public func send(_ value: Element) {
         let sinks = state.withLock { state in
             state.latest = value
             return Array(state.sinks.values)
@@ -47,7 +51,8 @@ final class Broadcaster<Element: Sendable>: Sendable {
         for sink in sinks { sink.yield(value) }
     }
 
-    func finish() {
+    /// Ends every stream; later streams end at once.
+    public func finish() {
         let sinks = state.withLock { state in
             state.finished = true
             defer { state.sinks = [:] }
