@@ -63,16 +63,17 @@ public actor ConversationModel {
         for message in await client.cachedMessages(roomID) { messages[message.seq] = message }
         publish()
         room = try? await client.room(roomID)
-        var after: Int64? = messages.keys.max()
+        // Without any known position, follow from the start: a guessed baseline could skip messages.
+        var after: Int64 = messages.keys.max() ?? 0
         if let page = try? await client.history(roomID, limit: options.pageSize) {
             for message in page.messages { messages[message.seq] = message }
             hasOlder = page.hasMore
-            after = page.messages.last?.seq ?? after ?? 0
+            after = max(after, page.messages.last?.seq ?? 0)
         }
         let events = await client.roomEvents(roomID, after: after)
-        tasks.append(Task { for await event in events { self.apply(event) } })
+        tasks.append(Task { for await event in events { await self.apply(event) } })
         let states = client.connectionStates()
-        tasks.append(Task { for await state in states { self.connectionChanged(state) } })
+        tasks.append(Task { for await state in states { await self.connectionChanged(state) } })
         for cursor in (try? await client.cursors(in: roomID)) ?? [] { cursors[cursor.userID] = cursor.seq }
         if let partner = room?.directPartner(of: me) { presence = try? await client.presence(of: partner) }
         outbox = ((try? await client.outbox()) ?? []).filter { $0.roomID == roomID }
@@ -126,19 +127,34 @@ public actor ConversationModel {
 
     /// Replaces a message's text.
     public func edit(messageID: Int64, text: String) async {
-        do { try await client.edit(messageID: messageID, in: roomID, parts: [.text(text)]) } catch { notice = error.message }
+        do {
+            let edited = try await client.edit(messageID: messageID, in: roomID, parts: [.text(text)])
+            messages[edited.seq] = edited
+        } catch {
+            notice = error.message
+        }
         publish()
     }
 
     /// Deletes a message (or discards a failed outgoing one by its client id).
     public func delete(messageID: Int64) async {
-        do { try await client.delete(messageID: messageID, in: roomID) } catch { notice = error.message }
+        do {
+            let deleted = try await client.delete(messageID: messageID, in: roomID)
+            messages[deleted.seq] = deleted
+        } catch {
+            notice = error.message
+        }
         publish()
     }
 
     /// Adds (or removes) the user's reaction.
     public func react(_ emoji: String, to messageID: Int64, adding: Bool = true) async {
-        do { try await client.react(emoji, to: messageID, in: roomID, adding: adding) } catch { notice = error.message }
+        do {
+            let counts = try await client.react(emoji, to: messageID, in: roomID, adding: adding)
+            if let seq = messages.first(where: { $0.value.id == messageID })?.key { messages[seq]?.reactions = counts }
+        } catch {
+            notice = error.message
+        }
         publish()
     }
 
@@ -183,22 +199,34 @@ public actor ConversationModel {
             cursors[cursor.userID] = max(cursors[cursor.userID] ?? 0, cursor.seq)
         case .typing(let users):
             typers = users
+            if users.contains(where: { names[$0] == nil }) { await resolveNames() }
         case .presence(let status):
             if status.userID == room?.directPartner(of: me) { presence = status }
         case .roomUpdated(let updated):
             room = updated
         case .outbox(let entries):
             let delivered = Set(messages.values.compactMap(\.clientID))
-            outbox = entries.filter { !delivered.contains($0.clientID) }
+            // A message that left the outbox because the server has it may still wait behind a
+            // history gap-fill: keep showing it until the feed delivers it, so it never flickers away.
+            let awaitingFeed = outbox.filter { old in
+                !delivered.contains(old.clientID) && old.state == .pending && !entries.contains { $0.clientID == old.clientID }
+            }
+            outbox = entries.filter { !delivered.contains($0.clientID) } + awaitingFeed
         case .memberJoined, .memberLeft, .roomDeleted:
             break
         }
         publish()
     }
 
-    private func connectionChanged(_ state: ConnectionState) {
+    private func connectionChanged(_ state: ConnectionState) async {
         connection = state
         publish()
+        // Started offline: fetch what could not be fetched then.
+        if state == .online, room == nil, let fetched = try? await client.room(roomID) {
+            room = fetched
+            await resolveNames()
+            publish()
+        }
     }
 
     private func markReadIfVisible() {
@@ -208,7 +236,7 @@ public actor ConversationModel {
     }
 
     private func resolveNames() async {
-        let unknown = Set(messages.values.map(\.senderID) + (room?.directUserIDs ?? [])).subtracting(names.keys)
+        let unknown = Set(messages.values.map(\.senderID) + (room?.directUserIDs ?? []) + typers).subtracting(names.keys)
         for id in unknown { names[id] = (try? await client.user(id))?.name ?? id }
     }
 

@@ -16,7 +16,8 @@ public struct DayStamp: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// The day of `milliseconds` since the Unix epoch, at `utcOffsetSeconds` east of UTC.
     public init(milliseconds: Int64, utcOffsetSeconds: Int = 0) {
-        let seconds = Int(milliseconds / 1000) + utcOffsetSeconds
+        let floorSeconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let seconds = Int(floorSeconds) + utcOffsetSeconds
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         // Civil-from-days (Howard Hinnant's algorithm, public domain facts about the calendar).
         let z = days + 719_468

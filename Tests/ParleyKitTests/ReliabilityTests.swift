@@ -11,6 +11,11 @@ import Testing
         server.addUser("bob")
     }
 
+    /// Waits until `count` tasks sleep on the clock (a state is published just before its sleep starts).
+    func sleeping(_ count: Int) async {
+        while clock.sleeperCount < count { await Task.yield() }
+    }
+
     func room(_ client: ParleyClient) async throws -> String {
         try await client.createRoom(name: "general", memberIDs: ["bob"]).id
     }
@@ -61,10 +66,12 @@ import Testing
         await wait(alice, for: .online)
         let roomID = try await room(alice)
         var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await waitForSubscribers(server, "private-room-" + roomID)
+        let sleepers = clock.sleeperCount
         server.loseResponses(1)
         let pending = try await alice.send(text: "hello", to: roomID)
         // The retry waits for backoff on the manual clock.
-        while clock.sleeperCount == 0 { await Task.yield() }
+        while clock.sleeperCount <= sleepers { await Task.yield() }
         clock.advance(by: .seconds(60))
         let seen = messages(await read(&events) { messages($0).count >= 1 })
         #expect(seen.map(\.clientID) == [pending.clientID])
@@ -132,14 +139,17 @@ import Testing
         let backoff = await read(&states) { $0.contains { if case .reconnecting = $0 { true } else { false } } }
         #expect(backoff.last == .reconnecting(attempt: 1, delay: .milliseconds(750)))
         #expect(server.openConnectionCount == 0)
+        await sleeping(1)
         clock.advance(by: .milliseconds(750))
         _ = await read(&states) { $0.last == .online }
         // Unreachable: backoff grows while connects fail.
         server.setReachable(false)
         _ = await read(&states) { $0.last == .reconnecting(attempt: 1, delay: .milliseconds(750)) }
+        await sleeping(1)
         clock.advance(by: .milliseconds(750))
         _ = await read(&states) { $0.last == .reconnecting(attempt: 2, delay: .milliseconds(1500)) }
         server.setReachable(true)
+        await sleeping(1)
         clock.advance(by: .milliseconds(1500))
         _ = await read(&states) { $0.last == .online }
         // 4001: never reconnect unchanged.
@@ -165,10 +175,11 @@ import Testing
 
         var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
         await waitForSubscribers(server, "private-room-" + roomID)
+        let sleepers = clock.sleeperCount
         server.typing("bob", in: roomID)
         let typing = await read(&events) { $0.contains(.typing(userIDs: ["bob"])) }
         #expect(typing.last == .typing(userIDs: ["bob"]))
-        while clock.sleeperCount == 0 { await Task.yield() }
+        while clock.sleeperCount <= sleepers { await Task.yield() }
         clock.advance(by: .seconds(3))
         let expired = await read(&events) { $0.contains(.typing(userIDs: [])) }
         #expect(expired.last == .typing(userIDs: []))

@@ -4,7 +4,7 @@ import ParleyWire
 extension ParleyClient {
     /// Starts connecting (and reconnecting whenever the connection is lost) until ``disconnect()``.
     public func connect() async {
-        guard !wantsConnection else { return }
+        guard !wantsConnection, !isClosed else { return }
         wantsConnection = true
         _ = try? await userID()
         publish(.connecting)
@@ -28,6 +28,8 @@ extension ParleyClient {
 
     /// Ends every stream and the connection; the client is unusable afterwards.
     public func close() async {
+        isClosed = true
+        flushTask?.cancel()
         await disconnect()
         for room in rooms.values { room.events?.finish() }
         rooms = [:]
@@ -167,6 +169,10 @@ extension ParleyClient {
             guard generation == current else { return }
             rooms[roomID]?.subscribing = false
             lastServerError = "subscribing to \(roomID) failed: \(error.message)"
+            // Transient trouble: try again on this socket after a pause; a refusal waits for the next connection.
+            guard error.isTransient else { return }
+            do { try await clock.sleep(for: configuration.reconnect.initialDelay) } catch { return }
+            if generation == current { subscribeIfOnline(roomID) }
         }
     }
 }

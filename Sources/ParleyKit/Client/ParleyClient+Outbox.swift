@@ -46,6 +46,7 @@ extension ParleyClient {
 
     /// Starts sending the outbox unless a run is going (then it runs once more after).
     func flushOutbox() {
+        guard !isClosed else { return }
         if flushTask != nil {
             flushAgain = true
             return
@@ -94,7 +95,7 @@ extension ParleyClient {
         let delay: Duration = seconds.map { .seconds($0) }
             ?? configuration.reconnect.backoff(attempt: outboxRetryAttempt, random: random())
         outboxRetryTask = Task {
-            try? await self.clock.sleep(for: delay)
+            do { try await self.clock.sleep(for: delay) } catch { return }
             await self.outboxRetryFired()
         }
     }

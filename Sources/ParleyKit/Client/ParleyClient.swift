@@ -20,6 +20,7 @@ public actor ParleyClient {
     var state: ConnectionState = .idle
     var currentUserID: String?
     var wantsConnection = false
+    var isClosed = false
     var connectionTask: Task<Void, Never>?
     var connection: (any RealtimeConnection)?
     var generation = 0

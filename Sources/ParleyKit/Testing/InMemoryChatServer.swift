@@ -63,9 +63,10 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
         }
     }
 
-    /// A token for `userID` (an unsigned JWT with `sub` and `exp`, as the SDK reads it).
+    /// A token for `userID` (an unsigned JWT with `sub` and `exp`, as the SDK reads it), valid a
+    /// year on the server's clock unless `expiresAt` (seconds) says otherwise.
     public func token(for userID: String, expiresAt: Int64? = nil) -> String {
-        let exp = expiresAt ?? (clock.now() / 1000 + 3600)
+        let exp = expiresAt ?? (clock.now() / 1000 + 365 * 86_400)
         let payload = JSONWriter.serialize(.object(["sub": .string(userID), "aud": .string("fake"), "exp": .number(String(exp))]))
         return "eyJhbGciOiJIUzI1NiJ9." + Self.base64URL(payload) + ".fake"
     }
