@@ -96,7 +96,7 @@ extension ParleyClient {
             ?? configuration.reconnect.backoff(attempt: outboxRetryAttempt, random: random())
         outboxRetryTask = Task {
             do { try await self.clock.sleep(for: delay) } catch { return }
-            await self.outboxRetryFired()
+            self.outboxRetryFired()
         }
     }
 

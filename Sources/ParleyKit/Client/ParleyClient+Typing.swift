@@ -18,7 +18,7 @@ extension ParleyClient {
         if !wasTyping { emitTypers(roomID) }
         Task {
             try? await self.clock.sleep(for: timeout)
-            await self.expireTypers(roomID)
+            self.expireTypers(roomID)
         }
     }
 
