@@ -1,4 +1,5 @@
 import ParleyNet
+import ParleyWire
 
 /// Every open benchmark socket, partitioned by event loop, and the fan-out over them.
 ///
