@@ -16,6 +16,7 @@ public final class ParleyServer: Sendable {
     public let channels: ChannelsService?
     /// The chat service, when apps are configured and a store was given.
     public let chat: ChatService?
+    private let docs: DocsMount?
     private let presenceRelay: PresenceRelay?
     private let http: HTTPServer
     private let logger: Logger
@@ -49,16 +50,23 @@ public final class ParleyServer: Sendable {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
         if let channels, let store {
-            let chat = ChatService(configuration: ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory,
-                                                                    devMode: options.dev),
-                                   store: store, publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
+            let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub)
+            let configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
+                                                  otherChannels: { app, user, channel in
+                                                      await docs.authorizeChannel(app: app, user: user, channel: channel)
+                                                  })
+            let chat = ChatService(configuration: configuration, store: store,
+                                   publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
             let relay = PresenceRelay(chat: chat)
             channels.hub.setUserObserver(relay)
             ChatMount(service: chat).mount(on: &routes)
+            docs.mount(on: &routes, chat: chat, options: options)
             self.chat = chat
+            self.docs = docs
             presenceRelay = relay
         } else {
             chat = nil
+            docs = nil
             presenceRelay = nil
         }
         http = HTTPServer(group: group, configuration: HTTPServerConfiguration(
@@ -73,6 +81,7 @@ public final class ParleyServer: Sendable {
         do {
             let address = try http.start()
             if let channels { startTicking(channels) }
+            docs?.startSweeping()
             return address
         } catch {
             throw ServerStartError(code: "listen", message: "could not listen on \(options.host):\(options.port): \(error)")
