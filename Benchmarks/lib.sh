@@ -1,5 +1,6 @@
 # Shared helpers for the benchmark scripts (sourced, not run).
-# Servers are named: c, node, parley. A server is started with its port and must listen on
+# Servers are named: c, node, parley (broadcast protocol) and node-pusher, parley-pusher (Pusher
+# protocol, run_pusher.sh). A server is started with its port and must listen on
 # 127.0.0.1:PORT; its pid is the process the command execs (CPU and RSS are read from /proc/PID).
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -48,6 +49,14 @@ server_command() { # server_command NAME PORT — prints the shell command that 
     parley)
       local cmd=${PARLEY_BROADCAST_CMD:?set PARLEY_BROADCAST_CMD to run the Parley server}
       if [[ $cmd == *"{port}"* ]]; then printf '%s' "${cmd//\{port\}/$port}"; else printf '%s --port %q' "$cmd" "$port"; fi ;;
+    node-pusher) printf 'node %q --port %q --app-id 1 --key bench-key --secret bench-secret' "$BENCH_DIR/node/pusher_server.js" "$port" ;;
+    parley-pusher) # PUSHER_CONFIG: the apps file run_pusher.sh writes; PARLEY_PUSHER_ARGS: extra flags
+      local cmd=${PARLEY_PUSHER_CMD:?set PARLEY_PUSHER_CMD to run the Parley server} conf=${PUSHER_CONFIG:?}
+      if [[ $cmd == *"{port}"* ]]; then
+        cmd=${cmd//\{port\}/$port}; printf '%s' "${cmd//\{config\}/$conf}"
+      else
+        printf '%s --config %q %s --port %q' "$cmd" "$conf" "${PARLEY_PUSHER_ARGS-}" "$port"
+      fi ;;
     *) log "unknown server $name"; return 1 ;;
   esac
 }
@@ -63,7 +72,7 @@ wait_port() { # wait_port PORT SECONDS
 
 start_server() { # start_server NAME PORT LOGFILE — sets SERVER_PID
   local name=$1 port=$2 logf=$3 cmd cpus=$SERVER_CPUS
-  [ "$name" = parley ] && cpus=$PARLEY_SERVER_CPUS
+  [[ $name == parley* ]] && cpus=$PARLEY_SERVER_CPUS
   cmd=$(server_command "$name" "$port") || return 1
   log "starting $name: $cmd${cpus:+ (CPUs $cpus)}"
   (cd "$REPO_DIR" && exec bash -c "ulimit -n 20000 2>/dev/null; exec $(launch_prefix "$cpus")$cmd") >"$logf" 2>&1 &

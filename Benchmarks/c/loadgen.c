@@ -1,5 +1,6 @@
 /*
- * loadgen.c — epoll WebSocket load generator for the broadcast and idle-capacity benchmarks.
+ * loadgen.c — epoll WebSocket load generator for the broadcast, Pusher fan-out and idle-capacity
+ * benchmarks.
  *
  * Speaks the benchmark protocol of Benchmarks/README.md to any server: opens N WebSocket
  * clients from source addresses 127.0.0.2, 127.0.0.3, ... (bind before connect), checks
@@ -13,6 +14,18 @@
  *                     so deliveries per server CPU-second, and the load generator's own
  *                     CPU. --search ramps the rate to find saturation; --half then runs at
  *                     50% of it; --fixed-rate R runs at a given rate.
+ *   --mode pusher     Pusher Channels (protocol 7) fan-out: the clients are
+ *                     subscribers that connect to /app/KEY?protocol=7, wait for
+ *                     connection_established, subscribe to a public channel (bench-0 ..
+ *                     bench-(C-1), spread evenly) and wait for subscription_succeeded; an extra
+ *                     publisher process sends signed HTTP POST /apps/ID/events requests
+ *                     (keep-alive, several connections, pipelined if needed; body MD5 and
+ *                     HMAC-SHA256 from libcrypto) at a fixed open-loop rate, round-robin over
+ *                     the channels, each event's data being the 64-byte benchmark message with
+ *                     its scheduled send time. Subscribers pull the time out of the delivered
+ *                     event's JSON: the latency is trigger-to-delivery. Trials, the search and
+ *                     the figures are those of broadcast mode; --fractions runs at fixed
+ *                     fractions of the saturation rate.
  *   --mode idle       opens idle connections in steps and reports the server's RSS per
  *                     connection, then closes them, runs connect/handshake/close cycles and
  *                     reports the RSS after.
@@ -21,7 +34,7 @@
  * 15,000 descriptors) that share their counters and histograms with the controlling
  * parent through an anonymous shared mapping. Everything is bounded by timeouts.
  *
- *   cc -O2 -o loadgen loadgen.c -lcrypto
+ *   cc -O2 -o loadgen loadgen.c -lcrypto -lm
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -32,6 +45,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <signal.h>
@@ -60,6 +74,10 @@
 #define RBUF (256 * 1024)
 #define HS_LIMIT 8192
 #define PUB_QUEUE_LIMIT (256u * 1024 * 1024)
+#define MAX_CHANNELS 10000
+#define MAX_FRACTIONS 8
+#define MAX_PUB_CONNS 64
+#define BENCH_EVENT "bench"
 
 /* ---------- time, histogram ---------- */
 
@@ -123,6 +141,9 @@ struct wshared {
     uint64_t open, cycles_done;
     uint64_t connect_errors, handshake_errors, closed_by_peer, protocol_errors, late, bad_payload;
     uint64_t pub_sent, pub_lag_max_ns, pub_queue_max;
+    /* pusher mode: subscriptions per channel (subscribers), requests and answers (publisher) */
+    uint64_t pusher_errors, wrong_channel, pub_answers, pub_failed, pub_lost, pub_pipelined_max;
+    uint32_t chan_subs[MAX_CHANNELS];
     int pid;
     struct wtrial t[MAX_TRIALS];
 };
@@ -143,12 +164,20 @@ static struct shared *S;
 
 /* ---------- options ---------- */
 
+enum { MODE_BROADCAST, MODE_IDLE, MODE_PUSHER };
+
 static struct {
     const char *host;
     int port;
-    int mode_idle;
+    int mode;
     int clients;
-    int procs;
+    int procs; /* subscriber/client worker processes */
+    int nw;    /* all worker processes: procs, plus the publisher in pusher mode */
+    const char *app_id, *app_key, *app_secret;
+    int channels;
+    int pub_conns;
+    double fractions[MAX_FRACTIONS];
+    int nfractions;
     uint32_t src_base; /* host order */
     int src_count;
     int concurrency;
@@ -181,15 +210,21 @@ static struct {
     .concurrency = 256, .start_rate = 0, .ramp = 1.5, .bisect = 3, .trial_secs = 4, .half_secs = 10,
     .fixed_secs = 10, .warmup_secs = 2, .drain_secs = 30, .connect_timeout = 120, .max_secs = 900,
     .cycles = 100000, .settle_secs = 2, .label = "server",
+    .app_id = "1", .app_key = "bench-key", .app_secret = "bench-secret", .channels = 1, .pub_conns = 8,
 };
 
 /* ---------- worker ---------- */
 
-enum { C_FREE, C_CONNECTING, C_HANDSHAKE, C_OPEN, C_CLOSING };
+/* C_ESTABLISHING and C_SUBSCRIBING: a Pusher subscriber whose WebSocket is open but that waits for
+ * connection_established or subscription_succeeded; it counts as in flight until subscribed. */
+enum { C_FREE, C_CONNECTING, C_HANDSHAKE, C_ESTABLISHING, C_SUBSCRIBING, C_OPEN, C_CLOSING };
 
 struct client {
     int fd;
     uint8_t state, cycling, is_pub, want_out;
+    uint8_t http;         /* a publisher's HTTP connection (pusher mode) */
+    uint32_t chan;        /* the channel a Pusher subscriber is on */
+    uint32_t outstanding; /* HTTP requests sent and not yet answered */
     char key[25];
     uint8_t *in;
     uint32_t in_len, in_cap;
@@ -213,6 +248,17 @@ static uint8_t rbuf[RBUF + HS_LIMIT + 64];
 static uint8_t rnd[4096];
 static size_t rnd_off = sizeof rnd;
 static char ws_request_tail[160];
+static char ws_path[300] = "/";
+static uint32_t next_chan; /* pusher: channel assignment counter of this worker */
+
+static int in_flight_state(uint8_t st) {
+    return st == C_CONNECTING || st == C_HANDSHAKE || st == C_ESTABLISHING || st == C_SUBSCRIBING;
+}
+
+/* The worker that publishes: client 0 of worker 0 (broadcast), the extra worker (pusher). */
+static void pub_closed(int slot);
+
+static int is_publisher_worker(void) { return O.mode == MODE_PUSHER ? W == O.procs : W == 0; }
 
 #define TIMER_TOKEN UINT64_MAX
 
@@ -239,13 +285,18 @@ static void ep_mod(int slot, int with_out) {
 
 static void release(int slot) {
     struct client *c = &cl[slot];
-    if (c->state == C_OPEN) STORE(ME->open, ME->open - 1);
-    if (c->state == C_CONNECTING || c->state == C_HANDSHAKE) inflight--;
+    if (c->state == C_OPEN) {
+        STORE(ME->open, ME->open - 1);
+        if (O.mode == MODE_PUSHER && !c->http) STORE(ME->chan_subs[c->chan], ME->chan_subs[c->chan] - 1);
+        if (c->http && c->outstanding) STORE(ME->pub_lost, ME->pub_lost + c->outstanding);
+    }
+    if (in_flight_state(c->state)) inflight--;
     if (c->state == C_CLOSING) closing--;
     if (c->state == C_OPEN || c->state == C_CLOSING) {
         if (c->cycling) STORE(ME->cycles_done, ME->cycles_done + 1);
     }
     if (slot == pub_slot) pub_slot = -1;
+    if (c->http) pub_closed(slot);
     close(c->fd);
     free(c->in);
     free(c->out);
@@ -332,7 +383,10 @@ static void send_close(int slot, uint16_t code) {
     uint8_t p[2] = {(uint8_t)(code >> 8), (uint8_t)code}, f[16];
     size_t n = client_frame(f, 0x8, p, 2);
     struct client *c = &cl[slot];
-    if (c->state == C_OPEN) STORE(ME->open, ME->open - 1);
+    if (c->state == C_OPEN) {
+        STORE(ME->open, ME->open - 1);
+        if (O.mode == MODE_PUSHER) STORE(ME->chan_subs[c->chan], ME->chan_subs[c->chan] - 1);
+    }
     c->state = C_CLOSING;
     closing++;
     if (csend(slot, f, n) < 0) release(slot);
@@ -379,8 +433,8 @@ static void send_handshake(int slot) {
     uint8_t raw[16];
     random_bytes(raw, 16);
     base64(raw, 16, c->key);
-    char req[512];
-    int n = snprintf(req, sizeof req, "GET / HTTP/1.1\r\nSec-WebSocket-Key: %s\r\n%s", c->key, ws_request_tail);
+    char req[1024];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nSec-WebSocket-Key: %s\r\n%s", ws_path, c->key, ws_request_tail);
     c->state = C_HANDSHAKE;
     if (csend(slot, (const uint8_t *)req, (size_t)n) < 0) {
         BUMP(ME->connect_errors);
@@ -430,7 +484,8 @@ static int trial_of(uint64_t seq) {
     return -1;
 }
 
-static void record(const uint8_t *p, uint64_t len, uint64_t now) {
+/* Records one delivery to a client of the benchmark message at p (time, ' ', sequence number). */
+static void record(int slot, const uint8_t *p, uint64_t len, uint64_t now) {
     int ok = 1;
     if (len < 31) ok = 0;
     uint64_t ts = ok ? parse_digits(p, 20, &ok) : 0;
@@ -444,10 +499,105 @@ static void record(const uint8_t *p, uint64_t len, uint64_t now) {
         BUMP(ME->late);
         return;
     }
+    if (O.mode == MODE_PUSHER && seq % (uint64_t)O.channels != cl[slot].chan) {
+        BUMP(ME->wrong_channel); /* published on another channel than this subscriber's */
+        return;
+    }
     struct wtrial *t = &ME->t[ti];
     t->hist[hidx(now > ts ? now - ts : 0)]++;
     t->last_ns = now;
     BUMP(t->deliveries);
+}
+
+/* ---------- Pusher subscriber ---------- */
+
+/* The string value of "key" in a flat JSON object (no escapes inside the value), or NULL. */
+static const uint8_t *json_string(const uint8_t *p, size_t len, const char *key, size_t *vlen) {
+    char pat[40];
+    int pl = snprintf(pat, sizeof pat, "\"%s\"", key);
+    const uint8_t *end = p + len, *k = p;
+    while ((k = memmem(k, (size_t)(end - k), pat, (size_t)pl))) {
+        const uint8_t *v = k + pl;
+        while (v < end && (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')) v++;
+        if (v < end && *v == ':') {
+            v++;
+            while (v < end && (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')) v++;
+            if (v >= end || *v != '"') return NULL;
+            v++;
+            const uint8_t *q = memchr(v, '"', (size_t)(end - v));
+            if (!q) return NULL;
+            *vlen = (size_t)(q - v);
+            return v;
+        }
+        k += pl;
+    }
+    return NULL;
+}
+
+static int name_is(const uint8_t *v, size_t n, const char *name) { return v && n == strlen(name) && !memcmp(v, name, n); }
+
+/* Sends a text message; returns -1 if the slot was released. */
+static int send_text(int slot, const char *msg, size_t n) {
+    uint8_t f[512];
+    size_t fl = client_frame(f, 0x1, (const uint8_t *)msg, n);
+    if (csend(slot, f, fl) < 0) {
+        release(slot);
+        return -1;
+    }
+    return 0;
+}
+
+static void subscribed(int slot) {
+    struct client *c = &cl[slot];
+    inflight--;
+    c->state = C_OPEN;
+    STORE(ME->chan_subs[c->chan], ME->chan_subs[c->chan] + 1);
+    STORE(ME->open, ME->open + 1);
+}
+
+/* One text message from the server to a Pusher subscriber; returns -1 if the slot was released. */
+static int pusher_text(int slot, const uint8_t *p, size_t len, uint64_t now) {
+    struct client *c = &cl[slot];
+    size_t en = 0;
+    const uint8_t *ev = json_string(p, len, "event", &en);
+    if (name_is(ev, en, BENCH_EVENT)) {
+        size_t dn = 0;
+        const uint8_t *d = json_string(p, len, "data", &dn);
+        if (!d || c->state != C_OPEN) {
+            BUMP(ME->bad_payload);
+            return 0;
+        }
+        record(slot, d, dn, now);
+        return 0;
+    }
+    if (name_is(ev, en, "pusher:connection_established") && c->state == C_ESTABLISHING) {
+        c->chan = (uint32_t)((W + (uint64_t)O.procs * next_chan++) % (uint64_t)O.channels);
+        char msg[128];
+        int n = snprintf(msg, sizeof msg, "{\"event\":\"pusher:subscribe\",\"data\":{\"auth\":\"\",\"channel\":\"bench-%u\"}}",
+                         c->chan);
+        if (send_text(slot, msg, (size_t)n) < 0) return -1;
+        c->state = C_SUBSCRIBING;
+        return 0;
+    }
+    if (name_is(ev, en, "pusher_internal:subscription_succeeded") && c->state == C_SUBSCRIBING) {
+        subscribed(slot);
+        return 0;
+    }
+    if (name_is(ev, en, "pusher:ping")) {
+        static const char pong[] = "{\"event\":\"pusher:pong\",\"data\":{}}";
+        return send_text(slot, pong, sizeof pong - 1);
+    }
+    if (name_is(ev, en, "pusher:error") || name_is(ev, en, "pusher:subscription_error")) {
+        if (ME->pusher_errors == 0)
+            fprintf(stderr, "loadgen worker %d: the server sent %.*s\n", W, (int)(len > 300 ? 300 : len), (const char *)p);
+        BUMP(ME->pusher_errors);
+        if (c->state == C_ESTABLISHING || c->state == C_SUBSCRIBING) { /* no subscription: try again */
+            BUMP(ME->handshake_errors);
+            release(slot);
+            return -1;
+        }
+    }
+    return 0; /* other events (pong, subscription_count, ...) are not part of the benchmark */
 }
 
 /* Parses server frames; returns bytes consumed, or -1 if the slot was released. */
@@ -482,7 +632,9 @@ static long frames(int slot, uint8_t *p, size_t len, uint64_t now) {
         off += hl + (size_t)plen;
         switch (b0 & 0x0F) {
         case 0x1:
-            if (b0 & 0x80) record(pl, plen, now);
+            if (!(b0 & 0x80)) break;
+            if (O.mode != MODE_PUSHER) record(slot, pl, plen, now);
+            else if (pusher_text(slot, pl, (size_t)plen, now) < 0) return -1;
             break;
         case 0x8: {
             struct client *c = &cl[slot];
@@ -513,6 +665,10 @@ static long frames(int slot, uint8_t *p, size_t len, uint64_t now) {
 
 static void became_open(int slot) {
     struct client *c = &cl[slot];
+    if (O.mode == MODE_PUSHER) { /* still in flight until subscribed */
+        c->state = C_ESTABLISHING;
+        return;
+    }
     inflight--;
     if (c->cycling) { /* a connect/disconnect cycle: close as soon as the handshake is done */
         send_close(slot, 1000);
@@ -520,10 +676,158 @@ static void became_open(int slot) {
     }
     c->state = C_OPEN;
     STORE(ME->open, ME->open + 1);
-    if (W == 0 && pub_slot < 0) {
+    if (is_publisher_worker() && pub_slot < 0) {
         pub_slot = slot;
         c->is_pub = 1;
     }
+}
+
+/* ---------- Pusher publisher: signed HTTP API requests ---------- */
+
+static int pubs[MAX_PUB_CONNS]; /* the publisher's open HTTP connections (slots) */
+static int npubs;
+static uint32_t pub_rr;
+static char events_path[160];
+
+static void pub_opened(int slot) {
+    if (npubs < MAX_PUB_CONNS) pubs[npubs++] = slot;
+}
+
+static void pub_closed(int slot) {
+    for (int i = 0; i < npubs; i++)
+        if (pubs[i] == slot) {
+            pubs[i] = pubs[--npubs];
+            return;
+        }
+}
+
+/* The value of header NAME (case-insensitive) in an HTTP head, or NULL. */
+static const uint8_t *header_value(const uint8_t *head, size_t hl, const char *name, size_t *vlen) {
+    size_t nl = strlen(name);
+    for (const uint8_t *l = memmem(head, hl, "\r\n", 2); l && (size_t)(l - head) + 2 + nl < hl;
+         l = memmem(l + 2, hl - (size_t)(l + 2 - head), "\r\n", 2)) {
+        const uint8_t *k = l + 2;
+        if (strncasecmp((const char *)k, name, nl) || k[nl] != ':') continue;
+        const uint8_t *v = k + nl + 1, *end = memmem(v, hl - (size_t)(v - head), "\r\n", 2);
+        if (!end) return NULL;
+        while (v < end && (*v == ' ' || *v == '\t')) v++;
+        *vlen = (size_t)(end - v);
+        return v;
+    }
+    return NULL;
+}
+
+static void answered(struct client *c, int status, const uint8_t *msg, size_t n) {
+    if (c->outstanding) c->outstanding--;
+    BUMP(ME->pub_answers);
+    if (status == 200) return;
+    if (ME->pub_failed == 0)
+        fprintf(stderr, "loadgen publisher: the server answered %.*s\n", (int)(n > 400 ? 400 : n), (const char *)msg);
+    BUMP(ME->pub_failed);
+}
+
+/* Parses HTTP answers on a publisher connection; returns bytes consumed, or -1 if released. */
+static long http_answers(int slot, const uint8_t *p, size_t len) {
+    struct client *c = &cl[slot];
+    size_t off = 0;
+    while (off < len) {
+        const uint8_t *b = p + off;
+        size_t avail = len - off, vl = 0, total;
+        const uint8_t *e = memmem(b, avail, "\r\n\r\n", 4);
+        if (!e) {
+            if (avail > HS_LIMIT) goto broken;
+            break;
+        }
+        size_t hl = (size_t)(e + 4 - b);
+        if (hl < 12 || memcmp(b, "HTTP/1.", 7) != 0) goto broken;
+        int status = (b[9] - '0') * 100 + (b[10] - '0') * 10 + (b[11] - '0');
+        const uint8_t *te = header_value(b, hl, "transfer-encoding", &vl);
+        if (te && memmem(te, vl, "chunked", 7)) {
+            size_t q = hl;
+            for (;;) {
+                const uint8_t *nl = memmem(b + q, avail - q, "\r\n", 2);
+                if (!nl) return (long)off;
+                size_t sz = strtoul((const char *)b + q, NULL, 16);
+                q = (size_t)(nl + 2 - b);
+                if (sz == 0) { /* no trailers: the last chunk is followed by an empty line */
+                    if (avail - q < 2) return (long)off;
+                    q += 2;
+                    break;
+                }
+                if (sz > RBUF) goto broken;
+                if (avail - q < sz + 2) return (long)off;
+                q += sz + 2;
+            }
+            total = q;
+        } else {
+            const uint8_t *cv = header_value(b, hl, "content-length", &vl);
+            size_t clen = cv ? strtoul((const char *)cv, NULL, 10) : 0;
+            if (clen > RBUF) goto broken;
+            if (avail < hl + clen) break;
+            total = hl + clen;
+        }
+        answered(c, status, b, total);
+        off += total;
+    }
+    return (long)off;
+broken:
+    BUMP(ME->protocol_errors);
+    release(slot);
+    return -1;
+}
+
+static void hex(const unsigned char *d, size_t n, char *out) {
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+/* The 64-byte benchmark message: scheduled send time, sequence number, '.' padding. */
+static void bench_message(char msg[MSG_LEN + 1], uint64_t due, uint64_t seq) {
+    int n = snprintf(msg, MSG_LEN + 1, "%020llu %010llu ", (unsigned long long)due, (unsigned long long)seq);
+    memset(msg + n, '.', MSG_LEN - (size_t)n);
+    msg[MSG_LEN] = 0;
+}
+
+/* A signed POST /apps/ID/events request (spec section 7) for one event on channel seq % C. */
+static size_t event_request(char *out, size_t cap, uint64_t due, uint64_t seq) {
+    char msg[MSG_LEN + 1], body[256], query[256], to_sign[512], md5hex[33], sighex[65];
+    bench_message(msg, due, seq);
+    int bl = snprintf(body, sizeof body, "{\"name\":\"" BENCH_EVENT "\",\"channel\":\"bench-%llu\",\"data\":\"%s\"}",
+                      (unsigned long long)(seq % (uint64_t)O.channels), msg);
+    unsigned char md[EVP_MAX_MD_SIZE], sig[EVP_MAX_MD_SIZE];
+    unsigned int mdl = 0, sl = 0;
+    if (EVP_Digest(body, (size_t)bl, md, &mdl, EVP_md5(), NULL) != 1) wdie("EVP_Digest(md5)");
+    hex(md, mdl, md5hex);
+    int ql = snprintf(query, sizeof query, "auth_key=%s&auth_timestamp=%lld&auth_version=1.0&body_md5=%s", O.app_key,
+                      (long long)time(NULL), md5hex);
+    int tl = snprintf(to_sign, sizeof to_sign, "POST\n%s\n%.*s", events_path, ql, query);
+    if (!HMAC(EVP_sha256(), O.app_secret, (int)strlen(O.app_secret), (const unsigned char *)to_sign, (size_t)tl, sig, &sl))
+        wdie("HMAC");
+    hex(sig, sl, sighex);
+    int n = snprintf(out, cap,
+                     "POST %s?%s&auth_signature=%s HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %d\r\n\r\n%s",
+                     events_path, query, sighex, O.host, O.port, bl, body);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+/* The open publisher connection with the fewest unanswered requests (round-robin among equals). */
+static int pub_pick(void) {
+    int best = -1;
+    uint32_t least = UINT32_MAX;
+    for (int k = 0; k < npubs; k++) {
+        int i = pubs[(pub_rr + (uint32_t)k) % (uint32_t)npubs];
+        if (cl[i].outstanding < least) {
+            least = cl[i].outstanding;
+            best = i;
+        }
+    }
+    pub_rr++;
+    return best;
 }
 
 static void on_read(int slot) {
@@ -534,13 +838,19 @@ static void on_read(int slot) {
     if (r <= 0) {
         if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
         if (c->state == C_OPEN) BUMP(ME->closed_by_peer);
-        if (c->state == C_CONNECTING || c->state == C_HANDSHAKE) BUMP(ME->handshake_errors);
+        if (in_flight_state(c->state)) BUMP(ME->handshake_errors);
         release(slot);
         return;
     }
     uint64_t now = now_ns();
     size_t len = have + (size_t)r;
     size_t used = 0;
+    if (c->http) {
+        long n = http_answers(slot, rbuf, len);
+        if (n < 0) return;
+        used = (size_t)n;
+        goto stash;
+    }
     if (c->state == C_HANDSHAKE) {
         uint8_t *e = memmem(rbuf, len, "\r\n\r\n", 4);
         if (!e) {
@@ -591,6 +901,14 @@ static void on_writable(int slot) {
             return;
         }
         ep_mod(slot, 0);
+        if (O.mode == MODE_PUSHER && is_publisher_worker()) { /* plain HTTP keep-alive connection */
+            inflight--;
+            c->http = 1;
+            c->state = C_OPEN;
+            STORE(ME->open, ME->open + 1);
+            pub_opened(slot);
+            return;
+        }
         send_handshake(slot);
         return;
     }
@@ -611,12 +929,70 @@ static void arm_timer(uint64_t at) {
     timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
+static void start_connect(void);
+
+/* Pusher publisher tick: every event that is due goes out as one HTTP request, requests to the
+ * same connection in one send; a connection the server closed is replaced. */
+static void publish_due_events(const struct trial_spec *t) {
+    static uint8_t stage[MAX_PUB_CONNS][16 * 1024];
+    static size_t stage_len[MAX_PUB_CONNS];
+    static int stage_slot[MAX_PUB_CONNS];
+    while (npubs + inflight < O.pub_conns && nfree > 0) {
+        int before = inflight;
+        start_connect();
+        if (inflight == before) break;
+    }
+    if (npubs == 0) { /* nothing to send on yet: the events wait, and their lateness counts */
+        arm_timer(now_ns() + 10000000ull);
+        return;
+    }
+    for (int i = 0; i < npubs; i++) {
+        stage_len[i] = 0;
+        stage_slot[i] = pubs[i];
+    }
+    uint64_t now = now_ns();
+    int first = 1, batch = 0;
+    while (pub_next < t->nmsgs && sched_ns(t, pub_next) <= now && batch < 512) {
+        uint64_t due = sched_ns(t, pub_next);
+        if (first) {
+            if (now - due > ME->pub_lag_max_ns) ME->pub_lag_max_ns = now - due;
+            first = 0;
+        }
+        int slot = pub_pick(), k = 0;
+        while (stage_slot[k] != slot) k++;
+        if (stage_len[k] + 1024 > sizeof stage[k]) break;
+        size_t n = event_request((char *)stage[k] + stage_len[k], sizeof stage[k] - stage_len[k], due,
+                                 t->seq_base + pub_next);
+        if (n == 0) wdie("request too long");
+        stage_len[k] += n;
+        cl[slot].outstanding++;
+        if (cl[slot].outstanding > ME->pub_pipelined_max) STORE(ME->pub_pipelined_max, cl[slot].outstanding);
+        pub_next++;
+        batch++;
+    }
+    int nstaged = npubs;
+    for (int k = 0; k < nstaged; k++) {
+        if (!stage_len[k]) continue;
+        int slot = stage_slot[k];
+        if (csend(slot, stage[k], stage_len[k]) < 0) {
+            BUMP(ME->closed_by_peer);
+            release(slot);
+        }
+    }
+    STORE(ME->pub_sent, ME->pub_sent + (uint64_t)batch);
+    if (pub_next < t->nmsgs) arm_timer(sched_ns(t, pub_next));
+}
+
 static void on_timer(void) {
     uint64_t x;
     if (read(tfd, &x, sizeof x) < 0 && errno != EAGAIN) wdie("timerfd read");
     if (cur_trial < 0) return;
     const struct trial_spec *t = &S->trials[cur_trial];
     if (pub_next >= t->nmsgs) return;
+    if (O.mode == MODE_PUSHER) {
+        publish_due_events(t);
+        return;
+    }
     uint64_t now = now_ns();
     static uint8_t batch[64 * 1024];
     size_t bl = 0;
@@ -628,9 +1004,7 @@ static void on_timer(void) {
             first = 0;
         }
         char msg[MSG_LEN + 1];
-        int n = snprintf(msg, sizeof msg, "%020llu %010llu ", (unsigned long long)due,
-                         (unsigned long long)(t->seq_base + pub_next));
-        memset(msg + n, '.', MSG_LEN - (size_t)n);
+        bench_message(msg, due, t->seq_base + pub_next);
         bl += client_frame(batch + bl, 0x1, (const uint8_t *)msg, MSG_LEN);
         pub_next++;
     }
@@ -659,6 +1033,10 @@ static void worker_main(int w) {
     snprintf(ws_request_tail, sizeof ws_request_tail,
              "Host: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n", O.host,
              O.port);
+    if (O.mode == MODE_PUSHER) {
+        snprintf(ws_path, sizeof ws_path, "/app/%s?protocol=7&client=parley-loadgen&version=1.0", O.app_key);
+        snprintf(events_path, sizeof events_path, "/apps/%s/events", O.app_id);
+    }
     ep = epoll_create1(EPOLL_CLOEXEC);
     tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (ep < 0 || tfd < 0) wdie("epoll/timerfd");
@@ -680,7 +1058,7 @@ static void worker_main(int w) {
             switch (cmd) {
             case CMD_TRIAL:
                 cur_trial = S->trial;
-                if (W == 0) {
+                if (is_publisher_worker()) {
                     pub_next = 0;
                     arm_timer(S->trials[cur_trial].start_ns);
                 }
@@ -842,7 +1220,7 @@ static int proc_fd_count(int pid) {
 
 static uint64_t loadgen_cpu_ns(void) {
     uint64_t s = 0;
-    for (int i = 0; i < O.procs; i++) s += proc_cpu_ns(S->w[i].pid);
+    for (int i = 0; i < O.nw; i++) s += proc_cpu_ns(S->w[i].pid);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     s += (uint64_t)ru.ru_utime.tv_sec * 1000000000ull + (uint64_t)ru.ru_utime.tv_usec * 1000ull +
@@ -853,10 +1231,29 @@ static uint64_t loadgen_cpu_ns(void) {
 static pid_t kids[MAX_WORKERS];
 static uint64_t t_begin;
 
-static uint64_t loadgen_wait_ns(void) {
-    uint64_t s = 0;
-    for (int i = 0; i < O.procs; i++) s += proc_runq_wait_ns(S->w[i].pid);
-    return s;
+/* CPU time and run-queue wait of each worker process, at one moment. */
+struct lgsample {
+    uint64_t cpu[MAX_WORKERS], wait[MAX_WORKERS];
+};
+
+static void lg_sample(struct lgsample *s) {
+    for (int i = 0; i < O.nw; i++) {
+        s->cpu[i] = proc_cpu_ns(S->w[i].pid);
+        s->wait[i] = proc_runq_wait_ns(S->w[i].pid);
+    }
+}
+
+/* Time the workers waited for a CPU that their sibling workers' running does not explain: pinned to
+ * the same core, a worker waits while its siblings run, which says nothing about other processes;
+ * so each worker's wait is counted only beyond the CPU time its siblings used meanwhile. */
+static uint64_t lg_foreign_wait_ns(const struct lgsample *a, const struct lgsample *b) {
+    uint64_t all = 0, sum = 0;
+    for (int i = 0; i < O.nw; i++) all += b->cpu[i] - a->cpu[i];
+    for (int i = 0; i < O.nw; i++) {
+        uint64_t wait = b->wait[i] - a->wait[i], siblings = all - (b->cpu[i] - a->cpu[i]);
+        if (wait > siblings) sum += wait - siblings;
+    }
+    return sum;
 }
 
 static void abort_run(const char *fmt, ...) {
@@ -866,7 +1263,7 @@ static void abort_run(const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
-    for (int i = 0; i < O.procs; i++)
+    for (int i = 0; i < O.nw; i++)
         if (kids[i] > 0) kill(kids[i], SIGKILL);
     printf("RESULT label=%s status=failed\n", O.label);
     exit(1);
@@ -875,7 +1272,7 @@ static void abort_run(const char *fmt, ...) {
 static void check_deadline(void) {
     if (now_ns() - t_begin > (uint64_t)(O.max_secs * 1e9)) abort_run("overall time limit (--max-secs) reached");
     if (O.server_pid > 0 && kill(O.server_pid, 0) < 0 && errno == ESRCH) abort_run("server process is gone");
-    for (int i = 0; i < O.procs; i++) {
+    for (int i = 0; i < O.nw; i++) {
         int st;
         if (kids[i] > 0 && waitpid(kids[i], &st, WNOHANG) == kids[i]) {
             kids[i] = -1;
@@ -893,7 +1290,7 @@ static int command(int cmd, int trial, double timeout_s) {
     uint64_t deadline = now_ns() + (uint64_t)(timeout_s * 1e9);
     for (;;) {
         int all = 1;
-        for (int i = 0; i < O.procs; i++)
+        for (int i = 0; i < O.nw; i++)
             if (LOAD(S->w[i].acked_epoch) != e) all = 0;
         if (all) return 0;
         if (now_ns() > deadline) return -1;
@@ -911,12 +1308,13 @@ static uint64_t sum_open(void) {
 #define SUMW(field)                                                                                                    \
     ({                                                                                                                 \
         uint64_t _s = 0;                                                                                               \
-        for (int _i = 0; _i < O.procs; _i++) _s += LOAD(S->w[_i].field);                                               \
+        for (int _i = 0; _i < O.nw; _i++) _s += LOAD(S->w[_i].field);                                               \
         _s;                                                                                                            \
     })
 
 static void connect_all(uint64_t total) {
     for (int i = 0; i < O.procs; i++) S->w[i].target = total / (uint64_t)O.procs + ((uint64_t)i < total % (uint64_t)O.procs);
+    if (O.mode == MODE_PUSHER) S->w[O.procs].target = (uint64_t)O.pub_conns;
     uint64_t t0 = now_ns();
     if (command(CMD_CONNECT, -1, O.connect_timeout) < 0)
         abort_run("could not open %llu connections within %.0f s (open %llu, connect errors %llu, handshake errors %llu)",
@@ -926,7 +1324,32 @@ static void connect_all(uint64_t total) {
     printf("connected %llu WebSocket clients in %.2f s (%.0f/s; connect errors %llu, handshake errors %llu)\n",
            (unsigned long long)sum_open(), secs, (double)total / (secs > 0 ? secs : 1),
            (unsigned long long)SUMW(connect_errors), (unsigned long long)SUMW(handshake_errors));
+    if (O.mode == MODE_PUSHER) {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (int c = 0; c < O.channels; c++) {
+            uint32_t n = 0;
+            for (int i = 0; i < O.procs; i++) n += LOAD(S->w[i].chan_subs[c]);
+            if (n < lo) lo = n;
+            if (n > hi) hi = n;
+        }
+        printf("subscribed: %d channel%s, %u to %u subscribers each; publisher: %llu HTTP connections to %s\n", O.channels,
+               O.channels > 1 ? "s" : "", lo, hi, (unsigned long long)LOAD(S->w[O.procs].open), O.app_id);
+    }
     fflush(stdout);
+}
+
+/* Deliveries a trial should produce: every subscriber once per message (broadcast), every
+ * subscriber of the event's channel once per event (pusher: message k goes to channel k % C). */
+static uint64_t expected_deliveries(uint64_t seq_base, uint64_t nmsgs) {
+    if (O.mode != MODE_PUSHER) return nmsgs * sum_open();
+    static uint64_t subs[MAX_CHANNELS];
+    for (int c = 0; c < O.channels; c++) {
+        subs[c] = 0;
+        for (int i = 0; i < O.procs; i++) subs[c] += LOAD(S->w[i].chan_subs[c]);
+    }
+    uint64_t e = 0;
+    for (uint64_t k = 0; k < nmsgs; k++) e += subs[(seq_base + k) % (uint64_t)O.channels];
+    return e;
 }
 
 struct tres {
@@ -987,13 +1410,15 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
     t->seq_base = next_seq;
     next_seq += nmsgs;
     t->start_ns = now_ns() + 100000000ull;
-    for (int i = 0; i < O.procs; i++) S->w[i].pub_lag_max_ns = 0;
-    uint64_t subscribers = sum_open();
-    uint64_t expected = nmsgs * subscribers;
+    for (int i = 0; i < O.nw; i++) S->w[i].pub_lag_max_ns = 0;
+    uint64_t expected = expected_deliveries(t->seq_base, nmsgs);
+    double fanout = (double)expected / (double)nmsgs;
     if (command(CMD_TRIAL, ti, 10) < 0) abort_run("workers did not start trial %d", ti);
     while (now_ns() < t->start_ns) sleep_ns(1000000);
     uint64_t srv0 = proc_cpu_ns(O.server_pid), lg0 = loadgen_cpu_ns(), w0 = now_ns();
-    uint64_t q0 = proc_runq_wait_ns(O.server_pid), h0 = host_busy_ns(), lq0 = loadgen_wait_ns();
+    uint64_t q0 = proc_runq_wait_ns(O.server_pid), h0 = host_busy_ns();
+    struct lgsample ls0, ls1;
+    lg_sample(&ls0);
     uint64_t end = t->start_ns + (uint64_t)((double)nmsgs * 1e9 / rate);
     uint64_t deadline = end + (uint64_t)(O.drain_secs * 1e9);
     uint64_t last_count = 0, last_change = now_ns();
@@ -1001,7 +1426,7 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
         sleep_ns(5000000);
         check_deadline();
         uint64_t got = 0;
-        for (int i = 0; i < O.procs; i++) got += LOAD(S->w[i].t[ti].deliveries);
+        for (int i = 0; i < O.nw; i++) got += LOAD(S->w[i].t[ti].deliveries);
         uint64_t now = now_ns();
         if (got != last_count) {
             last_count = got;
@@ -1012,12 +1437,13 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
         if (now > end && now - last_change > 2000000000ull) break; /* nothing more is coming */
     }
     uint64_t srv1 = proc_cpu_ns(O.server_pid), lg1 = loadgen_cpu_ns(), w1 = now_ns();
-    uint64_t q1 = proc_runq_wait_ns(O.server_pid), h1 = host_busy_ns(), lq1 = loadgen_wait_ns();
+    uint64_t q1 = proc_runq_wait_ns(O.server_pid), h1 = host_busy_ns();
+    lg_sample(&ls1);
     if (command(CMD_COLLECT, ti, 10) < 0) abort_run("workers did not finish trial %d", ti);
     static uint64_t h[HN];
     memset(h, 0, sizeof h);
     uint64_t delivered = 0, last = 0, lag = 0;
-    for (int i = 0; i < O.procs; i++) {
+    for (int i = 0; i < O.nw; i++) {
         struct wtrial *wt = &S->w[i].t[ti];
         delivered += wt->deliveries;
         if (wt->last_ns > last) last = wt->last_ns;
@@ -1039,17 +1465,17 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
     r.server_wait_pct = 100.0 * (double)(q1 - q0) / (double)(w1 - w0);
     r.others_cpu = ((double)(h1 - h0) - (double)(srv1 - srv0) - (double)(lg1 - lg0)) / (double)(w1 - w0);
     if (r.others_cpu < 0) r.others_cpu = 0;
-    r.loadgen_wait_pct = 100.0 * (double)(lq1 - lq0) / (double)(w1 - w0);
+    r.loadgen_wait_pct = 100.0 * (double)lg_foreign_wait_ns(&ls0, &ls1) / (double)(w1 - w0);
     r.contended = r.server_wait_pct > 10.0 || r.loadgen_wait_pct > 10.0;
     r.sustained = expected > 0 && (double)delivered >= 0.999 * (double)expected &&
                   r.span_s <= r.secs * 1.03 + 0.1;
     char eff[64] = "n/a";
     if (O.server_pid > 0 && r.server_cpu_s > 0)
         snprintf(eff, sizeof eff, "%.0f", (double)delivered / r.server_cpu_s);
-    printf("%-9s %7.2f msg/s x %llu = %8.0f/s offered | delivered %5.1f%% at %8.0f/s | "
+    printf("%-9s %7.2f msg/s x %.0f = %8.0f/s offered | delivered %5.1f%% at %8.0f/s | "
            "latency p50 %7.2f p99 %7.2f p99.9 %7.2f max %7.2f ms | server CPU %5.2f s -> %s deliveries/CPU-s | "
            "loadgen CPU %3.0f%% | pub lag max %.1f ms | waited for a CPU: server %.0f%%, loadgen %.0f%% | others used %.2f cores%s | %s\n",
-           kind, rate, (unsigned long long)subscribers, rate * (double)subscribers,
+           kind, rate, fanout, rate * fanout,
            expected ? 100.0 * (double)delivered / (double)expected : 0.0, r.deliv_per_s, r.p50_ms, r.p99_ms,
            r.p999_ms, r.max_ms, r.server_cpu_s, eff, 100.0 * r.lg_cpu_s / (r.wall_s > 0 ? r.wall_s : 1), r.pub_lag_ms,
            r.server_wait_pct, r.loadgen_wait_pct, r.others_cpu, r.contended ? " CONTENDED" : "", r.sustained ? "sustained" : "NOT sustained");
@@ -1063,13 +1489,13 @@ static double eff(const struct tres *r) {
 
 static void print_result_fields(const char *prefix, const struct tres *r) {
     printf(" %s_rate=%.3f %s_deliv_per_s=%.0f %s_delivered_pct=%.2f %s_p50_ms=%.3f %s_p99_ms=%.3f %s_p999_ms=%.3f "
-           "%s_max_ms=%.3f %s_server_cpu_s=%.3f %s_deliv_per_cpu_s=%.0f %s_loadgen_cpu_pct=%.1f %s_server_cpu_pct=%.1f %s_server_wait_pct=%.1f %s_loadgen_wait_pct=%.1f %s_others_cores=%.2f %s_contended=%d",
+           "%s_max_ms=%.3f %s_server_cpu_s=%.3f %s_deliv_per_cpu_s=%.0f %s_loadgen_cpu_pct=%.1f %s_server_cpu_pct=%.1f %s_server_wait_pct=%.1f %s_loadgen_wait_pct=%.1f %s_others_cores=%.2f %s_contended=%d %s_sustained=%d",
            prefix, r->rate, prefix, r->deliv_per_s, prefix,
            r->expected ? 100.0 * (double)r->delivered / (double)r->expected : 0.0, prefix, r->p50_ms, prefix, r->p99_ms,
            prefix, r->p999_ms, prefix, r->max_ms, prefix, r->server_cpu_s, prefix, eff(r), prefix,
            100.0 * r->lg_cpu_s / (r->wall_s > 0 ? r->wall_s : 1), prefix,
            100.0 * r->server_cpu_s / (r->wall_s > 0 ? r->wall_s : 1), prefix, r->server_wait_pct, prefix, r->loadgen_wait_pct, prefix, r->others_cpu,
-           prefix, r->contended);
+           prefix, r->contended, prefix, r->sustained);
 }
 
 static void broadcast_run(void) {
@@ -1078,7 +1504,9 @@ static void broadcast_run(void) {
     struct tres best = {0}, peak = {0}, fixed = {0}, half = {0};
     int have_best = 0, have_fixed = 0, have_half = 0;
     if (O.search) {
-        double r = O.start_rate > 0 ? O.start_rate : 20000.0 / (double)subs;
+        /* start near 20,000 deliveries/s whatever the fan-out */
+        double fan = O.mode == MODE_PUSHER ? (double)subs / (double)O.channels : (double)subs;
+        double r = O.start_rate > 0 ? O.start_rate : 20000.0 / (fan > 0 ? fan : 1);
         double fail = 0;
         for (;;) {
             struct tres t = search_trial("search", r);
@@ -1123,6 +1551,14 @@ static void broadcast_run(void) {
         half = run_trial("half", best.rate / 2, O.half_secs);
         have_half = 1;
     }
+    struct tres frac[MAX_FRACTIONS];
+    char frac_name[MAX_FRACTIONS][16];
+    int nfrac = 0;
+    for (int i = 0; i < O.nfractions && have_best; i++) {
+        snprintf(frac_name[i], sizeof frac_name[i], "f%.0f", O.fractions[i] * 100);
+        frac[i] = run_trial(frac_name[i], best.rate * O.fractions[i], O.half_secs);
+        nfrac = i + 1;
+    }
     printf("RESULT label=%s status=ok clients=%llu", O.label, (unsigned long long)subs);
     if (have_best) {
         print_result_fields("sat", &best);
@@ -1130,6 +1566,14 @@ static void broadcast_run(void) {
     }
     if (have_fixed) print_result_fields("fixed", &fixed);
     if (have_half) print_result_fields("half", &half);
+    for (int i = 0; i < nfrac; i++) print_result_fields(frac_name[i], &frac[i]);
+    if (O.mode == MODE_PUSHER)
+        printf(" channels=%d pub_requests=%llu pub_answers=%llu pub_failed=%llu pub_lost=%llu pub_pipelined_max=%llu "
+               "pusher_errors=%llu wrong_channel=%llu",
+               O.channels, (unsigned long long)SUMW(pub_sent), (unsigned long long)SUMW(pub_answers),
+               (unsigned long long)SUMW(pub_failed), (unsigned long long)SUMW(pub_lost),
+               (unsigned long long)SUMW(pub_pipelined_max), (unsigned long long)SUMW(pusher_errors),
+               (unsigned long long)SUMW(wrong_channel));
     printf(" closed_by_server=%llu protocol_errors=%llu bad_payload=%llu late=%llu\n",
            (unsigned long long)SUMW(closed_by_peer), (unsigned long long)SUMW(protocol_errors),
            (unsigned long long)SUMW(bad_payload), (unsigned long long)SUMW(late));
@@ -1206,7 +1650,7 @@ static void usage(void) {
             "  --host ADDR --port N        server (default 127.0.0.1:9001)\n"
             "  --server-pid PID            server process: CPU time and RSS are read from /proc/PID\n"
             "  --label NAME                name printed in the RESULT line\n"
-            "  --mode broadcast|idle       (default broadcast)\n"
+            "  --mode broadcast|idle|pusher  (default broadcast)\n"
             "  --clients N                 WebSocket clients, publisher included (default 10000)\n"
             "  --procs P                   worker processes (default: each under 15000 descriptors)\n"
             "  --src-base A --src-count K  source addresses A, A+1, ... (default 127.0.0.2, 16)\n"
@@ -1218,7 +1662,12 @@ static void usage(void) {
             "  --bisect K                  bisection steps after the ramp (default 3)\n"
             "  --half [--half-secs S]      after --search, a run at 50%% of the saturation rate (default 10 s)\n"
             "  --fixed-rate R [--fixed-secs S] [--warmup-secs S]  a run at R messages/s (default 10 s, 2 s warm-up)\n"
-"  --drain-secs S              longest wait for outstanding deliveries after a trial (default 30)\n"
+            "  --fractions F,G             after --search, a run of --half-secs at each fraction of saturation\n"
+            " pusher (the trial options above apply; rates are events/s, each to one channel):\n"
+            "  --app-id ID --app-key K --app-secret S   the app (default 1, bench-key, bench-secret)\n"
+            "  --channels C                channels bench-0..bench-(C-1), subscribers spread evenly (default 1)\n"
+            "  --pub-conns N               publisher's keep-alive HTTP connections (default 8)\n"
+            "  --drain-secs S              longest wait for outstanding deliveries after a trial (default 30)\n"
             "  --retries N                 repeat a failed search step that other processes contended (default 2),\n"
             "  --quiet-max S               after waiting up to S s for them to go quiet (default 60)\n"
             " idle:\n"
@@ -1241,7 +1690,25 @@ int main(int argc, char **argv) {
         else if (ARG("--port")) O.port = atoi(v);
         else if (ARG("--server-pid")) O.server_pid = atoi(v);
         else if (ARG("--label")) O.label = v;
-        else if (ARG("--mode")) O.mode_idle = !strcmp(v, "idle");
+        else if (ARG("--mode")) {
+            if (!strcmp(v, "idle")) O.mode = MODE_IDLE;
+            else if (!strcmp(v, "pusher")) O.mode = MODE_PUSHER;
+            else if (!strcmp(v, "broadcast")) O.mode = MODE_BROADCAST;
+            else usage();
+        } else if (ARG("--app-id")) O.app_id = v;
+        else if (ARG("--app-key")) O.app_key = v;
+        else if (ARG("--app-secret")) O.app_secret = v;
+        else if (ARG("--channels")) O.channels = atoi(v);
+        else if (ARG("--pub-conns")) O.pub_conns = atoi(v);
+        else if (ARG("--fractions")) {
+            O.nfractions = 0;
+            for (const char *q = v; *q && O.nfractions < MAX_FRACTIONS;) {
+                O.fractions[O.nfractions++] = atof(q);
+                q = strchr(q, ',');
+                if (!q) break;
+                q++;
+            }
+        }
         else if (ARG("--clients")) O.clients = atoi(v);
         else if (ARG("--procs")) O.procs = atoi(v), procs_given = 1;
         else if (ARG("--src-base")) {
@@ -1273,7 +1740,7 @@ int main(int argc, char **argv) {
         else usage();
 #undef ARG
     }
-    if (O.mode_idle) {
+    if (O.mode == MODE_IDLE) {
         for (const char *p = steps; *p && O.nsteps < MAX_STEPS;) {
             O.steps[O.nsteps++] = atoi(p);
             p = strchr(p, ',');
@@ -1282,22 +1749,32 @@ int main(int argc, char **argv) {
         }
     }
     int peak_conns = O.clients;
-    if (O.mode_idle) {
+    if (O.mode == MODE_IDLE) {
         peak_conns = 0;
         for (int s = 0; s < O.nsteps; s++)
             if (O.steps[s] > peak_conns) peak_conns = O.steps[s];
     }
-    if (!O.mode_idle && !O.search && O.fixed_rate <= 0) {
-        fprintf(stderr, "loadgen: broadcast mode needs --search and/or --fixed-rate\n");
+    if (O.mode != MODE_IDLE && !O.search && O.fixed_rate <= 0) {
+        fprintf(stderr, "loadgen: broadcast and pusher modes need --search and/or --fixed-rate\n");
         usage();
     }
+    if (O.channels < 1 || O.channels > MAX_CHANNELS || O.pub_conns < 1 || O.pub_conns > MAX_PUB_CONNS) {
+        fprintf(stderr, "loadgen: --channels must be 1..%d and --pub-conns 1..%d\n", MAX_CHANNELS, MAX_PUB_CONNS);
+        return 2;
+    }
+    for (int i = 0; i < O.nfractions; i++)
+        if (O.fractions[i] <= 0 || O.fractions[i] > 2) {
+            fprintf(stderr, "loadgen: --fractions are fractions of the saturation rate, e.g. 0.5,0.9\n");
+            return 2;
+        }
     struct rlimit rl;
     getrlimit(RLIMIT_NOFILE, &rl);
     int per_proc_cap = (int)rl.rlim_cur - 64 - O.concurrency;
     if (per_proc_cap > 15000) per_proc_cap = 15000;
     if (!procs_given) O.procs = (peak_conns + per_proc_cap - 1) / per_proc_cap;
     if (O.procs < 1) O.procs = 1;
-    if (O.procs > MAX_WORKERS) O.procs = MAX_WORKERS;
+    if (O.procs > MAX_WORKERS - 1) O.procs = MAX_WORKERS - 1; /* one left for a publisher */
+    O.nw = O.procs + (O.mode == MODE_PUSHER);
     if ((peak_conns + O.procs - 1) / O.procs + O.concurrency + 32 > (int)rl.rlim_cur) {
         fprintf(stderr, "loadgen: %d connections over %d processes exceed the descriptor limit %llu per process\n",
                 peak_conns, O.procs, (unsigned long long)rl.rlim_cur);
@@ -1312,24 +1789,24 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     t_begin = now_ns();
     printf("loadgen: %s mode, target %s:%d, %d worker process%s, source addresses %d from ",
-           O.mode_idle ? "idle" : "broadcast", O.host, O.port, O.procs, O.procs > 1 ? "es" : "", O.src_count);
+           O.mode == MODE_IDLE ? "idle" : O.mode == MODE_PUSHER ? "pusher" : "broadcast", O.host, O.port, O.procs, O.procs > 1 ? "es" : "", O.src_count);
     struct in_addr ia = {.s_addr = htonl(O.src_base)};
     printf("%s, server pid %d\n", inet_ntoa(ia), O.server_pid);
     fflush(stdout);
-    for (int i = 0; i < O.procs; i++) {
+    for (int i = 0; i < O.nw; i++) {
         pid_t p = fork();
         if (p < 0) abort_run("fork: %s", strerror(errno));
         if (p == 0) worker_main(i);
         kids[i] = p;
     }
-    for (int i = 0; i < O.procs; i++)
+    for (int i = 0; i < O.nw; i++)
         while (!LOAD(S->w[i].pid)) sleep_ns(1000000);
-    if (O.mode_idle) idle_run();
+    if (O.mode == MODE_IDLE) idle_run();
     else broadcast_run();
     fflush(stdout);
     S->cmd = CMD_EXIT;
     STORE(S->epoch, S->epoch + 1);
-    for (int i = 0; i < O.procs; i++) {
+    for (int i = 0; i < O.nw; i++) {
         int st;
         uint64_t dl = now_ns() + 5000000000ull;
         while (waitpid(kids[i], &st, WNOHANG) == 0) {

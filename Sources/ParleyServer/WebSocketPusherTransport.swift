@@ -13,7 +13,9 @@ final class WebSocketPusherTransport: PusherTransport, @unchecked Sendable {
 
     init(socket: WebSocket) { self.socket = socket }
 
-    func sendText(_ frame: [UInt8]) { socket.send(text: String(decoding: frame, as: UTF8.self)) }
+    func sendText(_ frame: [UInt8]) { socket.send(utf8Text: frame) }
+
+    func send(_ frame: ChannelFrame) { socket.send(shared: frame.websocketFrame) }
 
     func close(code: Int, reason: String) {
         socket.close(code: WebSocketCloseCode(rawValue: UInt16(clamping: code)), reason: reason)

@@ -1,3 +1,4 @@
+import ParleyWire
 import Glibc
 import Synchronization
 import Testing

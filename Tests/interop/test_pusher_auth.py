@@ -38,7 +38,9 @@ def test_private_channel_with_pysher_and_authenticate(server):
             threading.Event().wait(0.05)
         assert got == [{"rev": 1}]
     finally:
-        client.disconnect()
+        # websocket-client can miss its own close when close() races the reader thread;
+        # bound the join instead of waiting for the next server ping.
+        client.disconnect(timeout=5)
 
 
 def test_bad_private_signature_is_refused_4009(server):

@@ -8,7 +8,7 @@ public protocol ChannelSubscriber: AnyObject, Sendable {
     var loopIndex: Int { get }
     /// Queues a frame for the client; the connection closes itself with 4100 when the
     /// frame would take its outbound queue over its bound.
-    func deliver(_ frame: [UInt8])
+    func deliver(_ frame: ChannelFrame)
     /// Closes the connection with an error (terminated user, shutdown).
     func terminate(_ code: PusherErrorCode, message: String)
 }

@@ -110,11 +110,12 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         }
         ChannelsMetrics.add(metrics.eventsPublished, events.count)
         let appID = app.id
+        let frames = events.map { ChannelFrame(json: $0.frame) }
         for (i, loop) in loops.enumerated() {
             let table = tables[i]
             loop.execute {
-                for event in events {
-                    _ = table.deliver(app: appID, channel: event.channel, frame: event.frame, excluding: event.excluding)
+                for (event, frame) in zip(events, frames) {
+                    _ = table.deliver(app: appID, channel: event.channel, frame: frame, excluding: event.excluding)
                 }
             }
         }
@@ -169,13 +170,15 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     private func perform(_ effects: [DirectoryEffect], handles: [String: any ChannelSubscriber], app: AppConfig) {
         for effect in effects {
             switch effect {
-            case .broadcast(let appID, let channel, let frame, let excluding):
+            case .broadcast(let appID, let channel, let json, let excluding):
+                let frame = ChannelFrame(json: json)
                 for (i, loop) in loops.enumerated() {
                     let table = tables[i]
                     loop.execute { _ = table.deliver(app: appID, channel: channel, frame: frame, excluding: excluding) }
                 }
-            case .send(_, let socketID, let frame):
+            case .send(_, let socketID, let json):
                 guard let target = handles[socketID] else { continue }
+                let frame = ChannelFrame(json: json)
                 loops[target.loopIndex].execute { target.deliver(frame) }
             case .webhook(_, let event):
                 webhooks?.enqueue(app: app, event: event)

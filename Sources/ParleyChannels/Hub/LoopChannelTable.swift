@@ -20,7 +20,7 @@ final class LoopChannelTable: @unchecked Sendable {
     }
 
     /// Hands the frame to each local subscriber except `excluding`; returns the deliveries.
-    func deliver(app: String, channel: String, frame: [UInt8], excluding: String?) -> Int {
+    func deliver(app: String, channel: String, frame: ChannelFrame, excluding: String?) -> Int {
         guard let subscribers = channels[Key(app: app, channel: channel)] else { return 0 }
         var count = 0
         for subscriber in subscribers.values where subscriber.socketID != excluding {

@@ -86,16 +86,18 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     /// Whether the session has ended.
     public var isFinished: Bool { finished }
 
-    public func deliver(_ frame: [UInt8]) {
+    public func deliver(_ frame: ChannelFrame) {
         guard !finished else { return }
-        if transport.queuedBytes + frame.count > maxOutboundBytes {
+        if transport.queuedBytes + frame.websocketFrame.count > maxOutboundBytes {
             ChannelsMetrics.add(metrics.slowConsumersDropped)
             // What is queued is lost anyway; the client must see why before it reconnects.
             transport.discardQueued()
             perform(connection.close(.overCapacity, message: "Connection is not reading fast enough; reconnect after a backoff"))
             return
         }
-        send(frame)
+        ChannelsMetrics.add(metrics.messagesOut)
+        ChannelsMetrics.add(metrics.bytesOut, frame.json.count)
+        transport.send(frame)
     }
 
     public func terminate(_ code: PusherErrorCode, message: String) {

@@ -1,3 +1,4 @@
+import ParleyWire
 import CLinux
 import Glibc
 

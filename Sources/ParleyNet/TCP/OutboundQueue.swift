@@ -1,3 +1,4 @@
+import ParleyWire
 #if os(Linux)
 import Glibc
 #else
@@ -43,7 +44,7 @@ struct OutboundQueue {
         for i in 0..<n {
             let chunk = ring[(head + i) & mask].unsafelyUnwrapped
             let skip = i == 0 ? headOffset : 0
-            iovecs[i] = iovec(iov_base: chunk.base + skip, iov_len: chunk.count - skip)
+            iovecs[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.baseAddress + skip), iov_len: chunk.count - skip)
         }
         return n
     }

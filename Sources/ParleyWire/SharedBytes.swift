@@ -40,6 +40,9 @@ public final class SharedBytes: @unchecked Sendable {
 
     deinit { base.deallocate() }
 
+    /// The first byte; valid while this instance is alive (e.g. for `writev`). Never written through.
+    @inlinable public var baseAddress: UnsafeRawPointer { UnsafeRawPointer(base) }
+
     /// Calls `body` with the bytes.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))

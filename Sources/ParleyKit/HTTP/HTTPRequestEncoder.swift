@@ -1,0 +1,30 @@
+import ParleyNet
+import ParleyWire
+
+/// Serialises a request for the wire: request line, Host, Content-Length, `Connection: close`.
+enum HTTPRequestEncoder {
+    static func encode(_ request: HTTPRequestMessage, url: WebSocketURL) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + request.body.count)
+        append(&out, request.method + " " + url.target + " HTTP/1.1\r\n")
+        append(&out, "Host: " + url.hostHeader + "\r\n")
+        for field in request.headers where !isManaged(field.name) {
+            append(&out, field.name + ": " + field.value + "\r\n")
+        }
+        append(&out, "Content-Length: \(request.body.count)\r\nConnection: close\r\n\r\n")
+        out.append(contentsOf: request.body)
+        return out
+    }
+
+    private static func isManaged(_ name: String) -> Bool {
+        ["host", "content-length", "connection", "transfer-encoding"].contains(name.lowercased())
+    }
+
+    private static func append(_ out: inout [UInt8], _ text: String) { out.append(contentsOf: text.utf8) }
+
+    /// Parses an `http://` URL with the WebSocket URL parser (same authority rules).
+    static func parse(_ url: String) -> WebSocketURL? {
+        guard url.lowercased().hasPrefix("http://") else { return nil }
+        return WebSocketURL("ws://" + url.dropFirst(7))
+    }
+}

@@ -1,0 +1,27 @@
+import ParleyWire
+
+/// Whether a user is online, and when they were last seen.
+public struct PresenceStatus: Sendable, Hashable {
+    /// The user.
+    public var userID: String
+    /// Whether a connection of theirs is signed in now.
+    public var isOnline: Bool
+    /// When they were last seen, milliseconds since the Unix epoch.
+    public var lastSeenAt: Int64?
+
+    /// Creates a presence value.
+    public init(userID: String, isOnline: Bool, lastSeenAt: Int64? = nil) {
+        self.userID = userID
+        self.isOnline = isOnline
+        self.lastSeenAt = lastSeenAt
+    }
+
+    init(json: JSONValue?) throws(ParleyError) {
+        let r = try JSONReader(json, "presence")
+        self.init(userID: try r.string("user_id"), isOnline: (try? r.bool("online")) ?? false, lastSeenAt: r.optionalInt64("last_seen_at"))
+    }
+
+    var json: JSONValue {
+        .object(["user_id": .string(userID), "online": .bool(isOnline), "last_seen_at": lastSeenAt.map { .number(String($0)) } ?? .null])
+    }
+}

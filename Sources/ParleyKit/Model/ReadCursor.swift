@@ -1,0 +1,31 @@
+import ParleyWire
+
+/// How far a member has read in a room.
+public struct ReadCursor: Sendable, Hashable {
+    /// The room.
+    public var roomID: String
+    /// The reader.
+    public var userID: String
+    /// The seq read up to (inclusive).
+    public var seq: Int64
+    /// When, milliseconds since the Unix epoch.
+    public var readAt: Int64?
+
+    /// Creates a cursor value.
+    public init(roomID: String, userID: String, seq: Int64, readAt: Int64? = nil) {
+        self.roomID = roomID
+        self.userID = userID
+        self.seq = seq
+        self.readAt = readAt
+    }
+
+    init(json: JSONValue?) throws(ParleyError) {
+        let r = try JSONReader(json, "cursor")
+        self.init(roomID: try r.string("room_id"), userID: try r.string("user_id"), seq: try r.int64("seq"), readAt: r.optionalInt64("read_at"))
+    }
+
+    var json: JSONValue {
+        .object(["room_id": .string(roomID), "user_id": .string(userID), "seq": .number(String(seq)),
+                 "read_at": readAt.map { .number(String($0)) } ?? .null])
+    }
+}

@@ -1,0 +1,319 @@
+import ParleyKit
+
+/// The UI-free state of one room's conversation: observe ``snapshots()``, call the intents.
+///
+/// Messages come from the client's exactly-once room feed; outgoing ones show as pending
+/// from the outbox until the server has them, then sent, then seen (a read cursor of another
+/// member reached them), or failed with retry. No networking of its own: tests drive it with
+/// the in-memory server and a manual clock.
+public actor ConversationModel {
+    /// Settings of the model.
+    public struct Options: Sendable {
+        /// The composer's character limit.
+        public var characterLimit: Int
+        /// Day separators use this offset from UTC, in seconds.
+        public var utcOffsetSeconds: Int
+        /// History page size for loading older messages.
+        public var pageSize: Int
+
+        /// Creates options.
+        public init(characterLimit: Int = 256, utcOffsetSeconds: Int = 0, pageSize: Int = 50) {
+            self.characterLimit = characterLimit
+            self.utcOffsetSeconds = utcOffsetSeconds
+            self.pageSize = pageSize
+        }
+    }
+
+    private let client: ParleyClient
+    private let roomID: String
+    private let drafts: DraftStore
+    private let options: Options
+    private let hub: Broadcaster<ConversationSnapshot>
+    private var me = ""
+    private var room: ChatRoom?
+    private var names: [String: String] = [:]
+    private var messages: [Int64: ChatMessage] = [:]
+    private var outbox: [PendingMessage] = []
+    private var cursors: [String: Int64] = [:]
+    private var typers: [String] = []
+    private var presence: PresenceStatus?
+    private var connection: ConnectionState = .idle
+    private var draft = ""
+    private var hasOlder = false
+    private var notice: String?
+    private var visible = true
+    private var tasks: [Task<Void, Never>] = []
+
+    /// Creates the model of a room; call ``start()`` next.
+    public init(client: ParleyClient, roomID: String, drafts: DraftStore = DraftStore(), options: Options = Options()) {
+        self.client = client
+        self.roomID = roomID
+        self.drafts = drafts
+        self.options = options
+        hub = Broadcaster(replayLatest: true)
+    }
+
+    /// The snapshot now and after every change.
+    public nonisolated func snapshots() -> AsyncStream<ConversationSnapshot> { hub.stream() }
+
+    /// Shows the cache at once, then loads the latest page and follows the room live.
+    public func start() async {
+        me = (try? await client.userID()) ?? ""
+        draft = await drafts.draft(for: roomID)
+        for message in await client.cachedMessages(roomID) { messages[message.seq] = message }
+        publish()
+        room = try? await client.room(roomID)
+        // Without any known position, follow from the start: a guessed baseline could skip messages.
+        var after: Int64 = messages.keys.max() ?? 0
+        if let page = try? await client.history(roomID, limit: options.pageSize) {
+            for message in page.messages { messages[message.seq] = message }
+            hasOlder = page.hasMore
+            after = max(after, page.messages.last?.seq ?? 0)
+        }
+        let events = await client.roomEvents(roomID, after: after)
+        tasks.append(Task { for await event in events { await self.apply(event) } })
+        let states = client.connectionStates()
+        tasks.append(Task { for await state in states { await self.connectionChanged(state) } })
+        for cursor in (try? await client.cursors(in: roomID)) ?? [] { cursors[cursor.userID] = cursor.seq }
+        if let partner = room?.directPartner(of: me) { presence = try? await client.presence(of: partner) }
+        outbox = ((try? await client.outbox()) ?? []).filter { $0.roomID == roomID }
+        await resolveNames()
+        markReadIfVisible()
+        publish()
+    }
+
+    /// Stops following the room.
+    public func stop() {
+        for task in tasks { task.cancel() }
+        tasks = []
+        hub.finish()
+    }
+
+    // MARK: Intents
+
+    /// The composer's text changed: keeps the room's draft and tells others the user types.
+    public func updateDraft(_ text: String) async {
+        draft = text
+        await drafts.setDraft(text, for: roomID)
+        if !text.isEmpty { await client.userIsTyping(in: roomID) }
+        publish()
+    }
+
+    /// Sends the draft (if within the limit and not blank) and clears it.
+    public func send() async {
+        let composer = ComposerState(draft: draft, limit: options.characterLimit)
+        guard composer.canSend else {
+            notice = composer.isOverLimit ? "Message is \(-composer.remaining) characters too long" : nil
+            publish()
+            return
+        }
+        do {
+            let entry = try await client.send(text: draft, to: roomID)
+            if !outbox.contains(where: { $0.clientID == entry.clientID }) { outbox.append(entry) }
+            draft = ""
+            notice = nil
+            await drafts.setDraft("", for: roomID)
+        } catch {
+            notice = "Could not queue the message: \(error.message)"
+        }
+        publish()
+    }
+
+    /// Sends a failed message again.
+    public func retry(clientID: String) async {
+        do { try await client.retry(clientID: clientID) } catch { notice = error.message }
+        publish()
+    }
+
+    /// Replaces a message's text.
+    public func edit(messageID: Int64, text: String) async {
+        do {
+            let edited = try await client.edit(messageID: messageID, in: roomID, parts: [.text(text)])
+            messages[edited.seq] = edited
+        } catch {
+            notice = error.message
+        }
+        publish()
+    }
+
+    /// Deletes a message (or discards a failed outgoing one by its client id).
+    public func delete(messageID: Int64) async {
+        do {
+            let deleted = try await client.delete(messageID: messageID, in: roomID)
+            messages[deleted.seq] = deleted
+        } catch {
+            notice = error.message
+        }
+        publish()
+    }
+
+    /// Adds (or removes) the user's reaction.
+    public func react(_ emoji: String, to messageID: Int64, adding: Bool = true) async {
+        do {
+            let counts = try await client.react(emoji, to: messageID, in: roomID, adding: adding)
+            if let seq = messages.first(where: { $0.value.id == messageID })?.key { messages[seq]?.reactions = counts }
+        } catch {
+            notice = error.message
+        }
+        publish()
+    }
+
+    /// Loads the page before the oldest message shown.
+    public func loadOlder() async {
+        guard let oldest = messages.keys.min(), oldest > 1 else {
+            hasOlder = false
+            publish()
+            return
+        }
+        do {
+            let page = try await client.history(roomID, before: oldest, limit: options.pageSize)
+            for message in page.messages where messages[message.seq] == nil { messages[message.seq] = message }
+            hasOlder = page.hasMore
+            await resolveNames()
+        } catch {
+            notice = error.message
+        }
+        publish()
+    }
+
+    /// Whether the conversation is on screen: while it is, new messages are marked read.
+    public func setVisible(_ isVisible: Bool) {
+        visible = isVisible
+        markReadIfVisible()
+    }
+
+    // MARK: Events
+
+    private func apply(_ event: RoomEvent) async {
+        switch event {
+        case .message(let message):
+            messages[message.seq] = message
+            outbox.removeAll { $0.clientID == message.clientID }
+            if names[message.senderID] == nil { await resolveNames() }
+            markReadIfVisible()
+        case .messageUpdated(let message), .messageDeleted(let message):
+            messages[message.seq] = message
+        case .reactions(let id, let reactions):
+            if let seq = messages.first(where: { $0.value.id == id })?.key { messages[seq]?.reactions = reactions }
+        case .cursor(let cursor):
+            cursors[cursor.userID] = max(cursors[cursor.userID] ?? 0, cursor.seq)
+        case .typing(let users):
+            typers = users
+            if users.contains(where: { names[$0] == nil }) { await resolveNames() }
+        case .presence(let status):
+            if status.userID == room?.directPartner(of: me) { presence = status }
+        case .roomUpdated(let updated):
+            room = updated
+        case .outbox(let entries):
+            let delivered = Set(messages.values.compactMap(\.clientID))
+            // A message that left the outbox because the server has it may still wait behind a
+            // history gap-fill: keep showing it until the feed delivers it, so it never flickers away.
+            let awaitingFeed = outbox.filter { old in
+                !delivered.contains(old.clientID) && old.state == .pending && !entries.contains { $0.clientID == old.clientID }
+            }
+            outbox = entries.filter { !delivered.contains($0.clientID) } + awaitingFeed
+        case .memberJoined, .memberLeft, .roomDeleted:
+            break
+        }
+        publish()
+    }
+
+    private func connectionChanged(_ state: ConnectionState) async {
+        connection = state
+        publish()
+        // Started offline: fetch what could not be fetched then.
+        if state == .online, room == nil, let fetched = try? await client.room(roomID) {
+            room = fetched
+            await resolveNames()
+            publish()
+        }
+    }
+
+    private func markReadIfVisible() {
+        guard visible, let last = messages.keys.max() else { return }
+        let client = self.client, roomID = self.roomID
+        Task { await client.markRead(roomID, upTo: last) }
+    }
+
+    private func resolveNames() async {
+        let unknown = Set(messages.values.map(\.senderID) + (room?.directUserIDs ?? []) + typers).subtracting(names.keys)
+        for id in unknown { names[id] = (try? await client.user(id))?.name ?? id }
+    }
+
+    // MARK: Snapshot
+
+    private func publish() { hub.send(snapshot()) }
+
+    /// The current snapshot.
+    public func snapshot() -> ConversationSnapshot {
+        ConversationSnapshot(roomID: roomID, title: title(), partnerPresence: presence, items: items(), typingLine: typingLine(),
+                             banner: Self.banner(connection), connection: connection,
+                             composer: ComposerState(draft: draft, limit: options.characterLimit), hasOlder: hasOlder, notice: notice)
+    }
+
+    private func title() -> String {
+        if let name = room?.name, !name.isEmpty { return name }
+        if let partner = room?.directPartner(of: me) { return names[partner] ?? partner }
+        return roomID
+    }
+
+    private func items() -> [ConversationItem] {
+        var rows = messages.values.sorted { $0.seq < $1.seq }.map(row)
+        rows += outbox.map(row)
+        var items: [ConversationItem] = []
+        var day: DayStamp?
+        for row in rows {
+            let rowDay = DayStamp(milliseconds: row.createdAt, utcOffsetSeconds: options.utcOffsetSeconds)
+            if rowDay != day {
+                items.append(.day(rowDay))
+                day = rowDay
+            }
+            items.append(.message(row))
+        }
+        return items
+    }
+
+    private func row(_ message: ChatMessage) -> MessageRow {
+        let outgoing = message.senderID == me
+        let seenBy = cursors.filter { $0.key != message.senderID && $0.value >= message.seq }.keys.sorted()
+        return MessageRow(id: "m\(message.id)", messageID: message.id, seq: message.seq, clientID: message.clientID,
+                          senderID: message.senderID, senderName: names[message.senderID] ?? message.senderID, text: message.text,
+                          parts: message.parts, direction: outgoing ? .outgoing : .incoming,
+                          status: outgoing && !seenBy.isEmpty ? .seen : .sent, createdAt: message.createdAt,
+                          isEdited: message.editedAt != nil, isDeleted: message.isDeleted, reactions: message.reactions, seenBy: seenBy)
+    }
+
+    private func row(_ pending: PendingMessage) -> MessageRow {
+        let status: MessageRow.Status
+        switch pending.state {
+        case .pending: status = .pending
+        case .failed(_, let message): status = .failed(reason: message)
+        }
+        return MessageRow(id: pending.clientID, messageID: nil, seq: nil, clientID: pending.clientID, senderID: me,
+                          senderName: names[me] ?? me, text: pending.parts.compactMap(\.text).joined(separator: "\n"),
+                          parts: pending.parts, direction: .outgoing, status: status, createdAt: pending.createdAt,
+                          isEdited: false, isDeleted: false, reactions: [], seenBy: [])
+    }
+
+    private func typingLine() -> String? {
+        let shown = typers.map { names[$0] ?? $0 }
+        switch shown.count {
+        case 0: return nil
+        case 1: return "\(shown[0]) is typing…"
+        case 2: return "\(shown[0]) and \(shown[1]) are typing…"
+        default: return "\(shown.count) people are typing…"
+        }
+    }
+
+    static func banner(_ state: ConnectionState) -> String? {
+        switch state {
+        case .online: return nil
+        case .idle: return "Offline"
+        case .connecting: return "Connecting…"
+        case .offline(let reason): return "Offline: " + reason
+        case .reconnecting(_, let delay):
+            let seconds = delay.components.seconds + (delay.components.attoseconds > 0 ? 1 : 0)
+            return seconds > 0 ? "Reconnecting in \(seconds) s…" : "Reconnecting…"
+        }
+    }
+}

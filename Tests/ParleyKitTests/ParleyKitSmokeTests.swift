@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyKit
-
-@Test func moduleLinks() {
-    #expect(!ParleyKitInfo.name.isEmpty)
-}

@@ -1,0 +1,244 @@
+import Testing
+@testable import ParleyKit
+
+@Suite struct ReliabilityTests {
+    let clock = ManualClock()
+    let server: InMemoryChatServer
+
+    init() {
+        server = InMemoryChatServer(clock: clock)
+        server.addUser("alice")
+        server.addUser("bob")
+    }
+
+    /// Waits until `count` tasks sleep on the clock (a state is published just before its sleep starts).
+    func sleeping(_ count: Int) async {
+        while clock.sleeperCount < count { await Task.yield() }
+    }
+
+    func room(_ client: ParleyClient) async throws -> String {
+        try await client.createRoom(name: "general", memberIDs: ["bob"]).id
+    }
+
+    @Test func missedEventsAreFilledFromHistoryInOrderExactlyOnce() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        await alice.connect()
+        await wait(alice, for: .online)
+        let roomID = try await room(alice)
+        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await waitForSubscribers(server, "private-room-" + roomID)
+        server.post("one", as: "bob", in: roomID)
+        // Events are lost while the connection is down: only history has them.
+        server.setPublishing(false)
+        server.post("two", as: "bob", in: roomID)
+        server.post("three", as: "bob", in: roomID)
+        server.setPublishing(true)
+        server.dropConnections(code: 4200)
+        await wait(alice, for: .online)
+        server.post("four", as: "bob", in: roomID)
+        let seen = messages(await read(&events) { messages($0).count >= 4 })
+        #expect(seen.map(\.seq) == [1, 2, 3, 4])
+        #expect(seen.map(\.text) == ["one", "two", "three", "four"])
+    }
+
+    @Test func duplicatedAndReplayedEventsAreDeliveredOnce() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        await alice.connect()
+        await wait(alice, for: .online)
+        let roomID = try await room(alice)
+        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await waitForSubscribers(server, "private-room-" + roomID)
+        server.setDuplicating(true)
+        for text in ["a", "b", "c"] { server.post(text, as: "bob", in: roomID) }
+        server.setDuplicating(false)
+        // A reconnect re-reads history after the last delivered seq: nothing repeats.
+        server.dropConnections(code: 4201)
+        await wait(alice, for: .online)
+        await waitForSubscribers(server, "private-room-" + roomID)
+        server.post("d", as: "bob", in: roomID)
+        let seen = messages(await read(&events) { messages($0).count >= 4 })
+        #expect(seen.map(\.text) == ["a", "b", "c", "d"])
+    }
+
+    @Test func aSendWhoseAnswerWasLostIsRetriedWithoutDoubling() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        await alice.connect()
+        await wait(alice, for: .online)
+        let roomID = try await room(alice)
+        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await waitForSubscribers(server, "private-room-" + roomID)
+        let sleepers = clock.sleeperCount
+        server.loseResponses(1)
+        let pending = try await alice.send(text: "hello", to: roomID)
+        // The retry waits for backoff on the manual clock.
+        while clock.sleeperCount <= sleepers { await Task.yield() }
+        clock.advance(by: .seconds(60))
+        let seen = messages(await read(&events) { messages($0).count >= 1 })
+        #expect(seen.map(\.clientID) == [pending.clientID])
+        let stored = server.messages(in: roomID)
+        #expect(stored.count == 1)
+        #expect(stored.first?.clientID == pending.clientID)
+        server.post("next", as: "bob", in: roomID)
+        let more = messages(await read(&events) { messages($0).count >= 1 })
+        #expect(more.map(\.seq) == [2])
+        #expect(try await alice.outbox().isEmpty)
+    }
+
+    @Test func theOutboxSurvivesRecreatingTheClient() async throws {
+        let path = temporaryPath("outbox")
+        let roomID = try await {
+            let setup = try makeClient(server, "alice", clock: clock)
+            return try await room(setup)
+        }()
+        server.setReachable(false)
+        var first: ParleyClient? = try makeClient(server, "alice", clock: clock, storePath: path)
+        let queued = try await first!.send(text: "written offline", to: roomID)
+        #expect(try await first!.outbox().map(\.clientID) == [queued.clientID])
+        await first!.close()
+        first = nil
+        #expect(server.messages(in: roomID).isEmpty)
+
+        server.setReachable(true)
+        let second = try makeClient(server, "alice", clock: clock, storePath: path)
+        #expect(try await second.outbox().map(\.clientID) == [queued.clientID])
+        var outbox = await second.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await second.connect()
+        _ = await read(&outbox) { events in
+            events.contains { if case .outbox(let entries) = $0 { entries.isEmpty } else { false } }
+        }
+        let stored = server.messages(in: roomID)
+        #expect(stored.map(\.clientID) == [queued.clientID])
+        #expect(stored.map(\.text) == ["written offline"])
+        #expect(try await second.outbox().isEmpty)
+    }
+
+    @Test func aRefusedMessageIsMarkedFailedAndCanBeRetried() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        let roomID = try await room(alice)
+        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        server.refuseSends([(status: 422, code: "validation_failed")])
+        let pending = try await alice.send(text: "too long", to: roomID)
+        let failed = await read(&events) { events in
+            events.contains { if case .outbox(let entries) = $0 { entries.first?.state != .pending } else { false } }
+        }
+        guard case .outbox(let entries)? = failed.last else { Issue.record("no outbox event"); return }
+        #expect(entries.first?.state == .failed(code: "validation_failed", message: "validation_failed"))
+        try await alice.retry(clientID: pending.clientID)
+        let sent = messages(await read(&events) { messages($0).count >= 1 })
+        #expect(sent.map(\.clientID) == [pending.clientID])
+        #expect(server.messages(in: roomID).count == 1)
+    }
+
+    @Test func closeCodesDecideWhetherToReconnect() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        await alice.connect()
+        await wait(alice, for: .online)
+        // 4100: backoff, then back online once the delay has passed.
+        var states = alice.connectionStates().makeAsyncIterator()
+        server.dropConnections(code: 4100)
+        let backoff = await read(&states) { $0.contains { if case .reconnecting = $0 { true } else { false } } }
+        #expect(backoff.last == .reconnecting(attempt: 1, delay: .milliseconds(750)))
+        #expect(server.openConnectionCount == 0)
+        await sleeping(1)
+        clock.advance(by: .milliseconds(750))
+        _ = await read(&states) { $0.last == .online }
+        // Unreachable: backoff grows while connects fail.
+        server.setReachable(false)
+        _ = await read(&states) { $0.last == .reconnecting(attempt: 1, delay: .milliseconds(750)) }
+        await sleeping(1)
+        clock.advance(by: .milliseconds(750))
+        _ = await read(&states) { $0.last == .reconnecting(attempt: 2, delay: .milliseconds(1500)) }
+        server.setReachable(true)
+        await sleeping(1)
+        clock.advance(by: .milliseconds(1500))
+        _ = await read(&states) { $0.last == .online }
+        // 4001: never reconnect unchanged.
+        server.dropConnections(code: 4001, reason: "unknown app")
+        _ = await read(&states) { $0.last == .offline(reason: "unknown app") }
+        #expect(server.openConnectionCount == 0)
+    }
+
+    @Test func typingIsThrottledOutAndExpiresIn() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        await alice.connect()
+        await wait(alice, for: .online)
+        let roomID = try await room(alice)
+        let path = "POST /v1/rooms/\(roomID)/typing"
+        for _ in 0..<5 { await alice.userIsTyping(in: roomID) }
+        while server.requestCount(path) < 1 { await Task.yield() }
+        clock.advance(by: .milliseconds(999))
+        await alice.userIsTyping(in: roomID)
+        clock.advance(by: .milliseconds(1))
+        await alice.userIsTyping(in: roomID)
+        while server.requestCount(path) < 2 { await Task.yield() }
+        #expect(server.requestCount(path) == 2)
+
+        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await waitForSubscribers(server, "private-room-" + roomID)
+        let sleepers = clock.sleeperCount
+        server.typing("bob", in: roomID)
+        let typing = await read(&events) { $0.contains(.typing(userIDs: ["bob"])) }
+        #expect(typing.last == .typing(userIDs: ["bob"]))
+        while clock.sleeperCount <= sleepers { await Task.yield() }
+        clock.advance(by: .seconds(3))
+        let expired = await read(&events) { $0.contains(.typing(userIDs: [])) }
+        #expect(expired.last == .typing(userIDs: []))
+    }
+
+    @Test func readCursorsAreDebouncedAndNeverGoBack() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        let roomID = try await room(alice)
+        for text in ["1", "2", "3"] { server.post(text, as: "bob", in: roomID) }
+        await alice.markRead(roomID, upTo: 1)
+        await alice.markRead(roomID, upTo: 3)
+        await alice.markRead(roomID, upTo: 2)
+        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: .milliseconds(500))
+        while server.requestCount("PUT /v1/rooms/\(roomID)/cursor") < 1 { await Task.yield() }
+        let cursors = try await alice.cursors(in: roomID)
+        #expect(cursors.first { $0.userID == "alice" }?.seq == 3)
+        #expect(server.requestCount("PUT /v1/rooms/\(roomID)/cursor") == 1)
+    }
+
+    @Test func unauthorizedCallsFailWithTheServerCode() async throws {
+        let stranger = try makeClient(server, "carol", clock: clock)
+        let roomID = try await room(try makeClient(server, "alice", clock: clock))
+        do {
+            _ = try await stranger.history(roomID)
+            Issue.record("a non-member read history")
+        } catch {
+            #expect(error.status == 403)
+            #expect(error.serverCode == "not_member")
+            #expect(!error.isTransient)
+        }
+    }
+
+    @Test func attachmentsUploadWithProgressAndDownload() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        let roomID = try await room(alice)
+        let bytes = (0..<1000).map { UInt8($0 % 251) }
+        let progress = Counter()
+        let attachment = try await alice.upload(bytes, contentType: "image/png", to: roomID) { sent, total in
+            if sent == total { Task { await progress.increment() } }
+        }
+        #expect(attachment.size == 1000)
+        #expect(attachment.contentType == "image/png")
+        #expect(try await alice.download(attachment.id) == bytes)
+    }
+
+    @Test func theCacheShowsRoomsAndMessagesAfterARestartOffline() async throws {
+        let path = temporaryPath("cache")
+        let first = try makeClient(server, "alice", clock: clock, storePath: path)
+        let roomID = try await room(first)
+        server.post("cached", as: "bob", in: roomID)
+        _ = try await first.myRooms()
+        var events = await first.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await first.connect()
+        _ = await read(&events) { messages($0).count >= 1 }
+        await first.close()
+        server.setReachable(false)
+        let second = try makeClient(server, "alice", clock: clock, storePath: path)
+        #expect(await second.cachedRooms().map(\.id) == [roomID])
+        #expect(await second.cachedMessages(roomID).map(\.text) == ["cached"])
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import ParleyUI
-
-@Test func moduleLinks() {
-    #expect(!ParleyUIInfo.name.isEmpty)
-}
