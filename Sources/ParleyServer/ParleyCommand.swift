@@ -8,6 +8,7 @@ public enum ParleyCommand {
 
         COMMANDS:
           serve        Run the server (see parley serve --help)
+          token        Mint a user token for an app (see parley token --help)
           version      Print the version
 
         OPTIONS:
@@ -31,6 +32,8 @@ public enum ParleyCommand {
             return 0
         case "serve":
             return serve(rest, environment: environment)
+        case "token":
+            return TokenCommand.run(rest, environment: environment)
         default:
             printError("parley: unknown command '\(command)' (see parley --help)")
             return 2
