@@ -44,8 +44,9 @@ do {
                                                                                   serverName: "parley-token-backend"),
                             routes: service.routes())
     let address = try server.start()
-    print("token backend listening on \(address) for app \(options.appID) at \(options.parleyURL)")
-    fflush(stdout)
+    // One unbuffered write, so a supervising process sees the line at once.
+    let line = Array("token backend listening on \(address) for app \(options.appID) at \(options.parleyURL)\n".utf8)
+    _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
     group.join()
 } catch {
     fail("\(error)", status: 1)
