@@ -27,6 +27,7 @@ extension ChatController {
                 try await client.leave(roomID)
                 await conversations.removeValue(forKey: roomID)?.stop()
                 openRoomID = nil
+                selectedRoomID = nil
                 await showRoomList()
                 await roomList.refresh()
                 state.notice = "Left the room"

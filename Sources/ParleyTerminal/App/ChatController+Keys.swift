@@ -114,6 +114,7 @@ extension ChatController {
         if let current = openRoomID, current != roomID { await conversations[current]?.setVisible(false) }
         openRoomID = roomID
         selectedRoomID = roomID
+        state.roomList = await roomList.snapshot()
         syncSelection()
         state.mode = .room
         state.scrollBack = 0

@@ -105,15 +105,16 @@ public actor ChatController {
         render()
     }
 
-    /// Keeps the selection on the same room when the list reorders.
+    /// Keeps the selection on the same room when the list reorders. A selected room not in
+    /// the list yet (just created, the list's update still on its way) stays selected.
     func syncSelection() {
         let rows = state.roomList?.rows ?? []
         if let selectedRoomID, let index = rows.firstIndex(where: { $0.id == selectedRoomID }) {
             state.selectedRow = index
-        } else {
-            state.selectedRow = min(state.selectedRow, max(0, rows.count - 1))
-            selectedRoomID = rows.indices.contains(state.selectedRow) ? rows[state.selectedRow].id : nil
+            return
         }
+        state.selectedRow = min(state.selectedRow, max(0, rows.count - 1))
+        if selectedRoomID == nil, rows.indices.contains(state.selectedRow) { selectedRoomID = rows[state.selectedRow].id }
     }
 
     private func fetchAttachmentMetadata(_ snapshot: ConversationSnapshot) {

@@ -99,6 +99,7 @@ public struct TerminalScreen: Sendable {
         if let notice = state.notice ?? (state.mode == .room ? state.conversation?.notice : nil) {
             return StyledLine(" " + notice, TextStyle(color: .yellow))
         }
+        if state.showsHelp { return StyledLine(" Press Esc to close this help", TextStyle(bold: true)) }
         let hint = state.mode == .rooms
             ? " ↑↓ select · Enter open · /create NAME · /dm USER · /help · /quit"
             : " Enter send · Esc rooms · PgUp older · /help"
@@ -125,6 +126,5 @@ public struct TerminalScreen: Sendable {
 
     private func helpLines() -> [StyledLine] {
         [StyledLine(" Commands", TextStyle(bold: true))] + ChatInput.helpLines.map { StyledLine("  " + $0) }
-            + [StyledLine(""), StyledLine(" Press Esc to close this help.", TextStyle(dim: true))]
     }
 }
