@@ -74,10 +74,14 @@ start_server() { # start_server NAME PORT LOGFILE — sets SERVER_PID
   local name=$1 port=$2 logf=$3 cmd cpus=$SERVER_CPUS
   [[ $name == parley* ]] && cpus=$PARLEY_SERVER_CPUS
   cmd=$(server_command "$name" "$port") || return 1
+  # Another process on the port would answer for ours (shared machines run several benchmarks).
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    log "port $port is already in use by another process; choose another PORT"; return 1
+  fi
   log "starting $name: $cmd${cpus:+ (CPUs $cpus)}"
   (cd "$REPO_DIR" && exec bash -c "ulimit -n 20000 2>/dev/null; exec $(launch_prefix "$cpus")$cmd") >"$logf" 2>&1 &
   SERVER_PID=$!
-  if ! wait_port "$port" 30; then
+  if ! wait_port "$port" 30 || ! kill -0 "$SERVER_PID" 2>/dev/null; then
     log "$name did not listen on 127.0.0.1:$port within 30 s; its log:"; cat "$logf" >&2
     stop_server; return 1
   fi

@@ -12,7 +12,9 @@
 # this run, so every server is compared at the same load.
 # Environment: CLIENTS, TRIAL_SECS (4), HALF_SECS (10), SERVERS ("c node" + "parley" if its
 # command is set), HALF_RATE (fixed rate, if C is not measured), PORT (9201), SERVER_CPUS (0),
-# PARLEY_SERVER_CPUS, LOADGEN_CPUS (1), QUIET_MAX_SECS, LOADGEN_ARGS (extra loadgen flags).
+# PARLEY_SERVER_CPUS, LOADGEN_CPUS (1), QUIET_MAX_SECS, LOADGEN_ARGS (extra loadgen flags),
+# SEARCH (1; 0 skips the saturation search and only runs every server at HALF_RATE, e.g. to
+# repeat a like-for-like comparison quickly).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -22,6 +24,8 @@ HALF_SECS=${HALF_SECS:-10}
 PORT=${PORT:-9201}
 if [ -z "${SERVERS:-}" ]; then SERVERS="c node"; [ -n "${PARLEY_BROADCAST_CMD:-}" ] && SERVERS="$SERVERS parley"; fi
 HALF_RATE=${HALF_RATE:-}
+SEARCH=${SEARCH:-1}
+if [ "$SEARCH" = 0 ] && [ -z "$HALF_RATE" ]; then log "SEARCH=0 needs HALF_RATE"; exit 2; fi
 
 build_c
 command -v node >/dev/null || { log "node is missing: apt-get install nodejs node-ws"; exit 1; }
@@ -36,8 +40,8 @@ for name in $SERVERS; do
   echo; echo "=== $name ==="
   wait_quiet
   start_server "$name" "$PORT" "$run_dir/$name.server.log"
-  args=(--port "$PORT" --server-pid "$SERVER_PID" --label "$name" --clients "$CLIENTS" --search
-        --trial-secs "$TRIAL_SECS" --max-secs 900)
+  args=(--port "$PORT" --server-pid "$SERVER_PID" --label "$name" --clients "$CLIENTS" --max-secs 900)
+  [ "$SEARCH" = 0 ] || args+=(--search --trial-secs "$TRIAL_SECS")
   if [ -z "$HALF_RATE" ]; then
     args+=(--half --half-secs "$HALF_SECS")
   else

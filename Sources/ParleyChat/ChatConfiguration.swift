@@ -10,12 +10,17 @@ public struct ChatConfiguration: Sendable {
     public var devMode: Bool
     /// Limits and lifetimes.
     public var limits: ChatLimits
+    /// Decides channels that are not the chat's own (`private-doc-{id}` of the documents
+    /// service, say) for `POST /v1/channels/auth`; nil refuses them all.
+    public var otherChannels: (@Sendable (_ app: String, _ user: String, _ channel: String) async -> ChannelAuthorization)?
 
     /// Creates a configuration.
-    public init(apps: [AppConfig], dataDirectory: String, devMode: Bool = false, limits: ChatLimits = ChatLimits()) {
+    public init(apps: [AppConfig], dataDirectory: String, devMode: Bool = false, limits: ChatLimits = ChatLimits(),
+                otherChannels: (@Sendable (_ app: String, _ user: String, _ channel: String) async -> ChannelAuthorization)? = nil) {
         self.apps = apps
         self.dataDirectory = dataDirectory
         self.devMode = devMode
         self.limits = limits
+        self.otherChannels = otherChannels
     }
 }

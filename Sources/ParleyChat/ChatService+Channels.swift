@@ -13,7 +13,9 @@ extension ChatService {
             let owner = channel.dropFirst(PusherChannel.serverToUserPrefix.count)
             return owner == user ? .allowed : .denied(ChatError(.channelForbidden, "that is another user's channel"))
         }
-        guard channel.hasPrefix(Self.roomChannelPrefix) else { return .notChatChannel }
+        guard channel.hasPrefix(Self.roomChannelPrefix) else {
+            return await configuration.otherChannels?(app, user, channel) ?? .notChatChannel
+        }
         let room = String(channel.dropFirst(Self.roomChannelPrefix.count))
         guard !room.isEmpty else { return .denied(ChatError(.roomNotFound, "no room is named")) }
         do {
@@ -42,7 +44,7 @@ extension ChatService {
         case .denied(let error):
             throw error
         case .notChatChannel:
-            throw ChatError(.channelForbidden, "Parley signs only its chat channels (private-room-{id})")
+            throw ChatError(.channelForbidden, "Parley signs only its own channels (private-room-{id}, private-doc-{id})")
         }
     }
 

@@ -34,9 +34,18 @@ extension ChatService {
         let pair: (String, String)
         switch context.caller {
         case .user(let user):
-            pair = (user, try body.string("user_id"))
+            if let other = try body.optionalString("user_id") {
+                pair = (user, other)
+            } else {
+                // `user_ids` as an app sends it is fine too, as long as the caller is one of the two.
+                let ids = try body.stringArray("user_ids")
+                guard ids.count == 2 else { throw ChatError(.invalidRequest, "send user_id (the other user) or user_ids (two users)") }
+                guard ids.contains(user) else { throw ChatError(.notSelf, "a user may open only their own direct rooms") }
+                pair = (user, ids[0] == user ? ids[1] : ids[0])
+            }
         case .app:
             let ids = try body.stringArray("user_ids")
+            guard !ids.isEmpty else { throw ChatError(.validationFailed, "app-level calls name both users in user_ids") }
             guard ids.count == 2 else { throw ChatError(.invalidRequest, "user_ids must name two users") }
             pair = (ids[0], ids[1])
         }

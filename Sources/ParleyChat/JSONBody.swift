@@ -56,10 +56,19 @@ struct JSONBody {
 
     /// A required integer field.
     func int64(_ key: String) throws(ChatError) -> Int64 {
-        guard case .number(let text)? = object[key], let value = Int64(text) else {
+        guard case .number(let text)? = object[key], let value = Self.integer(text) else {
             throw ChatError(.invalidRequest, "\(key) must be an integer")
         }
         return value
+    }
+
+    /// A JSON number that is an integer: `42`, or (as JSON Schema counts integers) `42.0`
+    /// and `4.2e1`, the latter only within the range a Double holds exactly.
+    static func integer(_ text: String) -> Int64? {
+        if let exact = Int64(text) { return exact }
+        guard let value = Double(text), value.rounded(.towardZero) == value,
+              abs(value) <= 9_007_199_254_740_992 else { return nil }
+        return Int64(value)
     }
 
     /// An array of strings that may be absent (empty).

@@ -9,7 +9,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "Parley chat API",
     "version": "1.0.0",
-    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated."
+    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated. Path and query text may not contain NUL (`%00`): the HTTP layer answers 400 `encoded_nul` before the request reaches the API."
   },
   "servers": [
     {
@@ -1577,7 +1577,8 @@ enum OpenAPIDocument {
             "schema": {
               "type": "integer",
               "format": "int64",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 9223372036854775807
             },
             "description": "Only messages with a lower seq."
           },
@@ -1588,7 +1589,8 @@ enum OpenAPIDocument {
             "schema": {
               "type": "integer",
               "format": "int64",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 9223372036854775807
             },
             "description": "Only messages with a higher seq; the page starts right after it."
           },
@@ -1754,7 +1756,8 @@ enum OpenAPIDocument {
           "schema": {
             "type": "integer",
             "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           }
         }
       ],
@@ -1973,7 +1976,8 @@ enum OpenAPIDocument {
           "schema": {
             "type": "integer",
             "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           }
         },
         {
@@ -2368,31 +2372,36 @@ enum OpenAPIDocument {
             "application/octet-stream": {
               "schema": {
                 "type": "string",
-                "contentMediaType": "application/octet-stream"
+                "contentMediaType": "application/octet-stream",
+                "minLength": 1
               }
             },
             "image/png": {
               "schema": {
                 "type": "string",
-                "contentMediaType": "image/png"
+                "contentMediaType": "image/png",
+                "minLength": 1
               }
             },
             "image/jpeg": {
               "schema": {
                 "type": "string",
-                "contentMediaType": "image/jpeg"
+                "contentMediaType": "image/jpeg",
+                "minLength": 1
               }
             },
             "image/gif": {
               "schema": {
                 "type": "string",
-                "contentMediaType": "image/gif"
+                "contentMediaType": "image/gif",
+                "minLength": 1
               }
             },
             "image/webp": {
               "schema": {
                 "type": "string",
-                "contentMediaType": "image/webp"
+                "contentMediaType": "image/webp",
+                "minLength": 1
               }
             }
           }
@@ -3017,12 +3026,14 @@ enum OpenAPIDocument {
           "created_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           },
           "updated_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3101,12 +3112,14 @@ enum OpenAPIDocument {
           "last_seq": {
             "type": "integer",
             "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           },
           "last_activity_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           },
           "member_count": {
             "type": "integer",
@@ -3115,12 +3128,14 @@ enum OpenAPIDocument {
           "created_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           },
           "updated_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3179,19 +3194,22 @@ enum OpenAPIDocument {
           "joined_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           },
           "read_seq": {
             "type": "integer",
             "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           },
           "read_at": {
             "type": [
               "integer",
               "null"
             ],
-            "format": "int64"
+            "format": "int64",
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3322,7 +3340,8 @@ enum OpenAPIDocument {
           "id": {
             "type": "integer",
             "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           },
           "room_id": {
             "type": "string"
@@ -3330,7 +3349,8 @@ enum OpenAPIDocument {
           "seq": {
             "type": "integer",
             "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           },
           "sender_id": {
             "type": "string"
@@ -3351,21 +3371,24 @@ enum OpenAPIDocument {
           "created_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           },
           "edited_at": {
             "type": [
               "integer",
               "null"
             ],
-            "format": "int64"
+            "format": "int64",
+            "maximum": 9223372036854775807
           },
           "deleted_at": {
             "type": [
               "integer",
               "null"
             ],
-            "format": "int64"
+            "format": "int64",
+            "maximum": 9223372036854775807
           },
           "deleted": {
             "type": "boolean"
@@ -3421,12 +3444,14 @@ enum OpenAPIDocument {
           },
           "message_id": {
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "maximum": 9223372036854775807
           },
           "seq": {
             "type": "integer",
             "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           },
           "reactions": {
             "type": "array",
@@ -3459,7 +3484,8 @@ enum OpenAPIDocument {
           "read_seq": {
             "type": "integer",
             "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           },
           "unread_count": {
             "type": "integer",
@@ -3513,14 +3539,16 @@ enum OpenAPIDocument {
           "seq": {
             "type": "integer",
             "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           },
           "read_at": {
             "type": [
               "integer",
               "null"
             ],
-            "format": "int64"
+            "format": "int64",
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3564,7 +3592,8 @@ enum OpenAPIDocument {
           "size": {
             "type": "integer",
             "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           },
           "width": {
             "type": [
@@ -3584,7 +3613,8 @@ enum OpenAPIDocument {
           "created_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Milliseconds since the Unix epoch."
+            "description": "Milliseconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           },
           "download_url": {
             "type": "string",
@@ -3593,7 +3623,8 @@ enum OpenAPIDocument {
           "download_url_expires_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Seconds since the Unix epoch."
+            "description": "Seconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3624,7 +3655,8 @@ enum OpenAPIDocument {
               "integer",
               "null"
             ],
-            "format": "int64"
+            "format": "int64",
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3679,7 +3711,8 @@ enum OpenAPIDocument {
           "expires_at": {
             "type": "integer",
             "format": "int64",
-            "description": "Seconds since the Unix epoch."
+            "description": "Seconds since the Unix epoch.",
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3808,10 +3841,23 @@ enum OpenAPIDocument {
             },
             "minItems": 2,
             "maxItems": 2,
-            "description": "App-level calls: the two users."
+            "description": "The two users: app-level calls; a user token may send it too when the caller is one of them."
           }
         },
-        "required": []
+        "required": [],
+        "anyOf": [
+          {
+            "required": [
+              "user_id"
+            ]
+          },
+          {
+            "required": [
+              "user_ids"
+            ]
+          }
+        ],
+        "description": "With a user token send `user_id` (the other user), or `user_ids` naming the caller and the other user; app-level calls send `user_ids` (the two users)."
       },
       "UpdateRoom": {
         "type": "object",
@@ -3882,6 +3928,8 @@ enum OpenAPIDocument {
               "string",
               "null"
             ],
+            "minLength": 1,
+            "maxLength": 512,
             "description": "Client-chosen id: a retry with the same id returns the original message (200)."
           },
           "parts": {
@@ -3926,7 +3974,8 @@ enum OpenAPIDocument {
           "seq": {
             "type": "integer",
             "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -3943,7 +3992,9 @@ enum OpenAPIDocument {
           "channel_name": {
             "type": "string",
             "minLength": 1,
-            "maxLength": 200
+            "maxLength": 200,
+            "pattern": "^(#server-to-user-)?[A-Za-z0-9_\\-=@,.;]+$",
+            "description": "A Pusher channel name: `private-room-{id}` or the user's `#server-to-user-{id}`."
           }
         },
         "required": [
@@ -3992,15 +4043,66 @@ enum OpenAPIDocument {
         "required": [
           "user_id"
         ]
+      },
+      "TransportError": {
+        "type": "object",
+        "description": "An error answered by the HTTP layer before the request reaches the API (a malformed request target or message, or a body over the route's limit); same shape as Error.",
+        "properties": {
+          "error": {
+            "type": "object",
+            "properties": {
+              "code": {
+                "type": "string",
+                "enum": [
+                  "malformed_request_line",
+                  "malformed_header",
+                  "obs_fold",
+                  "invalid_content_length",
+                  "conflicting_length",
+                  "invalid_transfer_encoding",
+                  "bad_chunk",
+                  "missing_host",
+                  "multiple_hosts",
+                  "invalid_target",
+                  "invalid_percent_encoding",
+                  "encoded_nul",
+                  "invalid_utf8",
+                  "body_too_large"
+                ],
+                "description": "Stable error code of the HTTP layer."
+              },
+              "message": {
+                "type": "string",
+                "description": "Explanation for people; not stable."
+              }
+            },
+            "required": [
+              "code",
+              "message"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "error"
+        ],
+        "additionalProperties": false
       }
     },
     "responses": {
       "E400": {
-        "description": "Bad Request. Codes: `invalid_json` — The body is not valid JSON.; `invalid_request` — A required field is missing, or a field has the wrong type or format.; `invalid_parameter` — A path or query parameter is malformed or out of range.",
+        "description": "Bad Request. Codes: `invalid_json` — The body is not valid JSON.; `invalid_request` — A required field is missing, or a field has the wrong type or format.; `invalid_parameter` — A path or query parameter is malformed or out of range. The HTTP layer answers a malformed request (e.g. `invalid_percent_encoding`, `encoded_nul`, `invalid_utf8`) with a TransportError.",
         "content": {
           "application/json": {
             "schema": {
-              "$ref": "#/components/schemas/Error"
+              "oneOf": [
+                {
+                  "$ref": "#/components/schemas/Error"
+                },
+                {
+                  "$ref": "#/components/schemas/TransportError"
+                }
+              ]
             }
           }
         }
@@ -4063,11 +4165,18 @@ enum OpenAPIDocument {
         }
       },
       "E413": {
-        "description": "Content Too Large. Codes: `payload_too_large` — The body is larger than the endpoint allows.",
+        "description": "Content Too Large. Codes: `payload_too_large` — The body is larger than the endpoint allows. A body far over the limit is refused by the HTTP layer with the TransportError `body_too_large`.",
         "content": {
           "application/json": {
             "schema": {
-              "$ref": "#/components/schemas/Error"
+              "oneOf": [
+                {
+                  "$ref": "#/components/schemas/Error"
+                },
+                {
+                  "$ref": "#/components/schemas/TransportError"
+                }
+              ]
             }
           }
         }

@@ -1,5 +1,7 @@
 import ParleyChannels
+import ParleyChat
 import ParleyNet
+import ParleyStore
 import ParleyWire
 
 /// The composed Parley server: event loops, the HTTP/WebSocket server and the services mounted on it.
@@ -12,11 +14,17 @@ public final class ParleyServer: Sendable {
     public let group: EventLoopGroup
     /// The Pusher-compatible channels service, when apps are configured.
     public let channels: ChannelsService?
+    /// The chat service, when apps are configured and a store was given.
+    public let chat: ChatService?
+    private let docs: DocsMount?
+    private let presenceRelay: PresenceRelay?
     private let http: HTTPServer
     private let logger: Logger
 
     /// Creates the loops, the services and the routes; nothing listens until `start()`.
-    public init(options: ServeOptions, channelsConfig: ChannelsConfig?, logger: Logger = Logger(label: "server")) throws(ServerStartError) {
+    /// With apps and an opened `store`, the chat API is mounted under `/v1`.
+    public init(options: ServeOptions, channelsConfig: ChannelsConfig?, store: SQLChatStore? = nil,
+                logger: Logger = Logger(label: "server")) throws(ServerStartError) {
         self.options = options
         self.logger = logger
         do {
@@ -41,6 +49,26 @@ public final class ParleyServer: Sendable {
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
+        if let channels, let store {
+            let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub)
+            let configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
+                                                  otherChannels: { app, user, channel in
+                                                      await docs.authorizeChannel(app: app, user: user, channel: channel)
+                                                  })
+            let chat = ChatService(configuration: configuration, store: store,
+                                   publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
+            let relay = PresenceRelay(chat: chat)
+            channels.hub.setUserObserver(relay)
+            ChatMount(service: chat).mount(on: &routes)
+            docs.mount(on: &routes, chat: chat, options: options)
+            self.chat = chat
+            self.docs = docs
+            presenceRelay = relay
+        } else {
+            chat = nil
+            docs = nil
+            presenceRelay = nil
+        }
         http = HTTPServer(group: group, configuration: HTTPServerConfiguration(
             host: options.host, port: options.port, limits: HTTPRequestParser.Limits(),
             idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,
@@ -53,6 +81,7 @@ public final class ParleyServer: Sendable {
         do {
             let address = try http.start()
             if let channels { startTicking(channels) }
+            docs?.startSweeping()
             return address
         } catch {
             throw ServerStartError(code: "listen", message: "could not listen on \(options.host):\(options.port): \(error)")

@@ -1,4 +1,5 @@
 import ParleyChannels
+import ParleyStore
 
 #if canImport(Glibc)
 import Glibc
@@ -19,11 +20,15 @@ enum ParleyServerMain {
         }
         do {
             try prepareDataDirectory(options.dataDirectory)
-            let server = try ParleyServer(options: options, channelsConfig: config, logger: logger)
+            let location = StoreLocation(databaseArgument: options.database, dataDirectory: options.dataDirectory)
+            let store = try openStore(location)
+            defer { BlockingAwait.run { await store.close() } }
+            let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
             let address = try server.start()
             installShutdown(server, logger: logger)
             logger.info("parley listening", [
                 ("address", "http://\(address)"), ("data_dir", options.dataDirectory),
+                ("database", location.description),
                 ("apps", config.map { $0.apps.map(\.id).joined(separator: ",") } ?? "none"),
                 ("mode", options.dev ? "dev (app 1, key dev-key, secret dev-secret)" : "config"),
                 ("loops", "\(server.group.loops.count)"), ("backend", options.backend.rawValue),
@@ -55,6 +60,18 @@ enum ParleyServerMain {
             no apps configured: pass --config FILE (a JSON apps file, see README) or --dev \
             to run the development app (id 1, key dev-key, secret dev-secret)
             """))
+    }
+
+    /// Opens the chat store (migrating it), blocking until it is ready.
+    private static func openStore(_ location: StoreLocation) throws(ServerStartError) -> SQLChatStore {
+        let result: Result<SQLChatStore, ServerStartError> = BlockingAwait.run {
+            do {
+                return .success(try await SQLChatStore.open(StoreConfiguration(location: location)))
+            } catch {
+                return .failure(ServerStartError(code: "database", message: "cannot open the database \(location): \(error)"))
+            }
+        }
+        return try result.get()
     }
 
     private static func installShutdown(_ server: ParleyServer, logger: Logger) {

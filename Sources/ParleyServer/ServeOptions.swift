@@ -25,6 +25,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var configPath: String? = nil
     /// Whether to run the built-in development app.
     public var dev: Bool = false
+    /// The chat database: a `postgres://` URL or an SQLite file path; nil is SQLite in the data directory.
+    public var database: String? = nil
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -102,6 +104,10 @@ extension ServeOptions {
         Flag(name: "--config", environment: "PARLEY_CONFIG", placeholder: "FILE",
              help: "JSON file describing the apps this server hosts") { o, v throws(ServeOptionsError) in
             o.configPath = v
+        },
+        Flag(name: "--database", environment: "PARLEY_DATABASE", placeholder: "URL",
+             help: "Chat database: postgres://… URL or SQLite file (default: parley.sqlite in --data-dir)") {
+            o, v throws(ServeOptionsError) in o.database = v
         },
         Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {

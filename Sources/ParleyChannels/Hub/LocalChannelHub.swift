@@ -19,6 +19,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     private let loops: [any HubLoop]
     private let tables: [LoopChannelTable]
     private let state = Mutex(State())
+    private let userObserver = Mutex<(any SignedInUserObserver)?>(nil)
     private let clock: @Sendable () -> Int64
     /// Where webhook events go (nil: none).
     public let webhooks: (any WebhookSink)?
@@ -80,12 +81,20 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         state.withLock { s in
             perform(s.directory.signIn(app: app, socketID: subscriber.socketID, user: user), handles: s.handles, app: app)
         }
+        userObserver.withLock { $0 }?.userSignedIn(app: app, userID: user.userID, socketID: subscriber.socketID)
     }
 
     public func signOut(app: AppConfig, subscriber: any ChannelSubscriber, userID: String) {
         state.withLock { s in
             perform(s.directory.signOut(app: app, socketID: subscriber.socketID, userID: userID), handles: s.handles, app: app)
         }
+        userObserver.withLock { $0 }?.userSignedOut(app: app, userID: userID, socketID: subscriber.socketID)
+    }
+
+    /// Sets who hears of sign-ins and sign-outs (replacing any earlier observer; nil: nobody).
+    /// Applications above the channels (chat presence) use it; the hub itself does not care.
+    public func setUserObserver(_ observer: (any SignedInUserObserver)?) {
+        userObserver.withLock { $0 = observer }
     }
 
     public func publish(app: AppConfig, events: [HubEvent]) {

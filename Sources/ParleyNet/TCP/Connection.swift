@@ -147,8 +147,29 @@ public final class Connection: @unchecked Sendable {
 
     private func requestFlush() {
         guard !flushQueued, !writeBlocked else { return }
+        if outbound.chunkCount == 1 && sendLoneChunk() { return }
         flushQueued = true
         loop.scheduleFlush(self)
+    }
+
+    /// Sends the only queued chunk straight away: a fan-out then reaches its first
+    /// subscribers while it is still queueing for the last (no second pass over every
+    /// connection), and a blocked socket still batches whatever piles up behind it.
+    /// Returns false on a socket error, which is left to the deferred flush so that error
+    /// handling never runs inside a caller's `write`.
+    private func sendLoneChunk() -> Bool {
+        _ = outbound.gather(into: loop.iovecs)
+        let piece = loop.iovecs[0]
+        let written = send(fd, piece.iov_base, piece.iov_len, Int32(MSG_NOSIGNAL))
+        if written < 0 {
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
+            setWriteBlocked(true)
+            return true
+        }
+        outbound.consume(written)
+        lastActivity = loop.now
+        if written < piece.iov_len { setWriteBlocked(true) }
+        return true
     }
 
     /// The loop's end-of-iteration flush.

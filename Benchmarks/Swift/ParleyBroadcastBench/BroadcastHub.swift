@@ -1,0 +1,70 @@
+import ParleyNet
+import ParleyWire
+
+/// Every open benchmark socket, partitioned by event loop, and the fan-out over them.
+///
+/// A message is encoded once into a ``SharedBytes`` frame; each loop then gets one task (or,
+/// for the sender's own loop, one direct call) that queues that same frame on each of its
+/// sockets. Nothing is shared between loops but the immutable frame.
+final class BroadcastHub: Sendable {
+    private let group: EventLoopGroup
+    private let partitions: [Partition]
+
+    init(group: EventLoopGroup) {
+        self.group = group
+        self.partitions = group.loops.map { _ in Partition() }
+    }
+
+    /// Takes a freshly opened socket into the broadcast. On the socket's loop.
+    func adopt(_ socket: WebSocket) {
+        let partition = partitions[socket.loop.index]
+        partition.add(socket)
+        socket.onMessage = { [self] _, message in
+            if case .text(let text) = message { broadcast(WebSocket.serverTextFrame(text)) }
+        }
+        socket.onClose = { socket, _, _ in partition.remove(socket) }
+    }
+
+    /// Hands `frame` to every loop once; on the calling loop it is queued right away.
+    private func broadcast(_ frame: SharedBytes) {
+        for (loop, partition) in zip(group.loops, partitions) {
+            if loop.inEventLoop {
+                partition.send(frame)
+            } else {
+                loop.execute { partition.send(frame) }
+            }
+        }
+    }
+}
+
+/// The sockets of one loop, in a dense array for a tight send loop; removal swaps the last
+/// socket into the hole, so each socket remembers its position.
+private final class Partition: @unchecked Sendable {
+    // @unchecked: touched only on its own loop (adopt/onClose run there, send is hopped there).
+    private var sockets: [WebSocket] = []
+
+    func add(_ socket: WebSocket) {
+        socket.userData = Position(sockets.count)
+        sockets.append(socket)
+    }
+
+    func remove(_ socket: WebSocket) {
+        guard let position = socket.userData as? Position, position.index >= 0 else { return }
+        let last = sockets.removeLast()
+        if last !== socket {
+            sockets[position.index] = last
+            (last.userData as? Position)?.index = position.index
+        }
+        position.index = -1
+    }
+
+    func send(_ frame: SharedBytes) {
+        for socket in sockets { socket.send(shared: frame) }
+    }
+}
+
+/// A socket's index in its partition (kept in `WebSocket.userData`).
+private final class Position {
+    var index: Int
+    init(_ index: Int) { self.index = index }
+}
