@@ -55,7 +55,7 @@ let package = Package(
 
         // The example app backend of the tutorials: creates users and issues their tokens.
         .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
-                          path: "Examples/TokenBackend", swiftSettings: strict),
+                          path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict),
 
         // Benchmark executables: they print figures, tests never time anything.
         .executableTarget(name: "ParleyBroadcastBench", dependencies: ["ParleyNet", "ParleyWire"],
