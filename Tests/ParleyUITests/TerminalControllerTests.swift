@@ -81,6 +81,24 @@ import ParleyKit
         await bob.quit()
     }
 
+    @Test func directRoomsShowThePartnerAndLeavingGoesBackToTheList() async throws {
+        let alice = try controller("alice")
+        let bob = try controller("bob")
+        await alice.start()
+        await bob.start()
+        await type(alice, "/dm bob")
+        // Bob is connected, so the title says he is online.
+        await screen(alice) { $0.contains("alice · bob") && $0.contains("● online") }
+        await type(alice, "psst")
+        await screen(bob) { $0.contains("● alice") && $0.contains("(1)") && $0.contains("psst") }
+        await type(alice, "/leave")
+        await screen(alice) { $0.contains("alice · rooms") && $0.contains("Left the room") && !$0.contains("● bob") }
+        await type(alice, "/dm nobody")
+        await screen(alice) { $0.contains("Failed:") }
+        await alice.quit()
+        await bob.quit()
+    }
+
     @Test func draftsStayWithTheirRoom() async throws {
         let alice = try controller("alice")
         await alice.start()
