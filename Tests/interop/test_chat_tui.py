@@ -1,7 +1,8 @@
 """`parley chat`, the full-screen terminal client, driven through tmux: two users in two
 panes against one `parley serve --dev`. Alice creates a room and invites Bob, they exchange
 messages, Bob sees Alice's message, Alice sees Bob typing and Bob's "seen" mark, the screen
-follows a resize, and /quit, Ctrl-C and SIGTERM all give the shell back a sane terminal.
+follows a resize, and /quit, Ctrl-C, SIGTERM and a crash (SIGSEGV) all give the shell back
+a sane terminal. The example token backend issues tokens that `parley chat --token-url` uses.
 
 Assertions are on `tmux capture-pane` text. Waits poll the pane until the expected text
 shows (bounded, so a failure prints the screen instead of hanging)."""
@@ -177,6 +178,17 @@ def test_sigterm_restores_the_terminal(server, tmux):
     pid = tmux.pane_child("bob")
     assert pid is not None
     os.kill(pid, 15)
+    assert_terminal_restored(tmux, "bob")
+
+
+def test_a_crash_still_restores_the_terminal(server, tmux):
+    # The runtime's backtracer would take over the terminal after us; the default action is enough here.
+    tmux.type("bob", f"SWIFT_BACKTRACE=enable=no {chat_command(server, 'bob')}; echo EXIT=$?")
+    tmux.wait_text("bob", "parley · bob · rooms")
+    pid = tmux.pane_child("bob")
+    assert pid is not None
+    os.kill(pid, 11)
+    tmux.wait_text("bob", "EXIT=139")
     assert_terminal_restored(tmux, "bob")
 
 

@@ -59,7 +59,9 @@ enum CrashRestore {
         guard let current = armed else { return }
         _ = write(current.output, current.leave.baseAddress, current.leave.count)
         tcsetattr(current.input, TCSANOW, current.saved)
-        // Returning re-raises the fault (or abort re-raises) into the previous handler.
+        // The signal is blocked while this runs: raised again, it reaches the previous handler
+        // as soon as this returns (a fault would also recur on return; a kill(2) would not).
         sigaction(signal, current.previous + Int(signal), nil)
+        raise(signal)
     }
 }
