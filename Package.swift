@@ -30,9 +30,10 @@ let package = Package(
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
+        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs", "ParleyTerminal"], swiftSettings: strict),
         .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "CSQLite"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
+        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyKit", "ParleyUI"], swiftSettings: strict),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
@@ -43,7 +44,7 @@ let package = Package(
         .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
         .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyServer"], swiftSettings: strict),
-        .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit"], swiftSettings: strict),
+        .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyTerminal"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 
         // Test peers driven by the Python interop tests (Tests/interop).
@@ -51,6 +52,10 @@ let package = Package(
                           path: "Tests/Peers/ParleyTestPeer", swiftSettings: strict),
         .executableTarget(name: "ParleyTextPeer", dependencies: ["ParleyText"],
                           path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
+
+        // The example app backend of the tutorials: creates users and issues their tokens.
+        .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
+                          path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict),
 
         // Benchmark executables: they print figures, tests never time anything.
         .executableTarget(name: "ParleyBroadcastBench", dependencies: ["ParleyNet", "ParleyWire"],

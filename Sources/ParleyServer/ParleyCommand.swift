@@ -1,3 +1,5 @@
+import ParleyTerminal
+
 /// The `parley` command line: picks the subcommand and runs it.
 public enum ParleyCommand {
     /// Top-level help, listing the subcommands.
@@ -8,6 +10,7 @@ public enum ParleyCommand {
 
         COMMANDS:
           serve        Run the server (see parley serve --help)
+          chat         Full-screen terminal chat client (see parley chat --help)
           token        Mint a user token for an app (see parley token --help)
           version      Print the version
 
@@ -32,6 +35,8 @@ public enum ParleyCommand {
             return 0
         case "serve":
             return serve(rest, environment: environment)
+        case "chat":
+            return ChatCommandLine.run(rest, environment: environment)
         case "token":
             return TokenCommand.run(rest, environment: environment)
         default:

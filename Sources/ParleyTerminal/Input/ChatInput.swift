@@ -1,0 +1,108 @@
+/// What a line typed into the composer asks for: a message, or one of the slash commands.
+public enum ChatInput: Sendable, Equatable {
+    /// Text to send.
+    case message(String)
+    /// `/join ROOM`: join a public room.
+    case join(roomID: String)
+    /// `/create NAME [--public]`: create a room (private unless `--public`).
+    case create(name: String, isPublic: Bool)
+    /// `/dm USER`: open the direct room with a user.
+    case directMessage(userID: String)
+    /// `/leave`: leave the current room.
+    case leave
+    /// `/invite USER`: add a member to the current room.
+    case invite(userID: String)
+    /// `/image PATH`: upload an image and send it.
+    case image(path: String)
+    /// `/edit [SEQ] TEXT`: replace the text of a message (yours; the latest when no seq).
+    case edit(seq: Int64?, text: String)
+    /// `/delete [SEQ]`: delete a message (yours; the latest when no seq).
+    case delete(seq: Int64?)
+    /// `/react [SEQ] EMOJI`: react to a message (the latest when no seq).
+    case react(seq: Int64?, emoji: String)
+    /// `/retry`: send failed messages again.
+    case retry
+    /// `/rooms`: back to the room list.
+    case rooms
+    /// `/help`: show the commands.
+    case help
+    /// `/quit`: leave the client.
+    case quit
+    /// A command that was not understood, with what to tell the user.
+    case invalid(String)
+
+    /// The commands and their one-line help, as `/help` shows them.
+    public static let helpLines: [String] = [
+        "/create NAME [--public]   create a room and open it",
+        "/join ROOM                join a public room",
+        "/dm USER                  open a direct conversation",
+        "/invite USER              add someone to this room",
+        "/leave                    leave this room",
+        "/image PATH               send an image",
+        "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
+        "/delete [SEQ]             delete your latest (or #SEQ) message",
+        "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
+        "/retry                    resend failed messages",
+        "/rooms  (or Esc)          back to the room list",
+        "/quit   (or Ctrl-C)       leave parley chat",
+        "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view · Enter open/send",
+    ]
+
+    /// Parses a composer line. Text not starting with `/` is a message; `//text` sends `/text`.
+    public static func parse(_ line: String) -> ChatInput {
+        guard line.hasPrefix("/") else { return .message(line) }
+        if line.hasPrefix("//") { return .message(String(line.dropFirst())) }
+        let body = line.dropFirst()
+        let name = body.prefix { !$0.isWhitespace }.lowercased()
+        let rest = body.dropFirst(name.count).drop { $0.isWhitespace }
+        let argument = String(rest).trimmingTrailingSpaces()
+        let words = argument.split(whereSeparator: \.isWhitespace).map(String.init)
+        switch name {
+        case "join":
+            return words.count == 1 ? .join(roomID: words[0]) : .invalid("usage: /join ROOM")
+        case "create":
+            let isPublic = words.contains("--public")
+            let title = words.filter { $0 != "--public" }.joined(separator: " ")
+            return title.isEmpty ? .invalid("usage: /create NAME [--public]") : .create(name: title, isPublic: isPublic)
+        case "dm", "direct":
+            return words.count == 1 ? .directMessage(userID: words[0]) : .invalid("usage: /dm USER")
+        case "leave":
+            return .leave
+        case "invite", "add":
+            return words.count == 1 ? .invite(userID: words[0]) : .invalid("usage: /invite USER")
+        case "image", "img":
+            return argument.isEmpty ? .invalid("usage: /image PATH") : .image(path: argument)
+        case "edit":
+            let (seq, text) = splitSeq(argument)
+            return text.isEmpty ? .invalid("usage: /edit [SEQ] TEXT") : .edit(seq: seq, text: text)
+        case "delete", "del":
+            if argument.isEmpty { return .delete(seq: nil) }
+            let (seq, text) = splitSeq(argument)
+            return seq != nil && text.isEmpty ? .delete(seq: seq) : .invalid("usage: /delete [SEQ]")
+        case "react":
+            let (seq, emoji) = splitSeq(argument)
+            return emoji.isEmpty || emoji.contains(" ") ? .invalid("usage: /react [SEQ] EMOJI") : .react(seq: seq, emoji: emoji)
+        case "retry": return .retry
+        case "rooms", "back": return .rooms
+        case "help", "?": return .help
+        case "quit", "exit", "q": return .quit
+        default: return .invalid("unknown command /\(name) — /help lists the commands")
+        }
+    }
+
+    /// A leading `#12` or `12` seq and the rest.
+    private static func splitSeq(_ argument: String) -> (Int64?, String) {
+        let first = argument.prefix { !$0.isWhitespace }
+        let digits = first.hasPrefix("#") ? first.dropFirst() : first
+        guard !digits.isEmpty, let seq = Int64(digits), seq > 0 else { return (nil, argument) }
+        return (seq, String(argument.dropFirst(first.count).drop { $0.isWhitespace }))
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,165 @@
+import ParleyKit
+import ParleyUI
+
+/// The conversation: day separators and messages, newest at the bottom, wrapped to the width.
+extension TerminalScreen {
+    func conversationLines() -> [StyledLine] {
+        guard let conversation = state.conversation else { return [StyledLine(" Opening the room…", TextStyle(dim: true))] }
+        var lines: [StyledLine] = []
+        for item in conversation.items {
+            switch item {
+            case .day(let day): lines.append(daySeparator(day))
+            case .message(let row): lines += messageLines(row)
+            }
+        }
+        if lines.isEmpty { lines.append(StyledLine(" No messages yet — say hello.", TextStyle(dim: true))) }
+        // The newest lines at the bottom, `scrollBack` rows up from there.
+        let rows = bodyRows
+        let maxScroll = max(0, lines.count - rows)
+        let scroll = min(max(0, state.scrollBack), maxScroll)
+        let end = lines.count - scroll
+        var window = Array(lines[max(0, end - rows)..<end])
+        if conversation.hasOlder, scroll == maxScroll, !window.isEmpty, lines.count >= rows {
+            window[0] = StyledLine(" ↑ older messages: PgUp", TextStyle(dim: true))
+        } else if conversation.hasOlder, lines.count < rows {
+            window.insert(StyledLine(" ↑ older messages: PgUp", TextStyle(dim: true)), at: 0)
+        }
+        return window
+    }
+
+    private func daySeparator(_ day: DayStamp) -> StyledLine {
+        let label = " " + day.description + " "
+        let side = max(2, (size.columns - DisplayWidth.of(label)) / 2)
+        let rule = String(repeating: "─", count: side)
+        return StyledLine(rule + label + rule, TextStyle(dim: true))
+    }
+
+    /// One message: `HH:MM name: text status`, continuation lines indented under the text.
+    func messageLines(_ row: MessageRow) -> [StyledLine] {
+        let outgoing = row.direction == .outgoing
+        let head: [StyledLine.Span] = [
+            .init(clock(row.createdAt) + " ", TextStyle(dim: true)),
+            .init(row.senderName, TextStyle(bold: true, color: outgoing ? .cyan : .green)),
+            .init(": "),
+        ]
+        let indent = head.reduce(0) { $0 + DisplayWidth.of($1.text) }
+        var body: [StyledLine.Span] = []
+        if row.isDeleted {
+            body.append(.init("(message deleted)", TextStyle(dim: true)))
+        } else {
+            for part in row.parts {
+                switch part {
+                case .text(let text): body.append(.init(text))
+                case .url(let url): body.append(.init(url, TextStyle(color: .blue)))
+                case .attachment(let id): body.append(.init(attachmentLabel(id), TextStyle(bold: true, color: .magenta)))
+                }
+                body.append(.init(" "))
+            }
+            if body.last?.text == " " { body.removeLast() }
+            if row.isEdited { body.append(.init(" (edited)", TextStyle(dim: true))) }
+            for reaction in row.reactions { body.append(.init(" [\(reaction.emoji) \(reaction.count)]", TextStyle(color: .yellow))) }
+        }
+        if outgoing { body.append(statusSpan(row.status)) }
+        return wrap(head: head, body: body, indent: indent)
+    }
+
+    private func statusSpan(_ status: MessageRow.Status) -> StyledLine.Span {
+        switch status {
+        case .pending: .init("  … sending", TextStyle(dim: true))
+        case .sent: .init("  ✓ sent", TextStyle(dim: true))
+        case .seen: .init("  ✓ seen", TextStyle(color: .green))
+        case .failed(let reason): .init("  ✗ failed: \(reason) — /retry", TextStyle(bold: true, color: .red))
+        }
+    }
+
+    /// `[image image/png 640×480, 12.3 KB]` once the metadata is known.
+    func attachmentLabel(_ id: String) -> String {
+        guard let meta = state.attachments[id] else { return "[attachment \(id)]" }
+        let kind = meta.contentType.hasPrefix("image/") ? "image" : "file"
+        var label = "[" + kind + " " + meta.contentType
+        if let width = meta.width, let height = meta.height { label += " \(width)×\(height)" }
+        return label + ", " + Self.byteCount(meta.size) + "]"
+    }
+
+    /// `512 B`, `12.3 KB`, `4.0 MB`.
+    static func byteCount(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        let units = ["KB", "MB", "GB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) " + units[unit]
+    }
+
+    /// Lays spans out over rows of the screen width, breaking at spaces where it can.
+    private func wrap(head: [StyledLine.Span], body: [StyledLine.Span], indent: Int) -> [StyledLine] {
+        let width = size.columns
+        var lines: [StyledLine] = []
+        var current = StyledLine(head)
+        var used = indent
+        let indentText = String(repeating: " ", count: min(indent, max(0, width / 2)))
+        func newLine() {
+            lines.append(current)
+            current = StyledLine(indentText)
+            used = DisplayWidth.of(indentText)
+        }
+        for span in body {
+            for piece in span.text.splitKeepingSpaces() {
+                if piece == "\n" {
+                    newLine()
+                    continue
+                }
+                let pieceWidth = DisplayWidth.of(piece)
+                if used + pieceWidth > width, used > DisplayWidth.of(indentText) {
+                    newLine()
+                    if piece.allSatisfy({ $0 == " " }) { continue }
+                }
+                // A word longer than a whole row is cut character by character.
+                var chunk = ""
+                for character in piece {
+                    let w = DisplayWidth.of(character)
+                    if used + w > width {
+                        current.append(chunk, span.style)
+                        chunk = ""
+                        newLine()
+                    }
+                    chunk.append(character)
+                    used += w
+                }
+                current.append(chunk, span.style)
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+}
+
+extension String {
+    /// Words, runs of spaces and newlines, in order (joined they give the string back).
+    func splitKeepingSpaces() -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var inSpaces = false
+        for character in self {
+            if character.isNewline {
+                if !current.isEmpty { pieces.append(current) }
+                pieces.append("\n")
+                current = ""
+                continue
+            }
+            let isSpace = character == " "
+            if !current.isEmpty, isSpace != inSpaces {
+                pieces.append(current)
+                current = ""
+            }
+            inSpaces = isSpace
+            current.append(character)
+        }
+        if !current.isEmpty { pieces.append(current) }
+        return pieces
+    }
+}
