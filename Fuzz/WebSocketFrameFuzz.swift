@@ -71,7 +71,28 @@ private func checkInvariants(_ actions: [WebSocketConnection.Action], options: W
     }
 }
 
+/// When one input carries two faults (say corrupt deflate data and invalid UTF-8 in what
+/// did inflate), which one is met first can depend on how the bytes arrive; the close code
+/// must not, the reason text may. So close frames compare by code, `.closed` by code.
 private func normalized(_ action: WebSocketConnection.Action, _ role: WebSocketConnection.Role) -> WebSocketConnection.Action {
-    if role == .client, case .write(let bytes) = action { return .write([UInt8](repeating: 0, count: bytes.count)) }
-    return action
+    switch action {
+    case .closed(let code, _):
+        return .closed(code: code, reason: "")
+    case .write(let bytes) where bytes.first == 0x88:
+        return .write([0x88] + closeCode(of: bytes))
+    case .write(let bytes) where role == .client:
+        return .write([UInt8](repeating: 0, count: bytes.count))
+    default:
+        return action
+    }
+}
+
+/// The two code bytes of a single close frame we wrote (unmasked when we are the client).
+private func closeCode(of frame: [UInt8]) -> [UInt8] {
+    guard frame.count >= 2 else { return [] }
+    let masked = frame[1] & 0x80 != 0
+    let start = masked ? 6 : 2
+    guard frame.count >= start + 2 else { return [] }
+    let key: [UInt8] = masked ? Array(frame[2..<6]) : [0, 0, 0, 0]
+    return [frame[start] ^ key[0], frame[start + 1] ^ key[1]]
 }
