@@ -49,6 +49,8 @@ public final class EventLoop: @unchecked Sendable {
     var timers = TimerHeap()
     /// Monotonic time of the current loop iteration (nanoseconds); cheap "now" for hot paths.
     private(set) var now: UInt64
+    /// Counts loop passes; a connection sends at once only for its first write in a pass.
+    private(set) var iteration: UInt64 = 0
     private var localTasks: ContiguousArray<() -> Void> = []
     private var spareTasks: ContiguousArray<() -> Void> = []
     private var spareRemote: ContiguousArray<@Sendable () -> Void> = []
@@ -254,6 +256,7 @@ public final class EventLoop: @unchecked Sendable {
         while !stopRequested.load(ordering: .acquiring) {
             let count = selector.wait(timeoutMilliseconds: waitTimeout(), into: events)
             now = MonotonicClock.now()
+            iteration &+= 1
             for i in 0..<count { dispatch(events[i]) }
             runExpiredTimers()
             runTasks()

@@ -37,6 +37,8 @@ public final class Connection: @unchecked Sendable {
     private var readPaused = false
     private var writeBlocked = false
     private var flushQueued = false
+    /// The loop pass in which this connection last sent a write at once.
+    private var sentAtOnceIn: UInt64 = .max
     private var sawEOF = false
     private var lastActivity: UInt64
     private var idleNanoseconds: UInt64 = 0
@@ -147,14 +149,19 @@ public final class Connection: @unchecked Sendable {
 
     private func requestFlush() {
         guard !flushQueued, !writeBlocked else { return }
-        if outbound.chunkCount == 1 && sendLoneChunk() { return }
+        if outbound.chunkCount == 1 && sentAtOnceIn != loop.iteration {
+            sentAtOnceIn = loop.iteration
+            if sendLoneChunk() { return }
+        }
         flushQueued = true
         loop.scheduleFlush(self)
     }
 
     /// Sends the only queued chunk straight away: a fan-out then reaches its first
     /// subscribers while it is still queueing for the last (no second pass over every
-    /// connection), and a blocked socket still batches whatever piles up behind it.
+    /// connection). Only the first write of a loop pass goes out this way; later ones in the
+    /// same pass wait for the end-of-pass flush and leave in one `sendmsg`, and a blocked
+    /// socket batches whatever piles up behind it.
     /// Returns false on a socket error, which is left to the deferred flush so that error
     /// handling never runs inside a caller's `write`.
     private func sendLoneChunk() -> Bool {
