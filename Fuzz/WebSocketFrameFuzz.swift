@@ -33,11 +33,21 @@ public func fuzzWebSocketFrame(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     }
     checkInvariants(splitActions, options: options)
     // Client frames carry random masks, so compare their writes by length only.
-    precondition(wholeActions.map { normalized($0, role) } == splitActions.map { normalized($0, role) },
-                 "actions depend on how the input is split")
-    precondition(whole.state == split.state, "state depends on how the input is split")
+    let a = wholeActions.map { normalized($0, role) }, b = splitActions.map { normalized($0, role) }
+    precondition(a == b || earlierFailure(a, b) || earlierFailure(b, a), "actions depend on how the input is split")
+    precondition(a != b || whole.state == split.state, "state depends on how the input is split")
     checkUTF8Validator(stream, chunk: chunk)
     return 0
+}
+
+/// Streaming inflation may meet corrupt compressed data in a frame that has not fully
+/// arrived, so a split feed may fail earlier than a whole one that is still waiting for the
+/// rest of that frame. Allowed: `failed` ends in `.closed` and `waiting` has not closed and is
+/// a prefix of `failed`'s actions before its close.
+private func earlierFailure(_ failed: [WebSocketConnection.Action], _ waiting: [WebSocketConnection.Action]) -> Bool {
+    guard case .closed? = failed.last else { return false }
+    if waiting.contains(where: { if case .closed = $0 { true } else { false } }) { return false }
+    return waiting.count < failed.count && Array(failed.prefix(waiting.count)) == waiting
 }
 
 /// The incremental validator, fed in chunks, must agree with the standard library.

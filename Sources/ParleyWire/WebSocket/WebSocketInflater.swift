@@ -25,10 +25,14 @@ final class WebSocketInflater: @unchecked Sendable {
     /// The bytes RFC 7692 strips from each message and the receiver puts back.
     static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
-    /// Creates a decompressor for a peer window of `windowBits` (8–15). 8 is raised to 9
-    /// to match the compressor side; a larger inflate window accepts any smaller one.
+    /// Creates a decompressor for a peer that compresses with a window of `windowBits`
+    /// (8–15). The inflate window is always 15 bits: a larger window accepts anything a
+    /// smaller one does, and zlib enforces a smaller window only when a back-reference has
+    /// to come from its history rather than from the current output, so a smaller window
+    /// would make the verdict on an over-long reference depend on how the bytes arrived.
     init?(windowBits: Int, noContextTakeover: Bool) {
-        self.windowBits = -Int32(max(9, min(15, windowBits)))
+        precondition((8...15).contains(windowBits), "negotiated window bits are 8...15")
+        self.windowBits = -15
         resetsPerMessage = noContextTakeover
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
