@@ -30,11 +30,11 @@ let package = Package(
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs", "ParleyTerminal"], swiftSettings: strict),
+        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
         .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "CSQLite"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
         .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
-        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyKit", "ParleyUI"], swiftSettings: strict),
+        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),

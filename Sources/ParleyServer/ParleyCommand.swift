@@ -1,4 +1,3 @@
-import ParleyTerminal
 
 /// The `parley` command line: picks the subcommand and runs it.
 public enum ParleyCommand {
@@ -35,8 +34,6 @@ public enum ParleyCommand {
             return 0
         case "serve":
             return serve(rest, environment: environment)
-        case "chat":
-            return ChatCommandLine.run(rest, environment: environment)
         case "token":
             return TokenCommand.run(rest, environment: environment)
         default:

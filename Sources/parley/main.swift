@@ -1,4 +1,5 @@
 import ParleyServer
+import ParleyTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -8,4 +9,10 @@ import Darwin
 
 var environment: [String: String] = [:]
 for (key, value) in ProcessInfoLite.environment() { environment[key] = value }
-exit(ParleyCommand.run(Array(CommandLine.arguments.dropFirst()), environment: environment))
+let arguments = Array(CommandLine.arguments.dropFirst())
+// The terminal client sits below the server composition in the module order (DESIGN.md), so
+// only the executable, which may import both, hands `parley chat` to it.
+if arguments.first == "chat" {
+    exit(ChatCommandLine.run(Array(arguments.dropFirst()), environment: environment))
+}
+exit(ParleyCommand.run(arguments, environment: environment))
