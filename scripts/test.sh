@@ -41,7 +41,7 @@ swift test --skip-build
 
 say "Python interop tests"
 export PARLEY_BIN_DIR="$root/.build/debug"
-"$root/.venv-test/bin/python" -m pytest -q Tests/interop
+PARLEY_TEST_NO_SKIPS=1 "$root/.venv-test/bin/python" -m pytest -q -rs Tests/interop
 
 fuzz_seconds=${FUZZ_SECONDS:-30}
 if [ "$fuzz_seconds" -gt 0 ]; then

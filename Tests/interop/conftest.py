@@ -19,6 +19,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With PARLEY_TEST_NO_SKIPS=1 (scripts/test.sh sets it) a skipped test fails instead:
+    the full run installs everything, so a skip there means a test silently did not run."""
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("PARLEY_TEST_NO_SKIPS") == "1" and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped in a run that must run every test: {reason}"
+
+
 def bin_dir():
     """The directory holding the built executables."""
     path = Path(os.environ.get("PARLEY_BIN_DIR", ".build/debug"))
