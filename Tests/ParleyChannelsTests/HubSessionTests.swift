@@ -52,6 +52,25 @@ import ParleyWire
         #expect(a.1.events("pusher_internal:subscription_succeeded").count == 1)
     }
 
+    @Test func fanOutSurvivesLeavingSubscribersAndIsCountedOnce() {
+        let subs = (1...4).map { session(loop: $0 % 2, socket: "\($0).\($0)") }
+        for (s, _) in subs { s.receiveText(subscribeMessage("feed"), now: clock.now) }
+        run()
+        // The first subscriber leaves: the last one moves into its place in the loop's list.
+        subs[0].0.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"feed"}}"#), now: clock.now)
+        run()
+        for i in 0..<3 {
+            hub.publish(app: app, events: [HubEvent(channel: "feed", event: "tick", data: .string("\(i)"), excluding: i == 2 ? "3.3" : nil)])
+        }
+        run()
+        #expect(subs.map { $0.1.events("tick").count } == [0, 3, 2, 3])
+        #expect(subs[3].1.events("tick").map { $0.data?.stringValue } == ["0", "1", "2"])
+        // Every frame a client got is counted once in the outbound counters, whichever path sent it.
+        let frames = subs.flatMap(\.1.frames)
+        #expect(hub.metrics.messagesOut.load(ordering: .relaxed) == frames.count)
+        #expect(hub.metrics.bytesOut.load(ordering: .relaxed) == frames.reduce(0) { $0 + $1.count })
+    }
+
     @Test func presenceMembershipIsGlobalAcrossLoops() throws {
         let a = session(loop: 0, socket: "1.1"), b = session(loop: 1, socket: "2.2"), b2 = session(loop: 0, socket: "2.3")
         joinPresence(a.0, user: "alice")

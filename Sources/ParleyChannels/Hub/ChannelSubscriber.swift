@@ -6,9 +6,12 @@ public protocol ChannelSubscriber: AnyObject, Sendable {
     var socketID: String { get }
     /// The index of the loop the connection lives on (never changes).
     var loopIndex: Int { get }
-    /// Queues a frame for the client; the connection closes itself with 4100 when the
-    /// frame would take its outbound queue over its bound.
-    func deliver(_ frame: ChannelFrame)
+    /// Queues a frame for the client and returns true; returns false when the connection has
+    /// finished, or when the frame would take its outbound queue over its bound (the
+    /// connection then closes itself with 4100). The hub counts delivered messages and bytes,
+    /// once per fan-out rather than once per subscriber.
+    @discardableResult
+    func deliver(_ frame: ChannelFrame) -> Bool
     /// Closes the connection with an error (terminated user, shutdown).
     func terminate(_ code: PusherErrorCode, message: String)
 }

@@ -110,12 +110,14 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         }
         ChannelsMetrics.add(metrics.eventsPublished, events.count)
         let appID = app.id
+        let metrics = self.metrics
         let frames = events.map { ChannelFrame(json: $0.frame) }
         for (i, loop) in loops.enumerated() {
             let table = tables[i]
             loop.execute {
                 for (event, frame) in zip(events, frames) {
-                    _ = table.deliver(app: appID, channel: event.channel, frame: frame, excluding: event.excluding)
+                    let count = table.deliver(app: appID, channel: event.channel, frame: frame, excluding: event.excluding)
+                    Self.countDelivered(count, of: frame, in: metrics)
                 }
             }
         }
@@ -172,17 +174,32 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
             switch effect {
             case .broadcast(let appID, let channel, let json, let excluding):
                 let frame = ChannelFrame(json: json)
+                let metrics = self.metrics
                 for (i, loop) in loops.enumerated() {
                     let table = tables[i]
-                    loop.execute { _ = table.deliver(app: appID, channel: channel, frame: frame, excluding: excluding) }
+                    loop.execute {
+                        let count = table.deliver(app: appID, channel: channel, frame: frame, excluding: excluding)
+                        Self.countDelivered(count, of: frame, in: metrics)
+                    }
                 }
             case .send(_, let socketID, let json):
                 guard let target = handles[socketID] else { continue }
                 let frame = ChannelFrame(json: json)
-                loops[target.loopIndex].execute { target.deliver(frame) }
+                let metrics = self.metrics
+                loops[target.loopIndex].execute {
+                    Self.countDelivered(target.deliver(frame) ? 1 : 0, of: frame, in: metrics)
+                }
             case .webhook(_, let event):
                 webhooks?.enqueue(app: app, event: event)
             }
         }
+    }
+
+    /// Adds a fan-out's deliveries to the outbound counters: two atomic adds per fan-out and
+    /// loop instead of two per subscriber.
+    private static func countDelivered(_ count: Int, of frame: ChannelFrame, in metrics: ChannelsMetrics) {
+        guard count > 0 else { return }
+        ChannelsMetrics.add(metrics.messagesOut, count)
+        ChannelsMetrics.add(metrics.bytesOut, count * frame.json.count)
     }
 }

@@ -86,18 +86,18 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     /// Whether the session has ended.
     public var isFinished: Bool { finished }
 
-    public func deliver(_ frame: ChannelFrame) {
-        guard !finished else { return }
+    @discardableResult
+    public func deliver(_ frame: ChannelFrame) -> Bool {
+        guard !finished else { return false }
         if transport.queuedBytes + frame.websocketFrame.count > maxOutboundBytes {
             ChannelsMetrics.add(metrics.slowConsumersDropped)
             // What is queued is lost anyway; the client must see why before it reconnects.
             transport.discardQueued()
             perform(connection.close(.overCapacity, message: "Connection is not reading fast enough; reconnect after a backoff"))
-            return
+            return false
         }
-        ChannelsMetrics.add(metrics.messagesOut)
-        ChannelsMetrics.add(metrics.bytesOut, frame.json.count)
         transport.send(frame)
+        return true
     }
 
     public func terminate(_ code: PusherErrorCode, message: String) {
