@@ -29,6 +29,10 @@
 # FRACTION_SECS (10), PUB_CONNS (8), SERVERS ("node" + "parley" if PARLEY_PUSHER_CMD is set),
 # PARLEY_PUSHER_ARGS, RAW_BROADCAST (1), RAW_SERVERS, PORT (9301), SERVER_CPUS (0),
 # PARLEY_SERVER_CPUS, LOADGEN_CPUS (1), BENCH_NICE, QUIET_MAX_SECS, LOADGEN_ARGS.
+# SAME_LOAD=R (events/s, unset by default): every raw broadcast run and every 1 x N Pusher run
+# also runs FRACTION_SECS at exactly R, so latency can be compared at one offered load as well
+# as at each server's own fractions of saturation (a server that batches writes under overload
+# "saturates" at a rate it cannot serve with low latency, which moves its 50% point).
 # REPORT_DIR=Benchmarks/out/pusher-...: measure nothing, print the tables of that earlier run.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -70,6 +74,10 @@ measure() {
     if [ -n "$RAW_SERVERS" ]; then echo "raw broadcast reference in this run: $RAW_SERVERS ($SUBSCRIBERS clients)"; fi
   } | tee "$run_dir/summary.txt"
 
+  same_load_args() { # same_load_args CHANNELS — the extra fixed-rate run for 1 x N, if SAME_LOAD is set
+    if [ -n "${SAME_LOAD:-}" ] && [ "$1" = 1 ]; then echo "--fixed-rate $SAME_LOAD --fixed-secs $FRACTION_SECS"; fi
+  }
+
   run_loadgen() { # run_loadgen OUTFILE ARGS... — the load generator, pinned and bounded in time
     local out=$1; shift
     # shellcheck disable=SC2086
@@ -82,7 +90,8 @@ measure() {
     wait_quiet
     start_server "$name" "$PORT" "$run_dir/raw-$name.server.log" || { PORT=$((PORT + 1)); continue; }
     run_loadgen "$run_dir/raw-$name.txt" --port "$PORT" --server-pid "$SERVER_PID" --label "raw-$name" \
-      --clients "$SUBSCRIBERS" --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS"
+      --clients "$SUBSCRIBERS" --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS" \
+      $(same_load_args 1)
     stop_server
     PORT=$((PORT + 1)) # a fresh port: no TIME_WAIT leftovers in the way
   done
@@ -95,7 +104,8 @@ measure() {
       run_loadgen "$run_dir/$name-c$channels.txt" --mode pusher --port "$PORT" --server-pid "$SERVER_PID" \
         --label "$name-c$channels" --clients "$SUBSCRIBERS" --channels "$channels" --pub-conns "$PUB_CONNS" \
         --app-id 1 --app-key bench-key --app-secret bench-secret \
-        --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS"
+        --search --trial-secs "$TRIAL_SECS" --fractions "$FRACTIONS" --half-secs "$FRACTION_SECS" \
+        $(same_load_args "$channels")
       stop_server
       PORT=$((PORT + 1))
     done
@@ -194,6 +204,23 @@ raw_table() { # Pusher 1 x N against the raw broadcast of the same server (and o
     printf '%-14s%16s%16s%12s%16s%16s%12s%14s%14s%12s\n' "$n" "$(fmt "$pd" .0f)" "$(fmt "$rd" .0f)" "$(ratio "$pd" "$rd")" \
       "$(fmt "$pc" .0f)" "$(fmt "$rc" .0f)" "$(ratio "$pc" "$rc")" "$(fmt "$pp" .2f)" "$(fmt "$rp" .2f)" "$(ratio "$pc" "$cc")"
   done
+  local sl
+  sl=$(result_field "$run_dir/${names[0]}-c1.txt" fixed_rate)
+  if [ -n "$sl" ]; then
+    printf '\nAt one offered load, %s events/s to 1 x %d (raw broadcast: %s messages/s to %d clients)\n' "$sl" "$SUBSCRIBERS" "$sl" "$SUBSCRIBERS"
+    printf '%-14s%14s%14s%14s%16s\n' run "p50 (ms)" "p99 (ms)" "max (ms)" "deliv/CPU-s"
+    for n in "${names[@]}"; do
+      local f="$run_dir/$n-c1.txt"
+      printf '%-14s%14s%14s%14s%16s\n' "pusher $n" "$(fmt "$(result_field "$f" fixed_p50_ms)" .2f)" "$(fmt "$(result_field "$f" fixed_p99_ms)" .2f)" \
+        "$(fmt "$(result_field "$f" fixed_max_ms)" .2f)" "$(fmt "$(result_field "$f" fixed_deliv_per_cpu_s)" .0f)"
+    done
+    for n in $RAW_SERVERS c node parley; do
+      local f="$run_dir/raw-$n.txt"
+      [ -s "$f" ] && [ -n "$(result_field "$f" fixed_p99_ms)" ] || continue
+      printf '%-14s%14s%14s%14s%16s\n' "raw $n" "$(fmt "$(result_field "$f" fixed_p50_ms)" .2f)" "$(fmt "$(result_field "$f" fixed_p99_ms)" .2f)" \
+        "$(fmt "$(result_field "$f" fixed_max_ms)" .2f)" "$(fmt "$(result_field "$f" fixed_deliv_per_cpu_s)" .0f)"
+    done | awk '!seen[$0]++'
+  fi
   for n in c node parley; do
     local rf; rf=$(raw_file "$n")
     [ -n "$rf" ] && echo "raw $n: $rf"
