@@ -8,6 +8,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = LoadOptions.usage + "\n" + RawOptions.usage
 
 func fail(_ error: any Error) -> Never {
+    if let error = error as? BenchError, error.code == "usage" {
+        FileOutput.standardError("ParleyChatBench: \(error.message)\n\(usage)")
+        exit(2)
+    }
     FileOutput.standardError("ParleyChatBench: \(error)")
     exit(1)
 }
