@@ -189,8 +189,10 @@ table() {
   done
   row "history page (50 messages) p50 (ms)" history_p50_ms .3f
   row "history page p99 (ms)" history_p99_ms .3f
-  row "room list ($LIST_ROOMS rooms) p50 (ms)" roomlist_p50_ms .3f
-  row "room list p99 (ms)" roomlist_p99_ms .3f
+  row "room list ($LIST_ROOMS rooms, all unread) p50 (ms)" roomlist_p50_ms .3f
+  row "room list (all unread) p99 (ms)" roomlist_p99_ms .3f
+  row "room list ($LIST_ROOMS rooms, all read) p50 (ms)" roomlist_read_p50_ms .3f
+  row "room list (all read) p99 (ms)" roomlist_read_p99_ms .3f
   local s
   for s in ${RAW_STATEMENT_ROWS//,/ }; do
     row "raw rows/s, $s row(s) per INSERT, $RAW_TXN_ROWS per COMMIT" "s${s}_rows_per_s" .0f raw

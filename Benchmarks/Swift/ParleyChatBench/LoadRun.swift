@@ -33,9 +33,14 @@ struct LoadRun {
             result.append(history.fields("history"))
         }
         if options.roomListSamples > 0 && options.listRooms > 0 {
+            let rooms = max(options.rooms, options.listRooms)
             let list = try probe.roomList()
-            report("room list of a user in \(max(options.rooms, options.listRooms)) rooms (one page): \(list.text)")
+            report("room list of a user in \(rooms) rooms (one page), every message of the run unread: \(list.text)")
             result.append(list.fields("roomlist"))
+            try probe.markAllRead()
+            let read = try probe.roomList()
+            report("room list of a user in \(rooms) rooms (one page), all read: \(read.text)")
+            result.append(read.fields("roomlist_read"))
         }
         return result
     }
