@@ -83,7 +83,9 @@ measure_engine() { # measure_engine sqlite|postgres
   echo; echo "=== $engine: raw ceiling ==="
   if [ "$engine" = postgres ]; then
     pg_raw="$run_dir/pg-raw"; PG_DIRS+=("$pg_raw")
-    raw_database=$("$PG_INSTANCE" start "$pg_raw")
+    if ! raw_database=$("$PG_INSTANCE" start "$pg_raw"); then
+      log "could not start a private PostgreSQL (apt-get install postgresql); skipping postgres"; return 0
+    fi
   else
     mkdir -p "$run_dir/raw-sqlite"; raw_database="$run_dir/raw-sqlite/raw.sqlite"
   fi
@@ -98,7 +100,9 @@ measure_engine() { # measure_engine sqlite|postgres
               --send-rate 0 --idle-timeout 600)
   if [ "$engine" = postgres ]; then
     pg_server="$run_dir/pg-server"; PG_DIRS+=("$pg_server")
-    database=$("$PG_INSTANCE" start "$pg_server")
+    if ! database=$("$PG_INSTANCE" start "$pg_server"); then
+      log "could not start a private PostgreSQL for the server; skipping it"; return 0
+    fi
     args+=(--database "$database")
   fi
   # shellcheck disable=SC2206
