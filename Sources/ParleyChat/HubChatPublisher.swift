@@ -1,4 +1,5 @@
 import ParleyChannels
+import ParleyWire
 
 /// Publishes chat events through a channels hub, so Pusher clients receive them.
 public struct HubChatPublisher: ChatPublisher {
@@ -12,8 +13,24 @@ public struct HubChatPublisher: ChatPublisher {
     }
 
     /// Encodes each event once and hands the batch to the hub; unknown apps are ignored.
+    ///
+    /// A chat batch often carries one payload on many channels (`message.created` on the room,
+    /// `room.activity` to each member), next to each other: the data is encoded once per run of
+    /// equal payloads and only the frame around it per channel.
     public func publish(app: String, events: [ChatEvent]) {
         guard let config = apps.app(id: app), !events.isEmpty else { return }
-        hub.publish(app: config, events: events.map { HubEvent(channel: $0.channel, event: $0.name, data: $0.data) })
+        var previous: (data: JSONValue, encoded: [UInt8])?
+        let hubEvents = events.map { event in
+            let encoded: [UInt8]
+            if let previous, previous.data == event.data {
+                encoded = previous.encoded
+            } else {
+                encoded = JSONWriter.serialize(event.data)
+                previous = (event.data, encoded)
+            }
+            let frame = PusherFrame.channelEvent(event: event.name, channel: event.channel, encodedData: encoded)
+            return HubEvent(channel: event.channel, event: event.name, data: event.data, frame: frame, excluding: nil)
+        }
+        hub.publish(app: config, events: hubEvents)
     }
 }

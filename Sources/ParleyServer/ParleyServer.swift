@@ -52,7 +52,7 @@ public final class ParleyServer: Sendable {
         if let channels, let store {
             let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub)
             let configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
-                                                  otherChannels: { app, user, channel in
+                                                  limits: options.chatLimits, otherChannels: { app, user, channel in
                                                       await docs.authorizeChannel(app: app, user: user, channel: channel)
                                                   })
             let chat = ChatService(configuration: configuration, store: store,

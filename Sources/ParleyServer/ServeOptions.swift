@@ -27,6 +27,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var dev: Bool = false
     /// The chat database: a `postgres://` URL or an SQLite file path; nil is SQLite in the data directory.
     public var database: String? = nil
+    /// Sustained chat messages per second one user may send (burst: twice that); 0 turns the
+    /// limit off; nil keeps the chat service's default.
+    public var sendsPerSecond: Int? = nil
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -108,6 +111,10 @@ extension ServeOptions {
         Flag(name: "--database", environment: "PARLEY_DATABASE", placeholder: "URL",
              help: "Chat database: postgres://… URL or SQLite file (default: parley.sqlite in --data-dir)") {
             o, v throws(ServeOptionsError) in o.database = v
+        },
+        Flag(name: "--send-rate", environment: "PARLEY_SEND_RATE", placeholder: "PER_SECOND",
+             help: "Chat messages per second one user may send, bursts of twice that (default 20; 0: no limit)") {
+            o, v throws(ServeOptionsError) in o.sendsPerSecond = try integer(v, flag: "--send-rate", in: 0...1_000_000)
         },
         Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {

@@ -5,11 +5,15 @@ import ParleyWire
 /// A channels hub that only records what is published to it.
 final class HubRecorder: ChannelHub {
     private let log = Mutex<[String]>([])
+    private let events = Mutex<[HubEvent]>([])
 
     var published: [String] { log.withLock { $0 } }
+    /// Every event handed over, frames included.
+    var publishedEvents: [HubEvent] { events.withLock { $0 } }
 
     func publish(app: AppConfig, events: [HubEvent]) {
         log.withLock { log in log += events.map { "\(app.id):\($0.channel):\($0.event)" } }
+        self.events.withLock { $0 += events }
     }
 
     func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool { true }

@@ -146,4 +146,24 @@ struct RealtimeTests {
         publisher.publish(app: "unknown", events: [ChatEvent(channel: "x", name: "y", data: .null)])
         #expect(recorder.published == ["1:private-room-r:typing"])
     }
+
+    @Test func hubPublisherFramesEqualThoseEncodedOneByOne() {
+        let recorder = HubRecorder()
+        let publisher = HubChatPublisher(hub: recorder, apps: AppRegistry(ChannelsConfig(apps: [ChatHarness.appA])))
+        let shared: JSONValue = .object(["room_id": .string("r"), "seq": .number("7"),
+                                         "message": .object(["text": .string("quote \" and \u{e9}")])])
+        let other: JSONValue = .object(["room_id": .string("r"), "seq": .number("8")])
+        let events = [ChatEvent(channel: "private-room-r", name: "message.created", data: shared),
+                      ChatEvent(channel: "#server-to-user-a", name: "room.activity", data: shared),
+                      ChatEvent(channel: "#server-to-user-b", name: "room.activity", data: shared),
+                      ChatEvent(channel: "#server-to-user-c", name: "room.activity", data: other),
+                      ChatEvent(channel: "#server-to-user-d", name: "room.activity", data: shared)]
+        publisher.publish(app: "1", events: events)
+        let published = recorder.publishedEvents
+        #expect(published.count == events.count)
+        for (event, hubEvent) in zip(events, published) {
+            #expect(hubEvent.frame == PusherFrame.channelEvent(event: event.name, channel: event.channel, data: event.data))
+            #expect(hubEvent.channel == event.channel && hubEvent.data == event.data && hubEvent.excluding == nil)
+        }
+    }
 }

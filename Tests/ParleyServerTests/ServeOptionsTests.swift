@@ -1,3 +1,4 @@
+import ParleyChat
 import Testing
 @testable import ParleyServer
 
@@ -25,6 +26,17 @@ import Testing
         #expect(throws: ServeOptionsError.self) { try ServeOptions.parse(["--bogus"]) }
         #expect(throws: ServeOptionsError.self) { try ServeOptions.parse(["--backend", "kqueue"]) }
         do { _ = try ServeOptions.parse(["--threads", "x"]) } catch { #expect(error.code == "invalid_value") }
+    }
+
+    @Test func sendRateReachesTheChatLimits() throws {
+        let defaults = try ServeOptions.parse([]).chatLimits
+        #expect(defaults.sendsPerSecond == ChatLimits().sendsPerSecond && defaults.sendBurst == ChatLimits().sendBurst)
+        let raised = try ServeOptions.parse(["--send-rate", "500"]).chatLimits
+        #expect(raised.sendsPerSecond == 500 && raised.sendBurst == 1000)
+        let off = try ServeOptions.parse([], environment: ["PARLEY_SEND_RATE": "0"]).chatLimits
+        #expect(off.sendsPerSecond == 0)
+        #expect(throws: ServeOptionsError.self) { try ServeOptions.parse(["--send-rate", "-1"]) }
+        #expect(throws: ServeOptionsError.self) { try ServeOptions.parse(["--send-rate", "fast"]) }
     }
 
     @Test func devFlagAndHelp() throws {

@@ -2,6 +2,18 @@ import Testing
 @testable import ParleyWire
 
 @Suite struct JSONTests {
+    @Test func objectEqualityForCopiesAndForSeparatelyBuiltObjects() {
+        let object: JSONValue = .object(["a": .int(1), "b": .object(["c": .string("é")])])
+        let copy = object
+        let rebuilt: JSONValue = .object(["a": .int(1), "b": .object(["c": .string("é")])])
+        #expect(copy == object && rebuilt == object)
+        var changed = object.objectValue!
+        changed["a"] = .int(2)
+        #expect(JSONValue.object(changed) != object)
+        #expect(JSONValue.object(["b": .object(["c": .string("é")]), "a": .int(1)]) != object)  // members are ordered
+        #expect(JSONValue.object([:]) == .object([:]) && JSONValue.object([:]) != object)
+    }
+
     @Test func parsesEveryKindOfValue() throws {
         let value = try JSONParser.parse(#" {"a":[1,-2.5e3,true,false,null],"b":"x\"y\\z\/\n\u00e9\ud83d\ude00","c":{}} "#)
         let object = try #require(value.objectValue)

@@ -128,6 +128,11 @@ import Testing
         #expect(String(decoding: event, as: UTF8.self) == #"{"event":"text_update","channel":"collabo","data":"{\"text\":\"hi\"}"}"#)
         let client = try PusherMessage.parse(PusherFrame.channelEvent(event: "client-x", channel: "presence-a", data: .object(["a": .int(1)]), userID: "u1"))
         #expect(client.userID == "u1" && client.data == .object(["a": .int(1)]))
+        let data: JSONValue = .object(["a": .int(1), "s": .string("q\"\n")])
+        #expect(PusherFrame.channelEvent(event: "e", channel: "c", encodedData: JSONWriter.serialize(data), userID: "u1")
+                == PusherFrame.channelEvent(event: "e", channel: "c", data: data, userID: "u1"))
+        #expect(PusherFrame.channelEvent(event: "e", channel: "c", encodedData: JSONWriter.serialize(data))
+                == PusherFrame.channelEvent(event: "e", channel: "c", data: data))
 
         let signin = try PusherMessage.parse(PusherFrame.signinSuccess(userData: #"{"id":"1"}"#))
         #expect(signin.data?["user_data"] == .string(#"{"id":"1"}"#))

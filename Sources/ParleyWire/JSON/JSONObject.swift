@@ -55,7 +55,16 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral, S
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        guard lhs.members.count == rhs.members.count else { return false }
+        // Copies of one object share their storage (a payload published on many channels): equal at once.
+        if lhs.sharesStorage(with: rhs) { return true }
+        return zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    /// Whether both objects are copies of one value, still sharing their member storage.
+    private func sharesStorage(with other: JSONObject) -> Bool {
+        members.withUnsafeBufferPointer { mine in
+            other.members.withUnsafeBufferPointer { theirs in mine.baseAddress != nil && mine.baseAddress == theirs.baseAddress }
+        }
     }
 }

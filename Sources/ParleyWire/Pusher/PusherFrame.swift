@@ -86,18 +86,37 @@ public enum PusherFrame {
     public static func channelEvent(event: String, channel: String, data: JSONValue, userID: String? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(48 + event.utf8.count + channel.utf8.count)
+        appendEventHead(event: event, channel: channel, into: &out)
+        JSONWriter.write(data, into: &out)
+        appendEventTail(userID: userID, into: &out)
+        return out
+    }
+
+    /// The same frame around `encodedData`, the JSON text of the data as `JSONWriter` writes it:
+    /// publishers that send one payload on many channels encode it once.
+    public static func channelEvent(event: String, channel: String, encodedData: [UInt8], userID: String? = nil) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(48 + event.utf8.count + channel.utf8.count + encodedData.count)
+        appendEventHead(event: event, channel: channel, into: &out)
+        out.append(contentsOf: encodedData)
+        appendEventTail(userID: userID, into: &out)
+        return out
+    }
+
+    private static func appendEventHead(event: String, channel: String, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"event":"#.utf8)
         JSONWriter.writeString(event, into: &out)
         out.append(contentsOf: #","channel":"#.utf8)
         JSONWriter.writeString(channel, into: &out)
         out.append(contentsOf: #","data":"#.utf8)
-        JSONWriter.write(data, into: &out)
+    }
+
+    private static func appendEventTail(userID: String?, into out: inout [UInt8]) {
         if let userID {
             out.append(contentsOf: #","user_id":"#.utf8)
             JSONWriter.writeString(userID, into: &out)
         }
         out.append(UInt8(ascii: "}"))
-        return out
     }
 
     private static func message(_ event: String, channel: String?, data: JSONValue?) -> [UInt8] {

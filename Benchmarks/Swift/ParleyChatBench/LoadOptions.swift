@@ -1,0 +1,77 @@
+/// Settings of the load mode: the workload driven against a running `parley serve --dev`.
+struct LoadOptions {
+    /// Server address (loopback only).
+    var host = "127.0.0.1"
+    /// Server port.
+    var port = 6001
+    /// Concurrent sender connections, one user each.
+    var senders = 1_000
+    /// Rooms the senders post to (sender i posts to room i mod rooms).
+    var rooms = 100
+    /// Rooms the room-list user is a member of (the send rooms plus empty-but-one-message rooms).
+    var listRooms = 500
+    /// Characters of text in each message.
+    var textBytes = 64
+    /// Closed-loop warm-up before the measured closed-loop run, in seconds.
+    var warmupSeconds = 2
+    /// Length of the closed-loop run (every sender waits for its ack, then sends again); 0 skips it.
+    var closedSeconds = 10
+    /// Offered rates (messages/s) of the open-loop runs, each after a 1-s warm-up at that rate.
+    var rates: [Int] = []
+    /// Length of each open-loop run, in seconds.
+    var rateSeconds = 10
+    /// Timed history requests (latest 50 of a room).
+    var historySamples = 2_000
+    /// Timed room-list requests (all `listRooms` rooms in one page).
+    var roomListSamples = 500
+    /// Connections used for the untimed setup.
+    var setupConnections = 8
+    /// The server process, for its CPU time; nil leaves server CPU out of the report.
+    var serverPID: Int32?
+    /// A label for the RESULT line.
+    var label = "parley"
+    /// The app's key and secret (Basic credentials for app-level setup calls).
+    var appKey = "dev-key"
+    var appSecret = "dev-secret"
+    /// The whole run is aborted after this many seconds.
+    var maxSeconds = 900
+
+    static let usage = """
+        usage: ParleyChatBench load [--port 6001] [--senders 1000] [--rooms 100] [--list-rooms 500]
+                 [--text-bytes 64] [--warmup-secs 2] [--closed-secs 10] [--rates 10000,...] [--rate-secs 10]
+                 [--history-samples 2000] [--room-list-samples 500] [--setup-conns 8] [--server-pid PID]
+                 [--label NAME] [--app-key dev-key] [--app-secret dev-secret] [--max-secs 900]
+        """
+
+    init(_ arguments: [String]) throws(BenchError) {
+        var reader = ArgumentReader(arguments)
+        while let flag = reader.nextFlag() {
+            switch flag {
+            case "--host":
+                host = try reader.string(for: flag)
+                guard host.hasPrefix("127.") else { throw BenchError("usage", "--host must be a loopback address") }
+            case "--port": port = try reader.integer(for: flag, in: 1...65535)
+            case "--senders": senders = try reader.integer(for: flag, in: 1...20_000)
+            case "--rooms": rooms = try reader.integer(for: flag, in: 1...100_000)
+            case "--list-rooms": listRooms = try reader.integer(for: flag, in: 0...1_000)
+            case "--text-bytes": textBytes = try reader.integer(for: flag, in: 1...4_000)
+            case "--warmup-secs": warmupSeconds = try reader.integer(for: flag, in: 0...600)
+            case "--closed-secs": closedSeconds = try reader.integer(for: flag, in: 0...3_600)
+            case "--rates": rates = try reader.integers(for: flag, in: 1...10_000_000)
+            case "--rate-secs": rateSeconds = try reader.integer(for: flag, in: 1...3_600)
+            case "--history-samples": historySamples = try reader.integer(for: flag, in: 0...10_000_000)
+            case "--room-list-samples": roomListSamples = try reader.integer(for: flag, in: 0...10_000_000)
+            case "--setup-conns": setupConnections = try reader.integer(for: flag, in: 1...256)
+            case "--server-pid": serverPID = Int32(try reader.integer(for: flag, in: 1...Int(Int32.max)))
+            case "--label": label = try reader.string(for: flag)
+            case "--app-key": appKey = try reader.string(for: flag)
+            case "--app-secret": appSecret = try reader.string(for: flag)
+            case "--max-secs": maxSeconds = try reader.integer(for: flag, in: 10...86_400)
+            default: throw BenchError("usage", "unknown option '\(flag)'")
+            }
+        }
+        guard listRooms == 0 || listRooms >= min(rooms, 1_000) else {
+            throw BenchError("usage", "--list-rooms must be 0 or at least --rooms (the list user is in every send room)")
+        }
+    }
+}
