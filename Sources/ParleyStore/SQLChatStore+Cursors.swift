@@ -30,7 +30,12 @@ extension SQLChatStore {
     }
 
     /// One query for the whole list: rooms, the user's cursor, the newest message by seq and the
-    /// unread count (a range count on the messages' (app, room, seq) index, skipped when nothing is new).
+    /// unread count.
+    ///
+    /// Unread is `last_seq - read_seq` less the tombstones after the cursor: seqs are dense and a
+    /// sender's cursor moves to each message they send (and never back), so every seq after the
+    /// cursor is someone else's message. The tombstones come from a partial index of deleted
+    /// messages only, so the cost does not grow with the number of unread messages.
     ///
     /// SQLite is told to use the by-user index: without table statistics its planner would
     /// otherwise scan every membership of the app through the primary key.
@@ -38,9 +43,10 @@ extension SQLChatStore {
         """
         SELECT \(qualified(roomColumns, "r")), m.role, m.read_seq,
                CASE WHEN r.last_seq > m.read_seq THEN
-                   (SELECT COUNT(*) FROM messages u
-                    WHERE u.app_id = m.app_id AND u.room_id = m.room_id AND u.seq > m.read_seq
-                      AND u.deleted_at IS NULL AND u.sender_id <> m.user_id)
+                   r.last_seq - m.read_seq
+                   - (SELECT COUNT(*) FROM messages t
+                      WHERE t.app_id = m.app_id AND t.room_id = m.room_id AND t.seq > m.read_seq
+                        AND t.deleted_at IS NOT NULL)
                ELSE 0 END,
                \(qualified(messageColumns, "lm"))
         FROM memberships m\(dialect == .sqlite ? " INDEXED BY memberships_by_user" : "")

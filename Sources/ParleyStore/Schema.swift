@@ -11,6 +11,7 @@ enum Schema {
     static let migrations: [Migration] = [
         Migration(version: 1, name: "chat", sqlite: chatSQLite, postgres: chatPostgres),
         Migration(version: 2, name: "documents", sqlite: documentsSQLite, postgres: documentsPostgres),
+        Migration(version: 3, name: "unread tombstones", sqlite: unreadSQLite, postgres: unreadPostgres),
     ]
 
     private static let chatSQLite = """

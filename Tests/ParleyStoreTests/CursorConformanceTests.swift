@@ -85,13 +85,18 @@ struct CursorConformanceTests {
 
             _ = try await store.setReadCursor(app: "a", room: busy.id, user: "alice", seq: 6)
             #expect(try await store.roomSummary(app: "a", room: busy.id, user: "alice").unreadCount == 0)
-            try await store.send("a", busy.id, from: "carol", "c3")
-            #expect(try await store.roomSummary(app: "a", room: busy.id, user: "alice").unreadCount == 1)
+            let c3 = try await store.send("a", busy.id, from: "carol", "c3").message
+            try await store.send("a", busy.id, from: "bob", "b4")
+            #expect(try await store.roomSummary(app: "a", room: busy.id, user: "alice").unreadCount == 2)
+            _ = try await store.deleteMessage(app: "a", room: busy.id, id: c3.id)
+            #expect(try await store.roomSummary(app: "a", room: busy.id, user: "alice").unreadCount == 1,
+                    "a message deleted after the cursor is no longer unread")
             let carolsLatest = try await store.roomSummary(app: "a", room: busy.id, user: "carol")
-            #expect(carolsLatest.unreadCount == 0)
+            #expect(carolsLatest.unreadCount == 1, "carol's own c3 moved her cursor; bob's b4 after it is unread")
 
             let reordered = try await store.roomSummaries(app: "a", user: "alice", limit: 2)
             #expect(reordered.map(\.room.id) == [busy.id, direct.id], "a new message moves its room to the top; limit applies")
+            #expect(reordered.first?.unreadCount == 1)
             await expectStoreError(.notMember) { try await store.roomSummary(app: "a", room: quiet.id, user: "bob") }
             await expectStoreError(.notFound) { try await store.roomSummary(app: "a", room: "nope", user: "bob") }
             #expect(try await store.roomSummaries(app: "b", user: "alice", limit: 50).isEmpty)
