@@ -1,0 +1,52 @@
+import ParleyWire
+
+/// What a client tells the others about itself in the document's awareness: its user and
+/// its cursor. On the wire it is the y-protocols awareness state, JSON:
+/// `{"user":{"id":…,"name":…,"color":…},"cursor":{"anchor":N,"head":N}}`, positions in
+/// Unicode scalars. Unknown fields are ignored, so other Yjs clients' states still show a name.
+public struct DocumentPresence: Sendable, Hashable {
+    /// The user's id, when known.
+    public var userID: String?
+    /// The name to show.
+    public var name: String
+    /// A display colour (`#rrggbb`), when chosen.
+    public var color: String?
+    /// The cursor or selection, or nil when the user has none in the text.
+    public var selection: DocumentSelection?
+
+    /// Creates a presence.
+    public init(userID: String? = nil, name: String, color: String? = nil, selection: DocumentSelection? = nil) {
+        self.userID = userID
+        self.name = name
+        self.color = color
+        self.selection = selection
+    }
+
+    /// The awareness state JSON.
+    public var json: String {
+        var user: JSONObject = ["name": .string(name)]
+        if let userID { user.append("id", .string(userID)) }
+        if let color { user.append("color", .string(color)) }
+        var state: JSONObject = ["user": .object(user)]
+        if let selection {
+            state.append("cursor", .object(["anchor": .int(selection.anchor), "head": .int(selection.head)]))
+        }
+        return JSONWriter.string(.object(state))
+    }
+
+    /// Reads an awareness state; nil when it is not a JSON object. A state without a user
+    /// gets an empty name; a cursor that is not two non-negative integers is left out.
+    public init?(json: String) {
+        guard let value = try? JSONParser.parse(Array(json.utf8)), value.objectValue != nil else { return nil }
+        let user = value["user"]
+        name = user?["name"]?.stringValue ?? ""
+        userID = user?["id"]?.stringValue
+        color = user?["color"]?.stringValue
+        if let anchor = value["cursor"]?["anchor"]?.intValue, let head = value["cursor"]?["head"]?.intValue,
+           anchor >= 0, head >= 0 {
+            selection = DocumentSelection(anchor: anchor, head: head)
+        } else {
+            selection = nil
+        }
+    }
+}
