@@ -138,3 +138,12 @@ public actor DocumentSession {
 
     func publish() { hub.send(snapshot) }
 }
+
+extension DocumentSession {
+    /// Moves this client's caret or selection by a rule applied to the text and selection as
+    /// they are now, in one step (no remote edit can come in between).
+    public func moveSelection(_ move: @Sendable (_ text: String, _ selection: DocumentSelection?) -> DocumentSelection?) {
+        guard !isClosed else { return }
+        setSelection(move(replica.document.text, replica.selection))
+    }
+}
