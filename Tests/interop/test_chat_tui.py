@@ -240,3 +240,70 @@ def test_example_backend_issues_tokens_that_parley_chat_signs_in_with(server, tm
         assert_terminal_restored(tmux, "alice")
     finally:
         backend.stop()
+
+
+def document_text(screen):
+    """The text of the `/doc` editor on a screen: the rows between the title bar and the line
+    that says who else is editing, blank rows at the end dropped."""
+    rows = screen.splitlines()
+    end = next(i for i, row in enumerate(rows) if row.endswith(" editing") or row.strip() == "nobody else here")
+    body = [row.rstrip() for row in rows[1:end]]
+    while body and not body[-1]:
+        body.pop()
+    return "\n".join(body)
+
+
+def test_two_users_edit_one_document_at_once_in_tmux(server, tmux):
+    tmux.type("alice", chat_command(server, "alice"))
+    tmux.type("bob", chat_command(server, "bob"))
+    tmux.wait_text("alice", "parley · alice · rooms", "● connected")
+    tmux.wait_text("bob", "parley · bob · rooms", "● connected")
+    tmux.type("alice", "/create notes-room")
+    tmux.wait_text("alice", "parley · alice · notes-room")
+    tmux.type("alice", "/invite bob")
+    tmux.wait_text("alice", "Invited bob")
+    tmux.wait_text("bob", "notes-room")
+    tmux.keys("bob", "Enter")
+    tmux.wait_text("bob", "parley · bob · notes-room")
+
+    # Both open the room's document "notes": an empty text, the live counter, in sync.
+    tmux.type("alice", "/doc notes")
+    tmux.type("bob", "/doc notes")
+    for who in ("alice", "bob"):
+        tmux.wait_text(who, "notes-room · notes", "0 characters", "● synced", "Esc back to the chat")
+    tmux.wait_text("alice", "bob editing")
+    tmux.wait_text("bob", "alice editing")
+
+    # Alice writes a first line; Bob sees it live, counter included.
+    tmux.type("alice", "shared notes", enter=False)
+    tmux.keys("alice", "Enter")
+    tmux.wait_text("bob", "shared notes", "13 characters")
+
+    # Then both type at once, keystroke runs interleaved: Alice at the top (Up moves her caret
+    # to the start), Bob at the end, where his caret is.
+    tmux.keys("alice", "Up")
+    alice_words = ["alpha ", "beta ", "gamma ", "delta "]
+    bob_words = ["one ", "two ", "three ", "four"]
+    for mine, theirs in zip(alice_words, bob_words):
+        tmux.type("alice", mine, enter=False)
+        tmux.type("bob", theirs, enter=False)
+    expected = "".join(alice_words) + "shared notes\n" + "".join(bob_words)
+    counter = f"{len(expected)} characters"
+    screens = {who: tmux.wait_text(who, counter) for who in ("alice", "bob")}
+    texts = {who: document_text(screen) for who, screen in screens.items()}
+    assert texts["alice"] == texts["bob"], screens
+    assert texts["alice"] == expected.rstrip(), screens["alice"]
+    assert all(word.strip() in texts["bob"] for word in alice_words + bob_words)
+
+    # Esc returns to the chat; the other editor sees the user leave.
+    tmux.keys("alice", "Escape")
+    tmux.wait(
+        "alice",
+        lambda s: "parley · alice · notes-room" in s and "characters" not in s,
+        "the room again",
+    )
+    tmux.wait_text("bob", "nobody else here")
+    tmux.type("alice", "/quit")
+    assert_terminal_restored(tmux, "alice")
+    tmux.keys("bob", "C-c")
+    assert_terminal_restored(tmux, "bob")
