@@ -64,6 +64,36 @@ struct DocumentReplicaTests {
         #expect(replica.selection == .cursor(12))
     }
 
+    @Test func othersCursorsAreYjsRelativePositionsThatFollowTheText() throws {
+        var alice = DocumentReplica(clientID: 5, presence: DocumentPresence(name: "alice"))
+        var bob = DocumentReplica(clientID: 6, presence: DocumentPresence(name: "bob"))
+        for replica in [0, 1] {
+            _ = replica == 0 ? alice.opened(now: 1) : bob.opened(now: 1)
+            _ = replica == 0 ? alice.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
+                : bob.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
+        }
+        _ = alice.replaceSelection(with: "hello", now: 2)
+        let announced = alice.setSelection(DocumentSelection(anchor: 0, head: 2), now: 3)
+        _ = bob.receive(YSyncMessage.update(alice.document.encodeStateAsUpdate()).encode(), now: 4)
+        for message in announced { _ = bob.receive(message, now: 4) }
+        // On the wire: Yjs relative positions, associated to the left.
+        guard case .awareness(let update)? = try? YSyncMessage.decode(announced[0]) else {
+            Issue.record("expected awareness")
+            return
+        }
+        let state = try #require(update.entries.first?.state)
+        #expect(state.contains("\"head\":{\"item\":{\"client\":5,\"clock\":1},\"assoc\":-1}"))
+        #expect(state.contains("\"anchor\":{\"tname\":\"text\",\"assoc\":-1}"))
+        #expect(bob.peers.first?.presence.selection == DocumentSelection(anchor: 0, head: 2))
+        // Bob types before Alice's caret: her cursor moves with the text, no new awareness needed.
+        _ = try bob.insert("¡¡", at: 0)
+        #expect(bob.peers.first?.presence.selection == DocumentSelection(anchor: 0, head: 4))
+        // A Yjs binding's cursor (assoc 0, before an item) and a plain number both resolve.
+        let yjs = "{\"user\":{\"name\":\"y\"},\"cursor\":{\"anchor\":{\"item\":{\"client\":5,\"clock\":4},\"assoc\":0},\"head\":7}}"
+        let peer = DocumentPresence(json: yjs) { StickyPosition.resolve($0, in: bob.document) }
+        #expect(peer?.selection == DocumentSelection(anchor: 6, head: 7))
+    }
+
     @Test func presenceRoundTripsAndToleratesForeignStates() {
         let presence = DocumentPresence(userID: "u1", name: "Zoë \"z\"", color: "#ff0000", selection: DocumentSelection(anchor: 2, head: 5))
         #expect(DocumentPresence(json: presence.json) == presence)

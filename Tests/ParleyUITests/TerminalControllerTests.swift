@@ -259,6 +259,8 @@ import ParleyKit
         let empty = await screen(alice) { $0.contains("· notes") && $0.contains("0 characters") && $0.contains("● synced") }
         #expect(empty.contains("Esc back to the chat"))
         await type(alice, "alice was here", enter: true)
+        // Bob starts once Alice's line is there, so his caret (at the end) is below it.
+        await screen(bob) { $0.contains("15 characters") }
         await type(bob, "bob too", enter: false)
         let both = await screen(alice) { $0.contains("22 characters") && $0.contains("bob editing") }
         #expect(both.contains("alice was here") && both.contains("bob too"))

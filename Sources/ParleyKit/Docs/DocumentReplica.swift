@@ -54,7 +54,7 @@ struct DocumentReplica: Sendable {
         awareness = Awareness(localClientID: clientID)
         self.presence = presence
         // As a y-protocols awareness starts with clock 0; peers accept only later clocks.
-        awareness.setLocalState(presence.json, now: 0)
+        awareness.setLocalState(presence.json(cursor: nil), now: 0)
     }
 
     /// This replica's client id.
@@ -70,7 +70,8 @@ struct DocumentReplica: Sendable {
     var peers: [DocumentPeer] {
         awareness.states.keys.sorted().compactMap { client in
             guard client != clientID, let state = awareness.states[client] else { return nil }
-            return DocumentPeer(clientID: client, presence: DocumentPresence(json: state) ?? DocumentPresence(name: ""))
+            let presence = DocumentPresence(json: state) { StickyPosition.resolve($0, in: document) }
+            return DocumentPeer(clientID: client, presence: presence ?? DocumentPresence(name: ""))
         }
     }
 
@@ -81,8 +82,7 @@ struct DocumentReplica: Sendable {
         phase = .syncing
         answeredServerStep1 = false
         receivedStep2 = false
-        presence.selection = selection
-        awareness.setLocalState(presence.json, now: now)
+        awareness.setLocalState(localState, now: now)
         return [YSyncMessage.syncStep1(stateVector: document.encodeStateVector()).encode(),
                 YSyncMessage.awareness(awareness.update(for: [clientID])).encode()]
     }
@@ -252,9 +252,15 @@ struct DocumentReplica: Sendable {
         return announce(now: now)
     }
 
+    /// This client's awareness state: its presence and its cursor as Yjs relative positions.
+    private var localState: String {
+        guard let anchor, let head else { return presence.json(cursor: nil) }
+        let root = document.rootName
+        return presence.json(cursor: .object(["anchor": anchor.yjsJSON(rootName: root), "head": head.yjsJSON(rootName: root)]))
+    }
+
     private mutating func announce(now: Int64) -> [[UInt8]] {
-        presence.selection = selection
-        awareness.setLocalState(presence.json, now: now)
+        awareness.setLocalState(localState, now: now)
         guard phase != .offline else { return [] }
         return [YSyncMessage.awareness(awareness.update(for: [clientID])).encode()]
     }
