@@ -92,6 +92,44 @@ struct DocumentSessionTests {
         await server.stop()
     }
 
+    @Test func outsidersAndRefusedTokensEndTheSessionWithAReason() async throws {
+        let server = try await LoopbackServer.start()
+        let alice = try await server.client("Alice")
+        let carol = try await server.client("Carol")
+        let room = try await alice.createRoom(name: "private", memberIDs: [])
+        let mine = await alice.openDocument(room: room.id, name: "secret")
+        try await mine.waitUntilSynced()
+        try await mine.insert("for members only", at: 0)
+
+        // Carol is not a member: the server closes with 4403 and the session stops for good.
+        let hers = await carol.openDocument(room: room.id, name: "secret")
+        await #expect(throws: ParleyError.self) { try await hers.waitUntilSynced() }
+        guard case .closed(let reason) = await hers.connectionState else {
+            Issue.record("expected a closed session")
+            return
+        }
+        #expect(await hers.text.isEmpty)
+        #expect(!reason.isEmpty)
+        await #expect(throws: ParleyError.self) { try await hers.insert("x", at: 0) }
+
+        // A forged token is refused at the upgrade (401), again after a refresh: closed, not retried forever.
+        let forged = DocumentSession(url: mine.url, tokenProvider: StaticTokenProvider("not.a.token"),
+                                     presence: DocumentPresence(name: "mallory"),
+                                     reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(20)))
+        await forged.start()
+        await #expect(throws: ParleyError.self) { try await forged.waitUntilSynced() }
+        guard case .closed(let why) = await forged.connectionState else {
+            Issue.record("expected a closed session")
+            return
+        }
+        #expect(why.contains("refused the token"))
+        #expect(await mine.text == "for members only")
+        await mine.close()
+        await alice.close()
+        await carol.close()
+        await server.stop()
+    }
+
     @Test func malformedServerMessagesLeaveTheReplicaAsItWas() async throws {
         let transport = ScriptedTransport()
         let session = DocumentSession(url: "ws://scripted/v1/docs/d/ws", tokenProvider: StaticTokenProvider("t"),

@@ -46,6 +46,10 @@ extension DocumentSession {
                 await close(reason: final)
                 return
             }
+            if ending.tokenRefused && refreshToken {
+                await close(reason: "the server refused the token: \(ending.reason)")
+                return
+            }
             refreshToken = ending.tokenRefused
             if ending.synced { attempt = 0 }
             attempt += 1
