@@ -29,12 +29,20 @@ extension TextDocument {
         return (position + scalarsBefore(unit: id.clock - value.clock, in: value), false)
     }
 
-    /// How many scalars of `item` start before its UTF-16 unit `offset`.
+    /// The index, among `item`'s scalars, of the one holding its UTF-16 unit `offset` (the
+    /// second half of a surrogate pair belongs to the scalar its first half starts).
     private func scalarsBefore(unit offset: Int, in item: Item) -> Int {
         if item.scalars == item.length { return offset }
         let start = Int(item.contentStart)
         var scalars = 0
-        for unit in units[start..<(start + offset)] where !(0xDC00...0xDFFF).contains(unit) { scalars += 1 }
+        for unit in units[start..<(start + offset)] where !Self.isLowSurrogate(unit) { scalars += 1 }
+        if offset > 0, Self.isLowSurrogate(units[start + offset]), Self.isHighSurrogate(units[start + offset - 1]) {
+            scalars -= 1
+        }
         return scalars
     }
+
+    private static func isLowSurrogate(_ unit: UInt16) -> Bool { (0xDC00...0xDFFF).contains(unit) }
+
+    private static func isHighSurrogate(_ unit: UInt16) -> Bool { (0xD800...0xDBFF).contains(unit) }
 }

@@ -50,4 +50,37 @@ struct TextPositionTests {
         let w = try #require(next)
         #expect(mine.scalarPosition(of: w)?.position == 8)
     }
+
+    @Test func anyIdAPeerMightSendResolvesInsideTheTextOrToNothing() throws {
+        var a = TextDocument(clientID: 1), b = TextDocument(clientID: 2)
+        var rng = SplitMix(seed: 11)
+        for round in 0..<300 {
+            var doc = round % 2 == 0 ? a : b
+            if doc.count > 4 && rng.next() % 3 == 0 {
+                try doc.delete(at: Int(rng.next() % UInt64(doc.count - 2)), count: 2)
+            } else {
+                try doc.insert(round % 5 == 0 ? "😀é" : "ab", at: Int(rng.next() % UInt64(doc.count + 1)))
+            }
+            if round % 2 == 0 { a = doc } else { b = doc }
+            if round % 7 == 0 {
+                try a.applyUpdate(b.encodeStateAsUpdate())
+                try b.applyUpdate(a.encodeStateAsUpdate())
+            }
+        }
+        try a.applyUpdate(b.encodeStateAsUpdate())
+        let clocks = a.stateVector
+        for client: UInt64 in [1, 2, 3] {
+            for clock in -2..<((clocks[client] ?? 0) + 3) {
+                guard let found = a.scalarPosition(of: ItemID(client: client, clock: clock)) else {
+                    #expect(clock < 0 || clock >= (clocks[client] ?? 0) || client == 3)
+                    continue
+                }
+                #expect(found.position >= 0 && found.position <= a.count)
+                if !found.isDeleted {
+                    let back = a.itemID(atScalar: found.position)
+                    #expect(back?.client == client)
+                }
+            }
+        }
+    }
 }
