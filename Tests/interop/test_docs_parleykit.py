@@ -3,7 +3,9 @@
 pycrdt-websocket's client channel (`HttpxWebsocket` over httpx-ws, synced by pycrdt's
 `Provider`, the successor of pycrdt-websocket's `WebsocketProvider`) edit a room's document on
 Parley's y-websocket endpoint at the same time; both end with the same text holding both
-sides' edits. Waits poll with deadlines; nothing is timed."""
+sides' edits. Cursors cross too: ParleyKit's caret, announced as a Yjs relative position,
+resolves with pycrdt's StickyIndex, and pycrdt's resolves in ParleyKit; both follow the text.
+Waits poll with deadlines; nothing is timed."""
 import asyncio
 import json
 import queue
@@ -13,12 +15,27 @@ import threading
 import httpx
 import pytest
 from httpx_ws import aconnect_ws
-from pycrdt import Doc, Provider, Text
+from pycrdt import Assoc, Awareness, Doc, Provider, StickyIndex, Text, create_awareness_message, read_message
 from pycrdt.websocket.websocket import HttpxWebsocket
 
 from chat_support import APP_A, BIN_DIR, ChatServer, create_user, mint, unique
 
 DEADLINE = 20.0
+
+
+class RecordingChannel(HttpxWebsocket):
+    """pycrdt-websocket's client channel, keeping the awareness messages that pass by (the
+    Provider only syncs the document)."""
+
+    def __init__(self, websocket, path):
+        super().__init__(websocket, path)
+        self.awareness_messages = []
+
+    async def recv(self):
+        message = await super().recv()
+        if message and message[0] == 1:
+            self.awareness_messages.append(message)
+        return message
 
 
 class DocPeer:
@@ -97,6 +114,63 @@ async def wait_until(predicate, timeout=DEADLINE):
             return False
         await asyncio.sleep(0.05)
     return True
+
+
+def test_cursors_cross_as_yjs_sticky_indexes(docs_server):
+    """ParleyKit announces its caret as a Yjs relative position that pycrdt's StickyIndex
+    resolves, and reads pycrdt's; each follows the text on the other side."""
+    room, alice, bob = setup_room(docs_server)
+    peer = DocPeer(docs_server, mint(APP_A, alice), room, "cursors")
+    try:
+        asyncio.run(exchange_cursors(docs_server, room, alice, bob, peer))
+    finally:
+        peer.close()
+
+
+async def exchange_cursors(server, room, alice, bob, peer):
+    doc = Doc()
+    text = doc.get("text", type=Text)
+    url = f"http://127.0.0.1:{server.port}/v1/rooms/{room}/docs/cursors/ws?token={mint(APP_A, bob)}"
+    async with httpx.AsyncClient() as client, aconnect_ws(url, client) as websocket:
+        channel = RecordingChannel(websocket, "cursors")
+        async with Provider(doc, channel) as provider:
+            await asyncio.wait_for(provider.synced.wait(), DEADLINE)
+            assert peer.command("append abcdefghij") == "OK"
+            assert await wait_until(lambda: str(text) == "abcdefghij")
+
+            # ParleyKit's caret after "abc" reaches pycrdt as a sticky index at 3.
+            assert peer.command("caret 3") == "OK"
+
+            def parleykit_head():
+                seen = Awareness(doc)
+                for message in channel.awareness_messages:
+                    seen.apply_awareness_update(read_message(message[1:]), "remote")
+                for state in seen.states.values():
+                    if state.get("user", {}).get("name") == alice and "cursor" in state:
+                        return StickyIndex.from_json(state["cursor"]["head"], text).get_index()
+                return None
+
+            assert await wait_until(lambda: parleykit_head() == 3), channel.awareness_messages
+            # pycrdt inserts before it: the same announcement now resolves two further on.
+            text.insert(0, "XY")
+            assert await wait_until(lambda: parleykit_head() == 5 and peer.text() == "XYabcdefghij")
+
+            # pycrdt's cursor (before "h") reaches ParleyKit, and follows ParleyKit's own insert.
+            awareness = Awareness(doc)
+            head = StickyIndex.new(text, 9, Assoc.AFTER).to_json()
+            awareness.set_local_state({"user": {"name": "pycrdt"}, "cursor": {"anchor": head, "head": head}})
+            await channel.send(create_awareness_message(awareness.encode_awareness_update([doc.client_id])))
+
+            def pycrdt_head():
+                answer = peer.command("peers")
+                assert answer.startswith("PEERS "), answer
+                heads = [p["head"] for p in json.loads(answer[6:]) if p["name"] == "pycrdt"]
+                return heads[0] if heads else None
+
+            assert await wait_until(lambda: pycrdt_head() == 9)
+            assert peer.command("insert 0 ---") == "OK"
+            assert pycrdt_head() == 12
+            assert await wait_until(lambda: str(text) == "---XYabcdefghij")
 
 
 def test_pycrdt_websocket_and_a_parleykit_session_edit_together(docs_server):

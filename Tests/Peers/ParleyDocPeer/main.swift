@@ -8,7 +8,8 @@
 //   delete POS COUNT  deletes COUNT scalars at POS                        -> OK | ERROR msg
 //   text              the text as a JSON string                           -> TEXT "..."
 //   wait TEXT         waits until the text contains TEXT                  -> OK
-//   peers             names of the others present, JSON array             -> PEERS [...]
+//   caret POS         puts this user's caret at scalar POS (awareness)   -> OK
+//   peers             the others present, JSON [{"name":…,"head":N|null}] -> PEERS [...]
 //   quit              closes the session and exits                        -> BYE
 import Glibc
 import ParleyKit
@@ -72,9 +73,15 @@ func run(_ line: String) async -> String {
             let wanted = String(line.dropFirst("wait ".count))
             for await snapshot in session.snapshots() where snapshot.text.contains(wanted) { return "OK" }
             return "ERROR closed"
+        case "caret" where parts.count == 2:
+            guard let position = Int(parts[1]) else { return "ERROR bad position" }
+            await session.setSelection(.cursor(position))
+            return "OK"
         case "peers":
-            let names = await session.snapshot.peers.map { JSONValue.string($0.presence.name) }
-            return "PEERS " + JSONWriter.string(.array(names))
+            let peers = await session.snapshot.peers.map { peer -> JSONValue in
+                .object(["name": .string(peer.presence.name), "head": peer.presence.selection.map { .int($0.head) } ?? .null])
+            }
+            return "PEERS " + JSONWriter.string(.array(peers))
         default:
             return "ERROR unknown command: \(line)"
         }
