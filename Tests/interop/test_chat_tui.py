@@ -242,6 +242,30 @@ def test_example_backend_issues_tokens_that_parley_chat_signs_in_with(server, tm
         backend.stop()
 
 
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def marked_cells(styled_row):
+    """The characters of a row (from `capture-pane -e`) drawn in reverse video and magenta:
+    other users' cursors in the `/doc` editor."""
+    marked, active, position = [], set(), 0
+    for match in SGR.finditer(styled_row + "\x1b[0m"):
+        for character in styled_row[position:match.start()]:
+            if {"7", "35"} <= active:
+                marked.append(character)
+        position = match.end()
+        for code in (match.group(1) or "0").split(";"):
+            if code in ("", "0"):
+                active = set()
+            elif code == "27":
+                active.discard("7")
+            elif code == "39":
+                active.discard("35")
+            else:
+                active.add(code)
+    return marked
+
+
 def document_text(screen):
     """The text of the `/doc` editor on a screen: the rows between the title bar and the line
     that says who else is editing, blank rows at the end dropped."""
@@ -294,6 +318,22 @@ def test_two_users_edit_one_document_at_once_in_tmux(server, tmux):
     assert texts["alice"] == texts["bob"], screens
     assert texts["alice"] == expected.rstrip(), screens["alice"]
     assert all(word.strip() in texts["bob"] for word in alice_words + bob_words)
+
+    # Each pane marks the other's cursor: Bob's after "four" on Alice's screen, Alice's before
+    # "shared" on Bob's (their carets, where each typed last).
+    def cursor_marks(who):
+        styled = tmux.run("capture-pane", "-p", "-e", "-t", tmux.panes[who]).splitlines()
+        return [(row, marked_cells(line)) for row, line in enumerate(styled) if marked_cells(line)]
+
+    def marks_at(who, row_text, marked):
+        rows = tmux.screen(who).splitlines()
+        return any(rows[row].rstrip().startswith(row_text) and cells == marked for row, cells in cursor_marks(who))
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not (marks_at("alice", "one two", [" "]) and marks_at("bob", "alpha", ["s"])) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert marks_at("alice", "one two", [" "]), cursor_marks("alice")
+    assert marks_at("bob", "alpha", ["s"]), cursor_marks("bob")
 
     # Esc returns to the chat; the other editor sees the user leave.
     tmux.keys("alice", "Escape")
