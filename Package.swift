@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
-        .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "CSQLite"], swiftSettings: strict),
+        .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "ParleyText", "CSQLite"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
         .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict),
@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
-        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyServer"], swiftSettings: strict),
+        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyServer", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyTerminal"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 
@@ -52,6 +52,8 @@ let package = Package(
                           path: "Tests/Peers/ParleyTestPeer", swiftSettings: strict),
         .executableTarget(name: "ParleyTextPeer", dependencies: ["ParleyText"],
                           path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
+        .executableTarget(name: "ParleyDocPeer", dependencies: ["ParleyKit"],
+                          path: "Tests/Peers/ParleyDocPeer", swiftSettings: strict),
 
         // The example app backend of the tutorials: creates users and issues their tokens.
         .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],

@@ -198,3 +198,81 @@ import ParleyKit
         #expect(await alice.finished)
     }
 }
+
+/// `/doc NAME` in the terminal client: the editor, its live counter, others' cursors, Esc back.
+@Suite(.timeLimit(.minutes(1))) struct TerminalDocumentTests {
+    let server = InMemoryChatServer()
+    let documents = InMemoryDocumentServer()
+    let size = TerminalSize(rows: 16, columns: 64)
+
+    func controller(_ user: String) throws -> ChatController {
+        server.addUser(user, name: user)
+        let configuration = ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey)
+        let client = try ParleyClient(configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
+                                      http: server, realtime: server, documents: documents)
+        return ChatController(client: client, userName: user, size: size)
+    }
+
+    func type(_ controller: ChatController, _ text: String, enter: Bool = true) async {
+        for character in text { await controller.handle(.character(character)) }
+        if enter { await controller.handle(.enter) }
+    }
+
+    /// The first frame whose text satisfies `done`, or (after a generous bound) the screen as
+    /// it is, recorded as a failure.
+    @discardableResult
+    func screen(_ controller: ChatController, sourceLocation: SourceLocation = #_sourceLocation,
+                where done: @escaping @Sendable (String) -> Bool) async -> String {
+        let found: String? = await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                for await frame in controller.frames() where done(frame.text) { return frame.text }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if let found { return found }
+        let shown = await controller.currentFrame().text
+        Issue.record("the expected screen never appeared; last screen:\n\(shown)", sourceLocation: sourceLocation)
+        return shown
+    }
+
+    @Test func twoUsersEditTheRoomsDocumentAndEscReturnsToTheChat() async throws {
+        let alice = try controller("alice")
+        let bob = try controller("bob")
+        await alice.start()
+        await bob.start()
+        await type(alice, "/create general")
+        await screen(alice) { $0.contains("alice · general") }
+        await type(alice, "/invite bob")
+        await screen(bob) { $0.contains("general") }
+        await bob.handle(.enter)
+        await screen(bob) { $0.contains("bob · general") }
+
+        await type(alice, "/doc notes")
+        await type(bob, "/doc notes")
+        let empty = await screen(alice) { $0.contains("· notes") && $0.contains("0 characters") && $0.contains("● synced") }
+        #expect(empty.contains("Esc back to the chat"))
+        await type(alice, "alice was here", enter: true)
+        // Bob starts once Alice's line is there, so his caret (at the end) is below it.
+        await screen(bob) { $0.contains("15 characters") }
+        await type(bob, "bob too", enter: false)
+        let both = await screen(alice) { $0.contains("22 characters") && $0.contains("bob editing") }
+        #expect(both.contains("alice was here") && both.contains("bob too"))
+        let onBob = await screen(bob) { $0.contains("22 characters") }
+        let lines = { (screen: String) in screen.split(separator: "\n").dropFirst().prefix(2).map(String.init) }
+        #expect(lines(onBob) == lines(both))
+
+        await alice.handle(.escape)
+        let back = await screen(alice) { $0.contains("alice · general") && !$0.contains("characters") }
+        #expect(back.contains("> "))
+        await screen(bob) { $0.contains("nobody else here") }
+        await alice.quit()
+        await bob.quit()
+    }
+}

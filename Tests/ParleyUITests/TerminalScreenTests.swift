@@ -146,3 +146,46 @@ import ParleyKit
         }
     }
 }
+
+/// The `/doc` editor screen: lines, wrapping, the caret, others' cursors, the live counter.
+@Suite struct TerminalDocumentScreenTests {
+    @Test func theEditorWrapsLinesPlacesTheCaretAndMarksOthersCursors() {
+        var state = ChatScreenState(userName: "alice")
+        state.mode = .document
+        let text = "Shopping\n- milk and a very long line of bread\n😀 eggs"
+        state.document = DocumentEditorSnapshot(name: "notes", text: text, characterCount: text.unicodeScalars.count, caret: 14,
+                                                others: [.init(name: "bob", position: 52), .init(name: "carol", position: nil)],
+                                                connection: .synced)
+        let frame = TerminalScreen(state: state, size: TerminalSize(rows: 9, columns: 32)).frame()
+        #expect(frame.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n") == """
+            Shopping
+            - milk and a very long line of
+            bread
+            😀 eggs
+
+             bob, carol editing
+             Esc back to the chat · edits ar
+             notes · 52 characters ● synced
+            """)
+        // Scalar 14 is the "k" of "milk": column 5 of the second text row.
+        #expect(frame.cursor?.row == 2 && frame.cursor?.column == 5)
+        // Bob's cursor at the end of the text: the blank cell after "eggs", in reverse video.
+        let marked = frame.lines[4].spans.filter { $0.style.reverse }
+        #expect(marked.map(\.text) == [" "])
+        #expect(frame.lines[4].spans.first?.text.hasPrefix("😀 eggs") == true)
+    }
+
+    @Test func aLongDocumentScrollsToKeepTheCaretInView() {
+        var state = ChatScreenState(userName: "alice")
+        state.mode = .document
+        let text = (1...20).map { "line \($0)" }.joined(separator: "\n")
+        state.document = DocumentEditorSnapshot(name: "notes", text: text, characterCount: text.unicodeScalars.count,
+                                                caret: text.unicodeScalars.count, connection: .reconnecting(attempt: 1, delay: .seconds(1)))
+        let frame = TerminalScreen(state: state, size: TerminalSize(rows: 8, columns: 60)).frame()
+        let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(Array(lines[1...4]) == ["line 17", "line 18", "line 19", "line 20"])
+        #expect(frame.cursor?.row == 4 && frame.cursor?.column == 7)
+        #expect(lines[0].hasSuffix("◌ offline — edits kept"))
+        #expect(lines[5] == " nobody else here")
+    }
+}

@@ -240,3 +240,110 @@ def test_example_backend_issues_tokens_that_parley_chat_signs_in_with(server, tm
         assert_terminal_restored(tmux, "alice")
     finally:
         backend.stop()
+
+
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def marked_cells(styled_row):
+    """The characters of a row (from `capture-pane -e`) drawn in reverse video and magenta:
+    other users' cursors in the `/doc` editor."""
+    marked, active, position = [], set(), 0
+    for match in SGR.finditer(styled_row + "\x1b[0m"):
+        for character in styled_row[position:match.start()]:
+            if {"7", "35"} <= active:
+                marked.append(character)
+        position = match.end()
+        for code in (match.group(1) or "0").split(";"):
+            if code in ("", "0"):
+                active = set()
+            elif code == "27":
+                active.discard("7")
+            elif code == "39":
+                active.discard("35")
+            else:
+                active.add(code)
+    return marked
+
+
+def document_text(screen):
+    """The text of the `/doc` editor on a screen: the rows between the title bar and the line
+    that says who else is editing, blank rows at the end dropped."""
+    rows = screen.splitlines()
+    end = next(i for i, row in enumerate(rows) if row.endswith(" editing") or row.strip() == "nobody else here")
+    body = [row.rstrip() for row in rows[1:end]]
+    while body and not body[-1]:
+        body.pop()
+    return "\n".join(body)
+
+
+def test_two_users_edit_one_document_at_once_in_tmux(server, tmux):
+    tmux.type("alice", chat_command(server, "alice"))
+    tmux.type("bob", chat_command(server, "bob"))
+    tmux.wait_text("alice", "parley · alice · rooms", "● connected")
+    tmux.wait_text("bob", "parley · bob · rooms", "● connected")
+    tmux.type("alice", "/create notes-room")
+    tmux.wait_text("alice", "parley · alice · notes-room")
+    tmux.type("alice", "/invite bob")
+    tmux.wait_text("alice", "Invited bob")
+    tmux.wait_text("bob", "notes-room")
+    tmux.keys("bob", "Enter")
+    tmux.wait_text("bob", "parley · bob · notes-room")
+
+    # Both open the room's document "notes": an empty text, the live counter, in sync.
+    tmux.type("alice", "/doc notes")
+    tmux.type("bob", "/doc notes")
+    for who in ("alice", "bob"):
+        tmux.wait_text(who, "notes-room · notes", "0 characters", "● synced", "Esc back to the chat")
+    tmux.wait_text("alice", "bob editing")
+    tmux.wait_text("bob", "alice editing")
+
+    # Alice writes a first line; Bob sees it live, counter included.
+    tmux.type("alice", "shared notes", enter=False)
+    tmux.keys("alice", "Enter")
+    tmux.wait_text("bob", "shared notes", "13 characters")
+
+    # Then both type at once, keystroke runs interleaved: Alice at the top (Up moves her caret
+    # to the start), Bob at the end, where his caret is.
+    tmux.keys("alice", "Up")
+    alice_words = ["alpha ", "beta ", "gamma ", "delta "]
+    bob_words = ["one ", "two ", "three ", "four"]
+    for mine, theirs in zip(alice_words, bob_words):
+        tmux.type("alice", mine, enter=False)
+        tmux.type("bob", theirs, enter=False)
+    expected = "".join(alice_words) + "shared notes\n" + "".join(bob_words)
+    counter = f"{len(expected)} characters"
+    screens = {who: tmux.wait_text(who, counter) for who in ("alice", "bob")}
+    texts = {who: document_text(screen) for who, screen in screens.items()}
+    assert texts["alice"] == texts["bob"], screens
+    assert texts["alice"] == expected.rstrip(), screens["alice"]
+    assert all(word.strip() in texts["bob"] for word in alice_words + bob_words)
+
+    # Each pane marks the other's cursor: Bob's after "four" on Alice's screen, Alice's before
+    # "shared" on Bob's (their carets, where each typed last).
+    def cursor_marks(who):
+        styled = tmux.run("capture-pane", "-p", "-e", "-t", tmux.panes[who]).splitlines()
+        return [(row, marked_cells(line)) for row, line in enumerate(styled) if marked_cells(line)]
+
+    def marks_at(who, row_text, marked):
+        rows = tmux.screen(who).splitlines()
+        return any(rows[row].rstrip().startswith(row_text) and cells == marked for row, cells in cursor_marks(who))
+
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not (marks_at("alice", "one two", [" "]) and marks_at("bob", "alpha", ["s"])) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert marks_at("alice", "one two", [" "]), cursor_marks("alice")
+    assert marks_at("bob", "alpha", ["s"]), cursor_marks("bob")
+
+    # Esc returns to the chat; the other editor sees the user leave.
+    tmux.keys("alice", "Escape")
+    tmux.wait(
+        "alice",
+        lambda s: "parley · alice · notes-room" in s and "characters" not in s,
+        "the room again",
+    )
+    tmux.wait_text("bob", "nobody else here")
+    tmux.type("alice", "/quit")
+    assert_terminal_restored(tmux, "alice")
+    tmux.keys("bob", "C-c")
+    assert_terminal_restored(tmux, "bob")

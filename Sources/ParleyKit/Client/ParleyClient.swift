@@ -11,6 +11,7 @@ public actor ParleyClient {
     let api: ChatAPI
     let tokens: any TokenProvider
     let realtime: any RealtimeTransport
+    let documentTransport: any DocumentTransport
     let clock: any ParleyClock
     let random: @Sendable () -> Double
     let store: LocalStore
@@ -41,14 +42,17 @@ public actor ParleyClient {
 
     /// Creates a client. Transports and clock default to the real ones; tests pass an
     /// ``InMemoryChatServer`` and a ``ManualClock``. `random` jitters reconnect delays.
+    /// `documents` opens the y-websocket connections of ``openDocument(room:name:presence:)``.
     public init(configuration: ParleyConfiguration, tokenProvider: any TokenProvider,
                 http: any HTTPTransport = SocketHTTPTransport(), realtime: any RealtimeTransport = WebSocketRealtimeTransport(),
-                clock: any ParleyClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) })
+                clock: any ParleyClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                documents: any DocumentTransport = WebSocketDocumentTransport())
         throws(ParleyError) {
         self.configuration = configuration
         tokens = tokenProvider
         api = ChatAPI(baseURL: configuration.serverURL, appID: configuration.appID, http: http, tokens: tokenProvider)
         self.realtime = realtime
+        documentTransport = documents
         self.clock = clock
         self.random = random
         store = try LocalStore(path: configuration.storePath ?? ":memory:")

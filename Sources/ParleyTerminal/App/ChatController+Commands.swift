@@ -46,6 +46,9 @@ extension ChatController {
             case .react(let seq, let emoji):
                 guard let model = openModel(), let id = target(seq: seq, ownOnly: false) else { return }
                 await model.react(emoji, to: id)
+            case .document(let name):
+                guard let roomID = requireRoom() else { return }
+                await openDocument(name, in: roomID)
             case .retry:
                 guard let model = openModel() else { return }
                 let failed = (state.conversation?.messages ?? []).filter { if case .failed = $0.status { true } else { false } }

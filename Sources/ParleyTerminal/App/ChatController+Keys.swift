@@ -21,6 +21,7 @@ extension ChatController {
         switch state.mode {
         case .rooms: await handleInList(key)
         case .room: await handleInRoom(key)
+        case .document: await handleInDocument(key)
         }
         render()
     }

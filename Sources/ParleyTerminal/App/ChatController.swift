@@ -37,6 +37,8 @@ public actor ChatController {
     var listEditor = LineEditor()
     var tasks: [Task<Void, Never>] = []
     var conversationTask: Task<Void, Never>?
+    var documentModel: DocumentEditorModel?
+    var documentTask: Task<Void, Never>?
     var fetchingAttachments: Set<String> = []
     var finished = false
     private let hub = Broadcaster<Frame>(replayLatest: true)
@@ -84,6 +86,8 @@ public actor ChatController {
         finished = true
         for task in tasks { task.cancel() }
         conversationTask?.cancel()
+        documentTask?.cancel()
+        await documentModel?.close()
         await roomList.stop()
         for model in conversations.values { await model.stop() }
         await client.close()

@@ -20,6 +20,8 @@ public enum ChatInput: Sendable, Equatable {
     case delete(seq: Int64?)
     /// `/react [SEQ] EMOJI`: react to a message (the latest when no seq).
     case react(seq: Int64?, emoji: String)
+    /// `/doc NAME`: open the room's shared document called NAME (created on first use).
+    case document(name: String)
     /// `/retry`: send failed messages again.
     case retry
     /// `/rooms`: back to the room list.
@@ -42,6 +44,7 @@ public enum ChatInput: Sendable, Equatable {
         "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
         "/delete [SEQ]             delete your latest (or #SEQ) message",
         "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
+        "/doc NAME                 edit the room's shared document NAME with the others",
         "/retry                    resend failed messages",
         "/rooms  (or Esc)          back to the room list",
         "/quit   (or Ctrl-C)       leave parley chat",
@@ -82,6 +85,8 @@ public enum ChatInput: Sendable, Equatable {
         case "react":
             let (seq, emoji) = splitSeq(argument)
             return emoji.isEmpty || emoji.contains(" ") ? .invalid("usage: /react [SEQ] EMOJI") : .react(seq: seq, emoji: emoji)
+        case "doc", "document":
+            return words.count == 1 ? .document(name: words[0]) : .invalid("usage: /doc NAME")
         case "retry": return .retry
         case "rooms", "back": return .rooms
         case "help", "?": return .help

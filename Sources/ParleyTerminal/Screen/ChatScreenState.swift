@@ -10,6 +10,8 @@ public struct ChatScreenState: Sendable, Equatable {
         case rooms
         /// One room's conversation.
         case room
+        /// A shared document of the open room (`/doc NAME`).
+        case document
     }
 
     /// The view on screen.
@@ -22,6 +24,8 @@ public struct ChatScreenState: Sendable, Equatable {
     public var selectedRow = 0
     /// The open room's conversation.
     public var conversation: ConversationSnapshot?
+    /// The open shared document, in ``Mode/document``.
+    public var document: DocumentEditorSnapshot?
     /// Attachment metadata known so far, by id (labels show type, pixels and size).
     public var attachments: [String: Attachment] = [:]
     /// The composer (in a room) or the command line (in the list).

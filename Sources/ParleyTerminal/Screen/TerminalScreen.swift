@@ -30,6 +30,7 @@ public struct TerminalScreen: Sendable {
 
     /// The frame to draw.
     public func frame() -> Frame {
+        if state.mode == .document, !state.showsHelp, let document = state.document { return documentFrame(document) }
         var lines = [titleBar()]
         let body: [StyledLine]
         if state.showsHelp {
@@ -37,7 +38,7 @@ public struct TerminalScreen: Sendable {
         } else {
             switch state.mode {
             case .rooms: body = roomListLines()
-            case .room: body = conversationLines()
+            case .room, .document: body = conversationLines()
             }
         }
         lines += body.prefix(bodyRows)
@@ -51,14 +52,14 @@ public struct TerminalScreen: Sendable {
 
     // MARK: Bars
 
-    private func titleBar() -> StyledLine {
+    func titleBar() -> StyledLine {
         let bar = TextStyle(bold: true, reverse: true)
         var left = " parley · " + state.userName
         switch state.mode {
         case .rooms:
             left += " · rooms"
             if let unread = state.roomList?.totalUnread, unread > 0 { left += " (\(unread) unread)" }
-        case .room:
+        case .room, .document:
             left += " · " + (state.conversation?.title ?? "…")
         }
         let right = titleStatus() + " "
