@@ -52,6 +52,8 @@ let package = Package(
                           path: "Tests/Peers/ParleyTestPeer", swiftSettings: strict),
         .executableTarget(name: "ParleyTextPeer", dependencies: ["ParleyText"],
                           path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
+        .executableTarget(name: "ParleyKitPeer", dependencies: ["ParleyKit", "ParleyWire"],
+                          path: "Tests/Peers/ParleyKitPeer", swiftSettings: strict),
 
         // The example app backend of the tutorials: creates users and issues their tokens.
         .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
