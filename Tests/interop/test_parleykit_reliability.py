@@ -13,16 +13,15 @@ separate `ParleyKitPeer` process (a ParleyClient driven by stdin lines, reportin
   reconnects, without doubling the live events that arrive meanwhile.
 
 Every wait polls a condition under a generous deadline; no duration is asserted."""
+import http.client
 import json
-import os
 import queue
-import select
+import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import time
-import http.client
 from pathlib import Path
 
 import pytest
@@ -125,7 +124,10 @@ class Peer:
 
     def _read(self):
         for line in self.process.stdout:
-            report = json.loads(line)
+            try:
+                report = json.loads(line)
+            except ValueError:
+                report = {"event": "unparsed", "line": line}
             with self.changed:
                 self.reports.append(report)
                 self.changed.notify_all()
@@ -218,6 +220,7 @@ def world():
     for started in peers:
         started.close()
     server.stop()
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def watching(peer, room, times=1):

@@ -67,8 +67,9 @@ final class HTTPClientExchange: ConnectionHandler {
     private func complete(_ connection: Connection, _ result: Result<HTTPResponseMessage, ParleyError>, reusable: Bool = false) {
         guard let finish else { return }
         self.finish = nil
-        // Parked before the caller resumes, so its next request can already reuse it.
-        if reusable, let release, connection.isOpen {
+        // Parked before the caller resumes, so its next request can already reuse it. Not when
+        // the server answered before taking the whole request: the rest would precede the next one.
+        if reusable, let release, connection.isOpen, connection.outboundBytes == 0 {
             release(connection)
         } else if !connection.isClosed {
             connection.abort(nil)
