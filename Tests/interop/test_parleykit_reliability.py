@@ -309,6 +309,8 @@ def test_message_sent_while_server_is_down_is_delivered_once_after_it_returns(wo
     alice, bob = watching(peer("alice"), room), watching(peer("bob"), room)
     first = alice.send(room, "hello")
     bob.wait_for_messages(room, [first])
+    # Bob can see it before alice has read the answer (the server publishes, then answers).
+    alice.wait_outbox_empty()
 
     server.kill()
     offline = alice.send(room, "sent while the server is down")
@@ -333,6 +335,7 @@ def test_outbox_survives_killing_the_client_process(world):
     alice = watching(peer("alice", store), room)
     delivered = alice.send(room, "before the crash")
     bob.wait_for_messages(room, [delivered])
+    alice.wait_outbox_empty()
 
     server.kill()
     queued = [alice.send(room, f"queued {i}") for i in range(3)]
