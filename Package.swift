@@ -54,6 +54,8 @@ let package = Package(
                           path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
         .executableTarget(name: "ParleyDocPeer", dependencies: ["ParleyKit"],
                           path: "Tests/Peers/ParleyDocPeer", swiftSettings: strict),
+        .executableTarget(name: "ParleyKitPeer", dependencies: ["ParleyKit", "ParleyWire"],
+                          path: "Tests/Peers/ParleyKitPeer", swiftSettings: strict),
 
         // The example app backend of the tutorials: creates users and issues their tokens.
         .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],

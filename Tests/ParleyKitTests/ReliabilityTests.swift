@@ -41,6 +41,32 @@ import Testing
         #expect(seen.map(\.text) == ["one", "two", "three", "four"])
     }
 
+    @Test(.timeLimit(.minutes(1))) func aFailedGapFillIsRetriedAfterABackoffWithoutANewEvent() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        await alice.connect()
+        await wait(alice, for: .online)
+        let roomID = try await room(alice)
+        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        await waitForSubscribers(server, "private-room-" + roomID)
+        server.post("one", as: "bob", in: roomID)
+        _ = await read(&events) { messages($0).count >= 1 }
+        server.setPublishing(false)
+        server.post("two", as: "bob", in: roomID)
+        server.post("three", as: "bob", in: roomID)
+        server.setPublishing(true)
+        // The reconnect's history read fails and nothing new happens in the room.
+        let historyReads = "GET /v1/rooms/\(roomID)/messages"
+        let reads = server.requestCount(historyReads)
+        server.failHistoryReads(1)
+        server.dropConnections(code: 4200)
+        while server.requestCount(historyReads) < reads + 1 { try await Task.sleep(for: .milliseconds(1)) }
+        // The failed fill waits for a backoff (not for the liveness timer minutes away), then reads again.
+        while clock.sleeperCount(dueWithin: .seconds(30)) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        clock.advance(by: .seconds(30))
+        let seen = messages(await read(&events) { messages($0).count >= 2 })
+        #expect(seen.map(\.text) == ["two", "three"])
+    }
+
     @Test func duplicatedAndReplayedEventsAreDeliveredOnce() async throws {
         let alice = try makeClient(server, "alice", clock: clock)
         await alice.connect()

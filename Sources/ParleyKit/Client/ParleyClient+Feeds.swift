@@ -36,16 +36,25 @@ extension ParleyClient {
         Task { await self.fill(roomID) }
     }
 
-    /// Reads history after the last delivered seq until the room is caught up.
+    /// Reads history after the last delivered seq until the room is caught up. A transient
+    /// failure while subscribed is retried after a backoff: the messages missed during a
+    /// disconnect must not wait for the room's next event or the next reconnect.
     private func fill(_ roomID: String) async {
         defer { rooms[roomID]?.filling = false }
+        var failures = 0
         repeat {
             rooms[roomID]?.refill = false
             do {
                 try await fillOnce(roomID)
             } catch {
-                // The next (re)subscribe or live event starts another fill.
-                return
+                // Unsubscribed or refused: the next (re)subscribe or live event starts another fill.
+                guard error.isTransient, rooms[roomID]?.subscribed == true else { return }
+                failures += 1
+                let delay = error.retryAfter.map { Duration.seconds($0) }
+                    ?? configuration.reconnect.backoff(attempt: failures, random: random())
+                do { try await clock.sleep(for: delay) } catch { return }
+                guard let room = rooms[roomID], room.subscribed || room.refill else { return }
+                rooms[roomID]?.refill = true
             }
         } while rooms[roomID]?.refill == true
     }

@@ -1,9 +1,10 @@
 import ParleyNet
 import ParleyWire
 
-/// Serialises a request for the wire: request line, Host, Content-Length, `Connection: close`.
+/// Serialises a request for the wire: request line, Host, Content-Length, and
+/// `Connection: close` unless the connection is to be kept alive (HTTP/1.1's default).
 enum HTTPRequestEncoder {
-    static func encode(_ request: HTTPRequestMessage, url: WebSocketURL) -> [UInt8] {
+    static func encode(_ request: HTTPRequestMessage, url: WebSocketURL, keepAlive: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + request.body.count)
         append(&out, request.method + " " + url.target + " HTTP/1.1\r\n")
@@ -11,7 +12,7 @@ enum HTTPRequestEncoder {
         for field in request.headers where !isManaged(field.name) {
             append(&out, field.name + ": " + field.value + "\r\n")
         }
-        append(&out, "Content-Length: \(request.body.count)\r\nConnection: close\r\n\r\n")
+        append(&out, "Content-Length: \(request.body.count)\r\n" + (keepAlive ? "\r\n" : "Connection: close\r\n\r\n"))
         out.append(contentsOf: request.body)
         return out
     }

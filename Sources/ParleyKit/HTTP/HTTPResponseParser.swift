@@ -23,6 +23,8 @@ struct HTTPResponseParser: Sendable {
     private var state: State = .head
     private var buffer: [UInt8] = []
     private var status = 0
+    private var isHTTP11 = false
+    private var framedByEOF = false
     private var headers = HTTPHeaders()
     private var body: [UInt8] = []
 
@@ -37,11 +39,19 @@ struct HTTPResponseParser: Sendable {
         return try advance()
     }
 
+    /// Whether the connection can carry another request after the response just returned:
+    /// HTTP/1.1, no `Connection: close`, a body not framed by EOF, and no bytes beyond it.
+    var leavesConnectionReusable: Bool {
+        guard case .done = state else { return false }
+        return isHTTP11 && !framedByEOF && buffer.isEmpty && !headers.tokens("Connection").contains("close")
+    }
+
     /// The peer closed: completes a body framed by EOF, fails anything unfinished.
     mutating func finish() throws(ParleyError) -> HTTPResponseMessage {
         if case .untilEOF = state {
             body.append(contentsOf: buffer)
             buffer = []
+            framedByEOF = true
             state = .done
             return HTTPResponseMessage(status: status, headers: headers, body: body)
         }
@@ -106,6 +116,7 @@ struct HTTPResponseParser: Sendable {
 
     private mutating func resetHead() {
         status = 0
+        isHTTP11 = false
         headers = HTTPHeaders()
         state = .head
     }
@@ -131,6 +142,7 @@ struct HTTPResponseParser: Sendable {
             throw ParleyError(.network, "malformed status line")
         }
         status = code
+        isHTTP11 = fields[0].elementsEqual("HTTP/1.1".utf8)
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: 58) else { throw ParleyError(.network, "malformed header line") }
             let name = String(decoding: line[..<colon], as: UTF8.self)

@@ -1,18 +1,27 @@
 import ParleyNet
 import ParleyWire
 
-/// An HTTP/1.1 client over plain TCP (`http://` only): one connection per request.
+/// An HTTP/1.1 client over plain TCP (`http://` only). Connections are kept alive and reused
+/// for later requests to the same server; a request on a reused connection that the server
+/// had meanwhile closed is sent again on a fresh one when its method is idempotent.
 public struct SocketHTTPTransport: HTTPTransport {
     /// Give up when no byte moves for this long.
     public var timeout: Duration
     /// Largest response body accepted.
     public var maxResponseBytes: Int
+    private let pool: HTTPConnectionPool?
 
-    /// Creates a transport.
-    public init(timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20) {
+    /// Creates a transport. It keeps up to `maxIdleConnections` idle connections per server
+    /// (0: a new connection per request) and closes each after `idleConnectionTimeout` unused.
+    public init(timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20,
+                maxIdleConnections: Int = 4, idleConnectionTimeout: Duration = .seconds(20)) {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
+        pool = maxIdleConnections > 0 ? HTTPConnectionPool(maximumPerServer: maxIdleConnections, idleTimeout: idleConnectionTimeout) : nil
     }
+
+    /// How many idle keep-alive connections wait for reuse now.
+    public var idleConnectionCount: Int { pool?.idleCount ?? 0 }
 
     public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
         guard let url = HTTPRequestEncoder.parse(request.url) else {
@@ -20,87 +29,56 @@ public struct SocketHTTPTransport: HTTPTransport {
         }
         let loop = try NetRuntime.loop()
         let address = try await NetRuntime.address(host: url.host, port: url.port)
-        let bytes = HTTPRequestEncoder.encode(request, url: url)
-        let parser = HTTPResponseParser(bodyLimit: maxResponseBytes, isHeadRequest: request.method == "HEAD")
+        let bytes = HTTPRequestEncoder.encode(request, url: url, keepAlive: pool != nil)
+        let head = request.method == "HEAD"
+        let first = await exchange(bytes, bodyCount: request.body.count, head: head, address: address, loop: loop,
+                                   reuse: true, progress: progress)
+        if case .failure = first.outcome.result, first.reused, !first.outcome.sawResponseBytes, Self.isIdempotent(request.method) {
+            let fresh = await exchange(bytes, bodyCount: request.body.count, head: head, address: address, loop: loop,
+                                       reuse: false, progress: progress)
+            return try fresh.outcome.result.get()
+        }
+        return try first.outcome.result.get()
+    }
+
+    /// One exchange on a pooled connection (when `reuse` and one is idle) or a new one.
+    private func exchange(_ bytes: [UInt8], bodyCount: Int, head: Bool, address: SocketAddress, loop: EventLoop,
+                          reuse: Bool, progress: (@Sendable (Int, Int) -> Void)?) async -> (outcome: HTTPClientExchange.Outcome, reused: Bool) {
+        let parser = HTTPResponseParser(bodyLimit: maxResponseBytes, isHeadRequest: head)
         let timeout = self.timeout
-        let bodyCount = request.body.count
-        let result: Result<HTTPResponseMessage, ParleyError> = await withCheckedContinuation { continuation in
+        let pool = self.pool
+        let server = address.description
+        return await withCheckedContinuation { continuation in
             loop.execute {
+                func run(on connection: Connection, reused: Bool) {
+                    let exchange = HTTPClientExchange(parser: parser, bodyCount: bodyCount, progress: progress,
+                                                      release: pool.map { pool in { pool.park($0, server: server) } }) {
+                        continuation.resume(returning: ($0, reused))
+                    }
+                    connection.handler = exchange
+                    connection.idleTimeout = timeout
+                    connection.maxOutboundBytes = max(connection.maxOutboundBytes, bytes.count + 1024)
+                    exchange.start(connection, bytes)
+                }
+                if reuse, let idle = pool?.take(server, on: loop) {
+                    run(on: idle, reused: true)
+                    return
+                }
                 Connection.connect(to: address, on: loop, timeout: timeout) { connected in
                     switch connected {
                     case .failure(let error):
-                        continuation.resume(returning: .failure(ParleyError(.network, "connecting to \(address): \(error)")))
+                        let failure = ParleyError(.network, "connecting to \(address): \(error)")
+                        continuation.resume(returning: (HTTPClientExchange.Outcome(result: .failure(failure), sawResponseBytes: false), false))
                     case .success(let connection):
-                        let exchange = HTTPClientExchange(parser: parser, bodyCount: bodyCount, progress: progress) {
-                            continuation.resume(returning: $0)
-                        }
-                        connection.handler = exchange
-                        connection.idleTimeout = timeout
-                        connection.maxOutboundBytes = max(connection.maxOutboundBytes, bytes.count + 1024)
-                        exchange.start(connection, bytes)
+                        run(on: connection, reused: false)
                     }
                 }
             }
         }
-        return try result.get()
-    }
-}
-
-/// One request/response on a connection; loop-confined.
-final class HTTPClientExchange: ConnectionHandler {
-    private var parser: HTTPResponseParser
-    private let bodyCount: Int
-    private let progress: (@Sendable (Int, Int) -> Void)?
-    private var finish: ((Result<HTTPResponseMessage, ParleyError>) -> Void)?
-
-    init(parser: HTTPResponseParser, bodyCount: Int, progress: (@Sendable (Int, Int) -> Void)?,
-         finish: @escaping (Result<HTTPResponseMessage, ParleyError>) -> Void) {
-        self.parser = parser
-        self.bodyCount = bodyCount
-        self.progress = progress
-        self.finish = finish
     }
 
-    func start(_ connection: Connection, _ bytes: [UInt8]) {
-        progress?(0, bodyCount)
-        guard connection.write(bytes) else {
-            complete(connection, .failure(ParleyError(.network, "could not write the request")))
-            return
-        }
-        if !connection.isWriteBlocked { progress?(bodyCount, bodyCount) }
-    }
-
-    func connectionDidDrain(_ connection: Connection) { progress?(bodyCount, bodyCount) }
-
-    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        do throws(ParleyError) {
-            if let response = try parser.receive(bytes) { complete(connection, .success(response)) }
-        } catch {
-            complete(connection, .failure(error))
-        }
-    }
-
-    func connectionDidReachEOF(_ connection: Connection) {
-        do throws(ParleyError) {
-            complete(connection, .success(try parser.finish()))
-        } catch {
-            complete(connection, .failure(error))
-        }
-    }
-
-    func connectionDidTimeOut(_ connection: Connection) {
-        complete(connection, .failure(ParleyError(.timedOut, "no answer from the server")))
-    }
-
-    func connection(_ connection: Connection, didCloseWith error: NetError?) {
-        let reason = error.map { "\($0)" } ?? "closed"
-        complete(connection, .failure(ParleyError(.network, "connection closed before the response: \(reason)")))
-    }
-
-    private func complete(_ connection: Connection, _ result: Result<HTTPResponseMessage, ParleyError>) {
-        guard let finish else { return }
-        self.finish = nil
-        finish(result)
-        if !connection.isClosed { connection.abort(nil) }
+    /// Methods that may be sent twice without changing the outcome (RFC 9110 §9.2.2).
+    static func isIdempotent(_ method: String) -> Bool {
+        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method)
     }
 }

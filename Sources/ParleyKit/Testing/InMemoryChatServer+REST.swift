@@ -14,8 +14,14 @@ extension InMemoryChatServer {
         progress?(0, request.body.count)
         let (path, query) = Self.split(request.url)
         state.withLock { $0.requestCounts[request.method + " " + path, default: 0] += 1 }
+        let failHistory = request.method == "GET" && path.hasSuffix("/messages") && state.withLock { state in
+            guard state.historyFailures > 0 else { return false }
+            state.historyFailures -= 1
+            return true
+        }
         let reply: Reply
         do {
+            if failHistory { throw Failure(status: 503, code: "unavailable") }
             reply = try route(request, path: path, query: query)
         } catch let failure as Failure {
             reply = (failure.status, .object(["error": .object(["code": .string(failure.code), "message": .string(failure.code)])]), [])

@@ -35,6 +35,7 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
         var publishing = true
         var duplicating = false
         var responsesToLose = 0
+        var historyFailures = 0
         var refusals: [(status: Int, code: String)] = []
         var requestCounts: [String: Int] = [:]
         var lastSeen: [String: Int64] = [:]
@@ -115,6 +116,9 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
 
     /// The next `count` requests are carried out but their answers are lost (network error).
     public func loseResponses(_ count: Int) { state.withLock { $0.responsesToLose = count } }
+
+    /// The next `count` history reads answer 503 (an overloaded server) without reading.
+    public func failHistoryReads(_ count: Int) { state.withLock { $0.historyFailures = count } }
 
     /// The next message sends are refused with these status/code pairs, in order.
     public func refuseSends(_ refusals: [(status: Int, code: String)]) { state.withLock { $0.refusals += refusals } }

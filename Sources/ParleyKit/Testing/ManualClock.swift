@@ -25,6 +25,12 @@ public final class ManualClock: ParleyClock {
 
     public func now() -> Int64 { state.withLock { $0.now } }
 
+    /// How many tasks sleep until at most `duration` from now (to tell a short backoff from long timers).
+    public func sleeperCount(dueWithin duration: Duration) -> Int {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return state.withLock { state in state.sleepers.filter { $0.deadline <= state.now + milliseconds }.count }
+    }
+
     /// How many tasks are sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
