@@ -1,10 +1,15 @@
 /// Migration 4: a message send as one statement on PostgreSQL.
 ///
 /// `parley_append_message` does everything `appendMessage` needs on the server — the
-/// membership check under the room's row lock, the client-id lookup, the attachment check,
-/// taking the next seq, the insert and the sender's cursor — so a send costs one round trip
-/// instead of seven. It never raises for an expected refusal: it answers an outcome code and
-/// writes nothing, so a refused send needs no savepoint of its own.
+/// membership check, the client-id lookup, the attachment check, taking the next seq, the
+/// insert and the sender's cursor — so a send costs one round trip instead of seven. It never
+/// raises for an expected refusal: it answers an outcome code and writes nothing, so a refused
+/// send needs no savepoint of its own.
+///
+/// No separate lock is taken before the checks: the UPDATE of the room's counter locks the
+/// room row, which is what keeps seqs dense when several nodes write; two nodes storing the
+/// same client id at once collide on the unique index, and the writer's one-by-one retry then
+/// answers the original. The checks themselves are lookups by primary key.
 ///
 /// Outcomes: 0 stored (id, seq), 1 room not found, 2 not a member, 3 the sender already sent
 /// this client id (the original's columns), 4 an attachment part names no attachment of the
@@ -20,27 +25,25 @@ extension Schema {
         LANGUAGE plpgsql AS $body$
         #variable_conflict use_column
         DECLARE
-            v_is_member BOOLEAN;
             v_missing TEXT;
-            v_seq BIGINT;
-            v_id BIGINT;
         BEGIN
-            SELECT m.user_id IS NOT NULL INTO v_is_member
-            FROM rooms r LEFT JOIN memberships m ON m.app_id = r.app_id AND m.room_id = r.id AND m.user_id = p_sender
-            WHERE r.app_id = p_app AND r.id = p_room
-            FOR UPDATE OF r;
+            PERFORM 1 FROM memberships m WHERE m.app_id = p_app AND m.room_id = p_room AND m.user_id = p_sender;
             IF NOT FOUND THEN
-                RETURN QUERY SELECT 1, NULL::BIGINT, NULL::BIGINT, NULL::TEXT, NULL::BIGINT, NULL::BIGINT, NULL::BIGINT;
-                RETURN;
-            END IF;
-            IF NOT v_is_member THEN
-                RETURN QUERY SELECT 2, NULL::BIGINT, NULL::BIGINT, NULL::TEXT, NULL::BIGINT, NULL::BIGINT, NULL::BIGINT;
+                PERFORM 1 FROM rooms r WHERE r.app_id = p_app AND r.id = p_room;
+                outcome := CASE WHEN FOUND THEN 2 ELSE 1 END;
+                RETURN NEXT;
                 RETURN;
             END IF;
             IF p_client_id IS NOT NULL THEN
-                RETURN QUERY SELECT 3, o.id, o.seq, o.parts, o.created_at, o.edited_at, o.deleted_at FROM messages o
+                SELECT o.id, o.seq, o.parts, o.created_at, o.edited_at, o.deleted_at
+                    INTO id, seq, parts, created_at, edited_at, deleted_at
+                    FROM messages o
                     WHERE o.app_id = p_app AND o.room_id = p_room AND o.sender_id = p_sender AND o.client_id = p_client_id;
-                IF FOUND THEN RETURN; END IF;
+                IF FOUND THEN
+                    outcome := 3;
+                    RETURN NEXT;
+                    RETURN;
+                END IF;
             END IF;
             IF p_has_attachments THEN
                 SELECT part->>'id' INTO v_missing FROM jsonb_array_elements(p_parts::jsonb) AS part
@@ -48,17 +51,21 @@ extension Schema {
                     SELECT 1 FROM attachments a WHERE a.app_id = p_app AND a.id = part->>'id' AND a.room_id = p_room)
                 LIMIT 1;
                 IF v_missing IS NOT NULL THEN
-                    RETURN QUERY SELECT 4, NULL::BIGINT, NULL::BIGINT, v_missing, NULL::BIGINT, NULL::BIGINT, NULL::BIGINT;
+                    outcome := 4;
+                    parts := v_missing;
+                    RETURN NEXT;
                     RETURN;
                 END IF;
             END IF;
-            UPDATE rooms SET last_seq = last_seq + 1, last_activity_at = p_now
-                WHERE app_id = p_app AND rooms.id = p_room RETURNING last_seq INTO v_seq;
-            INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
-                VALUES (p_app, p_room, v_seq, p_sender, p_client_id, p_parts, p_now) RETURNING messages.id INTO v_id;
-            UPDATE memberships SET read_seq = v_seq, read_at = p_now
-                WHERE app_id = p_app AND room_id = p_room AND user_id = p_sender AND read_seq < v_seq;
-            RETURN QUERY SELECT 0, v_id, v_seq, NULL::TEXT, p_now, NULL::BIGINT, NULL::BIGINT;
+            UPDATE rooms r SET last_seq = r.last_seq + 1, last_activity_at = p_now
+                WHERE r.app_id = p_app AND r.id = p_room RETURNING r.last_seq INTO seq;
+            INSERT INTO messages AS o (app_id, room_id, seq, sender_id, client_id, parts, created_at)
+                VALUES (p_app, p_room, seq, p_sender, p_client_id, p_parts, p_now) RETURNING o.id INTO id;
+            UPDATE memberships m SET read_seq = seq, read_at = p_now
+                WHERE m.app_id = p_app AND m.room_id = p_room AND m.user_id = p_sender AND m.read_seq < seq;
+            outcome := 0;
+            created_at := p_now;
+            RETURN NEXT;
         END
         $body$;
         """
