@@ -165,6 +165,25 @@ struct BatchedSendConformanceTests {
         }
     }
 
+    @Test(arguments: TestEngine.available)
+    func awkwardTextAndClientIDsSurviveABatch(_ engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            let (main, _) = try await prepare(store)
+            let texts = [#"{"a","b"}"#, #"back\slash " quote, comma"#, "NULL", " ", "line\nbreak\n\t}{", "👩‍👩‍👧 é 中文", "$1 $$ ;"]
+            let clientID: @Sendable (Int) -> String? = { $0.isMultiple(of: 2) ? #"id "\{\#($0)},"# : nil }
+            let sends: [@Sendable () async throws -> AppendResult] = texts.enumerated().map { index, text in
+                { try await store.send("a", main.id, from: "alice", text, clientID: clientID(index)) }
+            }
+            let results = try await inOneBatch(store, sends)
+            #expect(try results.map { try $0.get().message.parts } == texts.map { [MessagePart.text($0)] })
+            let history = try await store.history(app: "a", room: main.id, .latest())
+            #expect(history.map(\.parts) == texts.map { [MessagePart.text($0)] })
+            #expect(history.map(\.clientID) == texts.indices.map(clientID))
+            let retry = try await store.send("a", main.id, from: "alice", "again", clientID: clientID(0))
+            #expect(!retry.created && retry.message.parts == [.text(texts[0])])
+        }
+    }
+
     @Test(.enabled(if: TestEngine.postgresURL != nil, "needs PARLEY_TEST_POSTGRES_URL"))
     func aBatchOfSendsCostsAFewRoundTripsNotSevenPerMessage() async throws {
         try await withStore(.postgres) { store in
