@@ -68,10 +68,12 @@ final class GroupCommitWriter: @unchecked Sendable {
     func submit<Row, T: Sendable>(
         statement: @escaping @Sendable (Int64) -> SQLStatement,
         decode: @escaping @Sendable (any SQLRow) throws -> Row,
-        complete: @escaping @Sendable (SQLContext, Row?) throws -> T
+        complete: @escaping @Sendable (SQLContext, Row?) throws -> T,
+        coalescing: (statement: CoalescedStatement, arguments: [String?])?
     ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            enqueue(TypedStatementWriteJob(statement: statement, decode: decode, complete: complete, continuation: continuation))
+            enqueue(TypedStatementWriteJob(statement: statement, decode: decode, complete: complete,
+                                           coalescing: coalescing, continuation: continuation))
         }
     }
 
@@ -137,6 +139,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         lock.withLock {
             statistics.pipelinedOperations += counters.pipelinedOperations
             statistics.pipelineRetries += counters.pipelineRetries
+            statistics.coalescedOperations += counters.coalescedOperations
             statistics.roundTrips = connection.roundTrips
             if failure == nil {
                 statistics.transactions += 1
@@ -220,12 +223,32 @@ final class GroupCommitWriter: @unchecked Sendable {
                               counters: inout BatchCounters) throws(StoreError) {
         let now = clock.now()
         var statements = [SQLStatement("SAVEPOINT parley_pipeline")]
-        statements.reserveCapacity(run.count + 2)
-        for job in run { statements.append(job.statement(at: now)) }
+        var routes: [PipelineRoute] = []
+        var index = 0
+        while index < run.count {
+            let group = coalescedGroup(in: run, from: index)
+            if group.count > 1, let kind = run[index].coalescing {
+                statements.append(kind.statement(for: group.map { $0.coalescedArguments() }, now: now))
+                routes.append(.coalesced(first: index, count: group.count))
+                counters.coalescedOperations += group.count
+                index += group.count
+            } else {
+                statements.append(run[index].statement(at: now))
+                routes.append(.single(index))
+                index += 1
+            }
+        }
         statements.append(SQLStatement("RELEASE SAVEPOINT parley_pipeline"))
         do {
             try connection.pipeline(statements) { index, row in
-                if index >= 1 && index <= run.count { run[index - 1].receive(row) }
+                guard index >= 1 && index <= routes.count else { return }
+                switch routes[index - 1] {
+                case .single(let job):
+                    run[job].receive(row)
+                case .coalesced(let first, let count):
+                    let position = Int(row.int64(0))
+                    if position >= 1 && position <= count { run[first + position - 1].receive(ShiftedRow(base: row, offset: 1)) }
+                }
             }
         } catch where error.code != .connectionLost {
             try connection.run("ROLLBACK TO SAVEPOINT parley_pipeline")
@@ -239,6 +262,14 @@ final class GroupCommitWriter: @unchecked Sendable {
         for job in run { _ = job.complete(context) }
     }
 
+    /// The jobs at `start` and right after it that share its coalesced statement (just the one job when it has none).
+    private func coalescedGroup(in run: [any StatementWriteJob], from start: Int) -> ArraySlice<any StatementWriteJob> {
+        guard let kind = run[start].coalescing else { return run[start..<start + 1] }
+        var end = start + 1
+        while end < run.count, run[end].coalescing == kind { end += 1 }
+        return run[start..<end]
+    }
+
     private func runInSavepoint(_ job: any WriteJob, on connection: any SQLConnection) throws(StoreError) {
         try connection.run("SAVEPOINT parley_operation")
         if job.perform(SQLContext(connection: connection, now: clock.now())) {
@@ -250,8 +281,17 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 }
 
+/// Which jobs a pipelined statement answers for.
+private enum PipelineRoute {
+    /// One job's own statement.
+    case single(Int)
+    /// A coalesced statement for `count` jobs from `first` on; its rows name their job by position.
+    case coalesced(first: Int, count: Int)
+}
+
 /// What one batch added to the writer's pipeline counters.
 private struct BatchCounters {
     var pipelinedOperations = 0
     var pipelineRetries = 0
+    var coalescedOperations = 0
 }

@@ -28,6 +28,11 @@ extension SQLChatStore {
         SELECT outcome, id, seq, parts, created_at, edited_at, deleted_at FROM parley_append_message($1, $2, $3, $4, $5, $6, $7)
         """
 
+    /// Many sends in one statement: `parley_append_messages` over arrays of (app, room, sender, client id, parts).
+    static let coalescedAppend = CoalescedStatement(sql: """
+        SELECT ord, outcome, id, seq, parts, created_at, edited_at, deleted_at FROM parley_append_messages($1, $2, $3, $4, $5, $6)
+        """, arity: 5)
+
     /// Sends `message` through the server-side function; the same checks, outcomes and errors as the statement-by-statement path.
     func appendInOneStatement(app: String, room: String, _ message: NewMessage, encodedParts: String) async throws -> AppendResult {
         let hasAttachments = message.parts.contains { part in
@@ -36,12 +41,15 @@ extension SQLChatStore {
         }
         let parameters: [SQLValue] = [.text(app), .text(room), .text(message.senderID), .text(message.clientID),
                                       .text(encodedParts), .text(hasAttachments ? "true" : "false")]
+        // Messages with attachments go one call each: only those need the attachment check.
+        let coalescing = hasAttachments ? nil : (statement: Self.coalescedAppend,
+                                                 arguments: [app, room, message.senderID, message.clientID, encodedParts])
         return try await database.writeStatement({ now in
             SQLStatement(Self.appendStatementSQL, parameters + [.integer(now)])
         }, decode: AppendAnswer.init, complete: { context, answer in
             guard let answer else { throw StoreError(.internal, "parley_append_message answered no row") }
             return try Self.appendResult(context, answer, app: app, room: room, message)
-        })
+        }, coalescing: coalescing)
     }
 
     private static func appendResult(_ context: SQLContext, _ answer: AppendAnswer, app: String, room: String,

@@ -5,8 +5,12 @@
 /// (its completion fails) writes nothing, and a statement that raises an error makes the writer
 /// undo the run and perform each of its jobs alone, in its own savepoint.
 protocol StatementWriteJob: WriteJob {
-    /// The statement to run for an operation at `now` (milliseconds since the Unix epoch).
+    /// The statement to run for an operation at `now` (milliseconds since the Unix epoch); starts the job afresh.
     func statement(at now: Int64) -> SQLStatement
+    /// The statement that may run this job together with its neighbours of the same kind, if any.
+    var coalescing: CoalescedStatement? { get }
+    /// This job's row of arguments for `coalescing`; like `statement(at:)`, starts the job afresh.
+    func coalescedArguments() -> [String?]
     /// Takes one row of the statement's answer.
     func receive(_ row: any SQLRow)
     /// Turns the answer into the caller's outcome (it may query further); returns whether the operation succeeded.
@@ -18,6 +22,8 @@ final class TypedStatementWriteJob<Row, T: Sendable>: StatementWriteJob, @unchec
     // Safe to share: `row` and `outcome` are only touched on the writer thread (statement,
     // receive, complete or perform, then finish), after the job went through the writer's locked queue.
     private let makeStatement: @Sendable (Int64) -> SQLStatement
+    let coalescing: CoalescedStatement?
+    private let arguments: [String?]
     private let decode: @Sendable (any SQLRow) throws -> Row
     private let completion: @Sendable (SQLContext, Row?) throws -> T
     private let continuation: CheckedContinuation<T, any Error>
@@ -27,8 +33,11 @@ final class TypedStatementWriteJob<Row, T: Sendable>: StatementWriteJob, @unchec
     init(statement: @escaping @Sendable (Int64) -> SQLStatement,
          decode: @escaping @Sendable (any SQLRow) throws -> Row,
          complete: @escaping @Sendable (SQLContext, Row?) throws -> T,
+         coalescing: (statement: CoalescedStatement, arguments: [String?])?,
          continuation: CheckedContinuation<T, any Error>) {
         self.makeStatement = statement
+        self.coalescing = coalescing?.statement
+        self.arguments = coalescing?.arguments ?? []
         self.decode = decode
         self.completion = complete
         self.continuation = continuation
@@ -38,6 +47,12 @@ final class TypedStatementWriteJob<Row, T: Sendable>: StatementWriteJob, @unchec
         row = nil
         outcome = nil
         return makeStatement(now)
+    }
+
+    func coalescedArguments() -> [String?] {
+        row = nil
+        outcome = nil
+        return arguments
     }
 
     func receive(_ answer: any SQLRow) {

@@ -12,6 +12,8 @@ public struct WriterStatistics: Sendable, Hashable {
     public var failedBatches = 0
     /// Single-statement operations that went to the database in a pipeline with others.
     public var pipelinedOperations = 0
+    /// Of those, operations that went out as part of one statement for several (`CoalescedStatement`).
+    public var coalescedOperations = 0
     /// Pipelines in which a statement raised an error, so their operations were redone one by one.
     public var pipelineRetries = 0
     /// Round trips the writer's connection made to the database server (0 for SQLite).

@@ -64,6 +64,8 @@ struct BatchedSendConformanceTests {
             #expect(after.pipelineRetries == before.pipelineRetries, "a refusal is an answer, not an error that undoes the pipeline")
             if engine == .postgres {
                 #expect(after.pipelinedOperations - before.pipelinedOperations == 6)
+                #expect(after.coalescedOperations - before.coalescedOperations == 3,
+                        "the first three share one statement; attachments go one by one, and so does a lone send after them")
             }
         }
     }
@@ -161,6 +163,7 @@ struct BatchedSendConformanceTests {
             if engine == .postgres {
                 let statistics = store.writerStatistics
                 #expect(statistics.pipelinedOperations > 0, "concurrent sends shared pipelines")
+                #expect(statistics.coalescedOperations > 0, "and statements")
             }
         }
     }
