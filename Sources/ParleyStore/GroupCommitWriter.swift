@@ -2,8 +2,11 @@
 /// batching all operations that arrive while a commit is in flight into one transaction.
 ///
 /// Each operation runs inside its own savepoint, so one that fails is rolled back alone and
-/// gets its own error while the rest of its batch commits. Callers are resumed only after
-/// COMMIT returned, i.e. once their write is durable; a batch costs one fsync, not one per write.
+/// gets its own error while the rest of its batch commits. Consecutive single-statement
+/// operations (`StatementWriteJob`) instead go out together as one pipeline under one savepoint;
+/// if a statement of the run raises an error, the run is undone and its operations redone one
+/// by one in their own savepoints. Callers are resumed only after COMMIT returned, i.e. once
+/// their write is durable; a batch costs one fsync, not one per write.
 final class GroupCommitWriter: @unchecked Sendable {
     // Safe to share: `queue`, `isClosed`, `statistics` and `stopped` are only touched while
     // holding `lock`; the connection itself never leaves the writer thread.
@@ -56,16 +59,33 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Queues `operation` and waits until the transaction carrying it has committed.
     func submit<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let job = TypedWriteJob(operation: operation, continuation: continuation)
-            let accepted = lock.withLock {
-                guard !isClosed else { return false }
-                queue.append(job)
-                if queue.count == 1 { lock.signal() }
-                return true
-            }
-            if !accepted {
-                continuation.resume(throwing: StoreError(.closed, "the store is closed"))
-            }
+            enqueue(TypedWriteJob(operation: operation, continuation: continuation))
+        }
+    }
+
+    /// Queues a single-statement operation (see `StatementWriteJob`) and waits until the
+    /// transaction carrying it has committed.
+    func submit<Row, T: Sendable>(
+        statement: @escaping @Sendable (Int64) -> SQLStatement,
+        decode: @escaping @Sendable (any SQLRow) throws -> Row,
+        complete: @escaping @Sendable (SQLContext, Row?) throws -> T,
+        coalescing: (statement: CoalescedStatement, arguments: [String?])?
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(TypedStatementWriteJob(statement: statement, decode: decode, complete: complete,
+                                           coalescing: coalescing, continuation: continuation))
+        }
+    }
+
+    private func enqueue(_ job: some WriteJob) {
+        let accepted = lock.withLock {
+            guard !isClosed else { return false }
+            queue.append(job)
+            if queue.count == 1 { lock.signal() }
+            return true
+        }
+        if !accepted {
+            job.finish(batchFailure: StoreError(.closed, "the store is closed"))
         }
     }
 
@@ -114,8 +134,13 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Runs `batch` in one transaction and resumes every caller after it ended.
     private func commit(_ batch: [any WriteJob], on connection: any SQLConnection) {
-        let failure = runTransaction(batch, on: connection)
+        var counters = BatchCounters()
+        let failure = runTransaction(batch, on: connection, counters: &counters)
         lock.withLock {
+            statistics.pipelinedOperations += counters.pipelinedOperations
+            statistics.pipelineRetries += counters.pipelineRetries
+            statistics.coalescedOperations += counters.coalescedOperations
+            statistics.roundTrips = connection.roundTrips
             if failure == nil {
                 statistics.transactions += 1
                 statistics.operations += batch.count
@@ -131,7 +156,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// BEGIN, each operation in its savepoint, COMMIT; returns the error that sank the whole batch, if any.
-    private func runTransaction(_ batch: [any WriteJob], on connection: any SQLConnection) -> StoreError? {
+    private func runTransaction(_ batch: [any WriteJob], on connection: any SQLConnection,
+                                counters: inout BatchCounters) -> StoreError? {
         do {
             try begin(on: connection)
         } catch {
@@ -146,8 +172,16 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return nil
                 }
             } else {
-                for job in batch {
-                    try runInSavepoint(job, on: connection)
+                var index = 0
+                while index < batch.count {
+                    let run = statementRun(in: batch, from: index)
+                    if run.count > 1 {
+                        try runPipelined(run, on: connection, counters: &counters)
+                        index += run.count
+                    } else {
+                        try runInSavepoint(batch[index], on: connection)
+                        index += 1
+                    }
                 }
             }
             try connection.run("COMMIT")
@@ -171,6 +205,71 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// The single-statement operations at `start` and right after it.
+    private func statementRun(in batch: [any WriteJob], from start: Int) -> [any StatementWriteJob] {
+        var run: [any StatementWriteJob] = []
+        var index = start
+        while index < batch.count, let job = batch[index] as? any StatementWriteJob {
+            run.append(job)
+            index += 1
+        }
+        return run
+    }
+
+    /// Sends a run of statements as one pipeline inside one savepoint, then completes each.
+    /// A statement that raises an error aborts the rest of the pipeline: then the run is undone
+    /// and every operation of it performed alone in its own savepoint, so only the culprit fails.
+    private func runPipelined(_ run: [any StatementWriteJob], on connection: any SQLConnection,
+                              counters: inout BatchCounters) throws(StoreError) {
+        let now = clock.now()
+        var statements = [SQLStatement("SAVEPOINT parley_pipeline")]
+        var routes: [PipelineRoute] = []
+        var index = 0
+        while index < run.count {
+            let group = coalescedGroup(in: run, from: index)
+            if group.count > 1, let kind = run[index].coalescing {
+                statements.append(kind.statement(for: group.map { $0.coalescedArguments() }, now: now))
+                routes.append(.coalesced(first: index, count: group.count))
+                counters.coalescedOperations += group.count
+                index += group.count
+            } else {
+                statements.append(run[index].statement(at: now))
+                routes.append(.single(index))
+                index += 1
+            }
+        }
+        statements.append(SQLStatement("RELEASE SAVEPOINT parley_pipeline"))
+        do {
+            try connection.pipeline(statements) { index, row in
+                guard index >= 1 && index <= routes.count else { return }
+                switch routes[index - 1] {
+                case .single(let job):
+                    run[job].receive(row)
+                case .coalesced(let first, let count):
+                    let position = Int(row.int64(0))
+                    if position >= 1 && position <= count { run[first + position - 1].receive(ShiftedRow(base: row, offset: 1)) }
+                }
+            }
+        } catch where error.code != .connectionLost {
+            try connection.run("ROLLBACK TO SAVEPOINT parley_pipeline")
+            try connection.run("RELEASE SAVEPOINT parley_pipeline")
+            counters.pipelineRetries += 1
+            for job in run { try runInSavepoint(job, on: connection) }
+            return
+        }
+        counters.pipelinedOperations += run.count
+        let context = SQLContext(connection: connection, now: now)
+        for job in run { _ = job.complete(context) }
+    }
+
+    /// The jobs at `start` and right after it that share its coalesced statement (just the one job when it has none).
+    private func coalescedGroup(in run: [any StatementWriteJob], from start: Int) -> ArraySlice<any StatementWriteJob> {
+        guard let kind = run[start].coalescing else { return run[start..<start + 1] }
+        var end = start + 1
+        while end < run.count, run[end].coalescing == kind { end += 1 }
+        return run[start..<end]
+    }
+
     private func runInSavepoint(_ job: any WriteJob, on connection: any SQLConnection) throws(StoreError) {
         try connection.run("SAVEPOINT parley_operation")
         if job.perform(SQLContext(connection: connection, now: clock.now())) {
@@ -180,4 +279,19 @@ final class GroupCommitWriter: @unchecked Sendable {
             try connection.run("RELEASE SAVEPOINT parley_operation")
         }
     }
+}
+
+/// Which jobs a pipelined statement answers for.
+private enum PipelineRoute {
+    /// One job's own statement.
+    case single(Int)
+    /// A coalesced statement for `count` jobs from `first` on; its rows name their job by position.
+    case coalesced(first: Int, count: Int)
+}
+
+/// What one batch added to the writer's pipeline counters.
+private struct BatchCounters {
+    var pipelinedOperations = 0
+    var pipelineRetries = 0
+    var coalescedOperations = 0
 }

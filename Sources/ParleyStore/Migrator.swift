@@ -26,7 +26,8 @@ enum Migrator {
                 throw StoreError(.schemaTooNew, "the database schema is at version \(current), newer than the newest this build of Parley knows (\(latest)); use a newer Parley")
             }
             for migration in migrations.sorted(by: { $0.version < $1.version }) where migration.version > current {
-                try context.connection.run(migration.script(for: context.dialect))
+                let script = migration.script(for: context.dialect)
+                if !script.isEmpty { try context.connection.run(script) }  // some steps concern one engine only
                 try context.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
                                     [.int(migration.version), .text(migration.name), .integer(context.now)])
             }

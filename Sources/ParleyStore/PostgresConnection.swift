@@ -8,6 +8,7 @@ final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
     private var preparedNames: [String: String] = [:]
     private let url: String
+    private(set) var roundTrips = 0
 
     var dialect: SQLDialect { .postgres }
 
@@ -56,8 +57,82 @@ final class PostgresConnection: SQLConnection {
     }
 
     func run(_ sql: String) throws(StoreError) {
+        roundTrips += 1
         let result = try checked(PQexec(handle, sql), context: sql)
         _ = result
+    }
+
+    /// Sends every statement in libpq's pipeline mode, then one Sync, then reads the answers:
+    /// one round trip for the lot. After a failure the server skips the rest up to the Sync
+    /// (they come back "aborted"); the first failure is thrown once every answer was read, so the
+    /// connection is left idle and out of pipeline mode either way.
+    func pipeline(_ statements: [SQLStatement], _ row: (Int, any SQLRow) -> Void) throws(StoreError) {
+        var names: [String] = []
+        names.reserveCapacity(statements.count)
+        for statement in statements { names.append(try preparedName(statement.sql)) }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw StoreError(isHealthy ? .internal : .connectionLost, "cannot enter pipeline mode: \(lastMessage)")
+        }
+        roundTrips += 1
+        let sent = send(statements, names: names)
+        var failure: StoreError? = sent < statements.count
+            ? StoreError(isHealthy ? .internal : .connectionLost, "cannot send a pipelined statement: \(lastMessage)") : nil
+        if PQpipelineSync(handle) != 1 {
+            failure = failure ?? StoreError(.connectionLost, "cannot end a pipeline: \(lastMessage)")
+        }
+        for index in 0..<sent {
+            let error = receive(statements[index].sql) { row(index, $0) }
+            if failure == nil, let error { failure = error }
+        }
+        awaitSync()
+        if PQexitPipelineMode(handle) != 1 {
+            failure = failure ?? StoreError(.connectionLost, "cannot leave pipeline mode: \(lastMessage)")
+        }
+        if let failure { throw failure }
+    }
+
+    /// Queues the statements without waiting; returns how many libpq accepted.
+    private func send(_ statements: [SQLStatement], names: [String]) -> Int {
+        for (index, statement) in statements.enumerated() {
+            let queued = (try? withParameterArrays(statement.parameters) { values, lengths, formats in
+                PQsendQueryPrepared(handle, names[index], Int32(statement.parameters.count), values, lengths, formats, 0)
+            }) ?? 0
+            if queued != 1 { return index }
+        }
+        return statements.count
+    }
+
+    /// Reads one pipelined statement's answer up to the NULL that ends it; returns its error, if any.
+    private func receive(_ sql: String, _ row: (any SQLRow) -> Void) -> StoreError? {
+        var failure: StoreError?
+        var answered = false
+        while let raw = PQgetResult(handle) {
+            answered = true
+            let result = PostgresResult(raw)
+            switch PQresultStatus(raw) {
+            case PGRES_TUPLES_OK:
+                for index in 0..<Int32(result.rowCount) { row(PostgresRow(result: result, row: index)) }
+            case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+                break
+            case PGRES_PIPELINE_ABORTED:
+                failure = failure ?? StoreError(.internal, "skipped after an earlier statement of its pipeline failed (\(sql))")
+            default:
+                let state = result.sqlState
+                failure = failure ?? StoreError(isHealthy ? Self.code(forSQLState: state) : .connectionLost,
+                                                "\(result.errorMessage) (SQLSTATE \(state))")
+            }
+        }
+        if !answered { return StoreError(.connectionLost, "no answer to a pipelined statement: \(lastMessage)") }
+        return failure
+    }
+
+    /// Consumes the answer to the pipeline's Sync (nothing more is outstanding after it).
+    private func awaitSync() {
+        while let raw = PQgetResult(handle) {
+            let status = PQresultStatus(raw)
+            PQclear(raw)
+            if status == PGRES_PIPELINE_SYNC { return }
+        }
     }
 
     func reconnect() throws(StoreError) {
@@ -72,6 +147,7 @@ final class PostgresConnection: SQLConnection {
     /// Prepares `sql` once per connection, then executes it with `parameters`.
     private func executePrepared(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> PostgresResult {
         let name = try preparedName(sql)
+        roundTrips += 1
         return try withParameterArrays(parameters) { (values, lengths, formats) throws(StoreError) -> PostgresResult in
             try checked(PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0), context: sql)
         }
@@ -80,6 +156,7 @@ final class PostgresConnection: SQLConnection {
     private func preparedName(_ sql: String) throws(StoreError) -> String {
         if let name = preparedNames[sql] { return name }
         let name = "p\(preparedNames.count + 1)"
+        roundTrips += 1
         _ = try checked(PQprepare(handle, name, sql, 0, nil), context: sql)
         preparedNames[sql] = name
         return name

@@ -5,6 +5,9 @@ extension SQLChatStore {
         if let clientID = message.clientID { try validateIdentifier(clientID, "client id") }
         try validateParts(message.parts)
         let parts = MessagePartsJSON.encode(message.parts)
+        if database.dialect == .postgres {
+            return try await appendInOneStatement(app: app, room: room, message, encodedParts: parts)
+        }
         return try await write { context in
             _ = try Self.requireMember(context, app: app, room: room, user: message.senderID, lock: true)
             if let clientID = message.clientID,

@@ -21,4 +21,12 @@ protocol SQLConnection: AnyObject {
 
     /// Tries to re-establish a lost connection; forgets prepared statements.
     func reconnect() throws(StoreError)
+
+    /// Runs `statements` in order as one pipeline — on a server, all sent before any answer is
+    /// read, so the run costs one round trip — handing each result row to `row` with its
+    /// statement's index. When one fails the rest do not run and its error is thrown.
+    func pipeline(_ statements: [SQLStatement], _ row: (Int, any SQLRow) -> Void) throws(StoreError)
+
+    /// How many times the connection waited for the database server (0 for an embedded database).
+    var roundTrips: Int { get }
 }

@@ -92,6 +92,20 @@ final class SQLiteConnection: SQLConnection {
 
     func reconnect() throws(StoreError) {}
 
+    /// An embedded database has no round trips to save: the statements simply run one after another.
+    func pipeline(_ statements: [SQLStatement], _ row: (Int, any SQLRow) -> Void) throws(StoreError) {
+        for (index, statement) in statements.enumerated() {
+            let prepared = try prepared(statement.sql)
+            defer { prepared.reset() }
+            try prepared.bind(statement.parameters)
+            while try prepared.step() {
+                row(index, prepared)
+            }
+        }
+    }
+
+    var roundTrips: Int { 0 }
+
     /// The cached statement for `sql`, prepared on first use.
     private func prepared(_ sql: String) throws(StoreError) -> SQLiteStatement {
         if let statement = statements[sql] { return statement }

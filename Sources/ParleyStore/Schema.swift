@@ -12,6 +12,7 @@ enum Schema {
         Migration(version: 1, name: "chat", sqlite: chatSQLite, postgres: chatPostgres),
         Migration(version: 2, name: "documents", sqlite: documentsSQLite, postgres: documentsPostgres),
         Migration(version: 3, name: "unread tombstones", sqlite: unreadSQLite, postgres: unreadPostgres),
+        Migration(version: 4, name: "append function", sqlite: appendFunctionSQLite, postgres: appendFunctionPostgres),
     ]
 
     private static let chatSQLite = """

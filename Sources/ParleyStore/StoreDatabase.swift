@@ -55,6 +55,22 @@ public final class StoreDatabase: Sendable {
         try await writer.submit(operation)
     }
 
+    /// Runs a single-statement write: `statement` (built for the operation's time) runs on the
+    /// writer, the first row of its answer goes through `decode`, and `complete` turns that into
+    /// the result once the statement ran (it may query further). Runs of these share one pipeline;
+    /// neighbours with the same `coalescing` statement go out as one statement over all their arguments.
+    ///
+    /// The statement must write nothing when `complete` is going to throw, and it may raise an
+    /// error only for what is truly exceptional (the writer then redoes its run one by one).
+    func writeStatement<Row, T: Sendable>(
+        _ statement: @escaping @Sendable (Int64) -> SQLStatement,
+        decode: @escaping @Sendable (any SQLRow) throws -> Row,
+        complete: @escaping @Sendable (SQLContext, Row?) throws -> T,
+        coalescing: (statement: CoalescedStatement, arguments: [String?])? = nil
+    ) async throws -> T {
+        try await writer.submit(statement: statement, decode: decode, complete: complete, coalescing: coalescing)
+    }
+
     /// Runs `operation` on a reader connection; it sees every write acknowledged before it started.
     public func read<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
         try await readers.submit(operation)

@@ -33,15 +33,21 @@ final class TypedWriteJob<T: Sendable>: WriteJob, @unchecked Sendable {
     }
 
     func finish(batchFailure: StoreError?) {
-        switch (outcome, batchFailure) {
-        case (.failure(let error)?, _):
-            continuation.resume(throwing: error)
-        case (.success(let value)?, nil):
-            continuation.resume(returning: value)
-        case (_, let failure?):
-            continuation.resume(throwing: failure)
-        case (nil, nil):
-            continuation.resume(throwing: StoreError(.internal, "write operation finished without running"))
-        }
+        deliver(outcome, batchFailure: batchFailure, to: continuation)
+    }
+}
+
+/// Resumes a write's caller: with its own error, with its result when its batch committed,
+/// or with the batch's error when the batch did not.
+func deliver<T: Sendable>(_ outcome: Result<T, any Error>?, batchFailure: StoreError?, to continuation: CheckedContinuation<T, any Error>) {
+    switch (outcome, batchFailure) {
+    case (.failure(let error)?, _):
+        continuation.resume(throwing: error)
+    case (.success(let value)?, nil):
+        continuation.resume(returning: value)
+    case (_, let failure?):
+        continuation.resume(throwing: failure)
+    case (nil, nil):
+        continuation.resume(throwing: StoreError(.internal, "write operation finished without running"))
     }
 }

@@ -10,6 +10,14 @@ public struct WriterStatistics: Sendable, Hashable {
     public var sharedTransactions = 0
     /// Batches whose BEGIN or COMMIT failed (every operation in them got the error).
     public var failedBatches = 0
+    /// Single-statement operations that went to the database in a pipeline with others.
+    public var pipelinedOperations = 0
+    /// Of those, operations that went out as part of one statement for several (`CoalescedStatement`).
+    public var coalescedOperations = 0
+    /// Pipelines in which a statement raised an error, so their operations were redone one by one.
+    public var pipelineRetries = 0
+    /// Round trips the writer's connection made to the database server (0 for SQLite).
+    public var roundTrips = 0
     /// Operations waiting for the writer right now.
     public var queued = 0
 
