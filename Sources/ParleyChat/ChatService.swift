@@ -44,22 +44,39 @@ public final class ChatService: Sendable {
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             return .error(ChatError(.methodNotAllowed, "use one of: \(allow)", headers: ["Allow": allow]))
         case .found(let route, let parameters):
-            do {
-                let context = try authenticate(request, as: route.access)
-                var response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
-                if request.method == .HEAD { response.body = [] }
-                return response
-            } catch let error as ChatError {
-                return .error(error)
-            } catch {
-                return .error(ChatError.from(error, notFound: .notFound))
-            }
+            return await answer(request, route: route, parameters: parameters)
+        }
+    }
+
+    /// Answers a request the transport already matched to `endpoint`, with the pattern's
+    /// decoded `parameters`: the same as `handle(_:)` without routing a second time.
+    public func handle(_ request: ChatRequest, endpoint: ChatEndpoint, parameters: [String: String]) async -> ChatResponse {
+        await answer(request, route: endpoint.route, parameters: parameters)
+    }
+
+    private func answer(_ request: ChatRequest, route: ChatRoute, parameters: [String: String]) async -> ChatResponse {
+        do {
+            let context = try authenticate(request, as: route.access)
+            var response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
+            if request.method == .HEAD { response.body = [] }
+            return response
+        } catch let error as ChatError {
+            return .error(error)
+        } catch {
+            return .error(ChatError.from(error, notFound: .notFound))
         }
     }
 
     /// The routes as (method, path pattern), for documentation checks.
     public static func routeTable(devMode: Bool) -> [(method: String, path: String)] {
         routeDefinitions(devMode: devMode).map { (method: $0.method.rawValue, path: $0.path) }
+    }
+
+    /// Every endpoint of this service's API, for transports that route requests themselves.
+    public var endpoints: [ChatEndpoint] {
+        Self.routeDefinitions(devMode: configuration.devMode).map {
+            ChatEndpoint(method: $0.method, path: $0.path, blocks: $0.path.contains("attachments"), route: $0.route)
+        }
     }
 
     /// Seconds since the epoch by the service clock.
