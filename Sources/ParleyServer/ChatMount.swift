@@ -27,11 +27,17 @@ struct ChatMount {
 
     /// Hands a request the server routed to `endpoint` to the chat service, with the route's
     /// parameters, and answers when it is done.
+    ///
+    /// The task runs on the connection's own loop (its executor preference): the handler's
+    /// work happens there, database continuations resume there, and the answer is written
+    /// without another hop. Endpoints that block on file I/O (attachments) run in the
+    /// global pool instead, so they never stall a loop.
     static func handler(_ service: ChatService, _ endpoint: ChatEndpoint) -> HTTPHandler {
         { request, responder in
             let chatRequest = chatRequest(from: request)
             let parameters = request.parameters
-            Task {
+            let executor: (any TaskExecutor)? = endpoint.blocks ? nil : responder.loop
+            Task(executorPreference: executor) {
                 let response = await service.handle(chatRequest, endpoint: endpoint, parameters: parameters)
                 responder.respond(status: response.status, headers: response.headers, body: response.body)
             }
