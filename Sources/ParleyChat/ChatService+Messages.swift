@@ -6,7 +6,7 @@ extension ChatService {
     func history(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
         let id = call.parameter("room_id")
-        try await requireMember(context, room: id)
+        try await requireMemberAccess(context, room: id)
         let limit = try call.limit(fallback: configuration.limits.defaultHistoryPage, maximum: configuration.limits.maxPage)
         let before = try call.sequenceParameter("before"), after = try call.sequenceParameter("after")
         // One extra message tells whether the page has more beyond its far end.
@@ -46,14 +46,13 @@ extension ChatService {
     }
 
     /// `message.created` on the room channel, then `room.activity` on each member's channel
-    /// (for room lists), unless the room is too big for per-member events.
+    /// (for room lists), unless the room is too big for per-member events. The members come
+    /// from the member cache, so a send to an active room reads nothing back.
     private func messageCreatedEvents(_ context: ChatContext, _ message: Message) async -> [ChatEvent] {
         let data = messageEventData(message)
         var events = [ChatEvent(channel: ChatEvent.roomChannel(message.roomID), name: "message.created", data: data)]
-        let cap = configuration.limits.activityFanoutMembers
-        guard cap > 0, let members = try? await store.members(app: context.appID, room: message.roomID, after: nil, limit: cap + 1),
-              members.count <= cap else { return events }
-        events += members.map { ChatEvent(channel: ChatEvent.userChannel($0.userID), name: "room.activity", data: data) }
+        guard case .all(let members)? = await knownMembers(context, room: message.roomID) else { return events }
+        events += members.map { ChatEvent(channel: ChatEvent.userChannel($0), name: "room.activity", data: data) }
         return events
     }
 

@@ -19,6 +19,7 @@ public final class ChatService: Sendable {
     let files: AttachmentFiles
     let sendLimiter: SendRateLimiter
     let presence = PresenceTracker()
+    let roomMembers: RoomMembersCache
     let router: HTTPRouter<ChatRoute>
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
@@ -33,6 +34,7 @@ public final class ChatService: Sendable {
         files = AttachmentFiles(root: configuration.dataDirectory)
         sendLimiter = SendRateLimiter(rate: configuration.limits.sendsPerSecond, burst: configuration.limits.sendBurst)
         router = Self.makeRouter(devMode: configuration.devMode)
+        roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
     }
 
     /// Answers one request; never throws: every failure is a JSON error response.
@@ -86,6 +88,13 @@ public final class ChatService: Sendable {
     func publish(_ context: ChatContext, _ events: [ChatEvent]) {
         guard !events.isEmpty else { return }
         publisher.publish(app: context.appID, events: events)
+    }
+
+    /// Runs a store call that may change room memberships; the member cache forgets every room
+    /// once it returns (or fails: a failure may still have committed), before the caller answers.
+    func membershipCall<T: Sendable>(notFound: ChatErrorCode, _ body: () async throws -> T) async throws(ChatError) -> T {
+        defer { roomMembers.invalidate() }
+        return try await storeCall(notFound: notFound, body)
     }
 
     /// Runs a store call, turning its failures into chat errors (`notFound` names the subject).
