@@ -74,8 +74,51 @@ public struct HTTPRouter<Handler> {
     }
 
     /// Matches decoded path segments; empty segments are ignored.
+    ///
+    /// The common case — a route for the method exists — walks the trie once in priority order
+    /// and stops at the first hit; only a miss collects every candidate (for HEAD and 405).
     public func match(method: HTTPMethod, segments: [String]) -> Match {
-        let segments = segments.filter { !$0.isEmpty }
+        let segments = segments.contains(where: \.isEmpty) ? segments.filter { !$0.isEmpty } : segments
+        var values: [String] = []
+        if let found = first(method, node: 0, segments: segments, index: 0, values: &values) { return found }
+        return matchAll(method: method, segments: segments)
+    }
+
+    /// The first route for `method` in priority order (exact end, literal child, parameter
+    /// child, catch-all: the order `collect` lists candidates in).
+    private func first(_ method: HTTPMethod, node: Int, segments: [String], index: Int, values: inout [String]) -> Match? {
+        let current = nodes[node]
+        if index == segments.count {
+            if let route = current.routes.first(where: { $0.method == method }) {
+                return .found(route.handler, parameters: Self.parameters(route, values: values, rest: nil))
+            }
+        } else {
+            if let next = current.literals[segments[index]],
+               let found = first(method, node: next, segments: segments, index: index + 1, values: &values) {
+                return found
+            }
+            if let next = current.parameter {
+                values.append(segments[index])
+                defer { values.removeLast() }
+                if let found = first(method, node: next, segments: segments, index: index + 1, values: &values) { return found }
+            }
+        }
+        if let route = current.catchAllRoutes.first(where: { $0.method == method }) {
+            let rest = segments[index...].joined(separator: "/")
+            return .found(route.handler, parameters: Self.parameters(route, values: values, rest: rest))
+        }
+        return nil
+    }
+
+    private static func parameters(_ route: Route, values: [String], rest: String?) -> [String: String] {
+        var parameters = [String: String](minimumCapacity: values.count + (route.catchAllName == nil ? 0 : 1))
+        for (name, value) in zip(route.parameterNames, values) { parameters[name] = value }
+        if let name = route.catchAllName { parameters[name] = rest ?? "" }
+        return parameters
+    }
+
+    /// Every candidate: HEAD falling back to GET, or 404/405 with the allowed methods.
+    private func matchAll(method: HTTPMethod, segments: [String]) -> Match {
         var candidates: [Candidate] = []
         var values: [String] = []
         collect(node: 0, segments: segments, index: 0, values: &values, into: &candidates)
