@@ -20,6 +20,8 @@ public struct ChatLimits: Sendable, Hashable {
     public var maxPage = 100
     /// Rooms with more members than this get no per-member `room.activity` events (0: never).
     public var activityFanoutMembers = 200
+    /// How many rooms' member lists the service keeps in memory (0: none, read them every time).
+    public var cachedRooms = 10_000
     /// How many of a user's rooms hear about their presence changes.
     public var presenceRooms = 1_000
 

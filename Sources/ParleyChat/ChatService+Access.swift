@@ -24,6 +24,29 @@ extension ChatService {
         return membership
     }
 
+    /// Like `requireMember` where the membership itself is not needed: a user found in the
+    /// room's cached member list passes without a database read.
+    func requireMemberAccess(_ context: ChatContext, room: String) async throws(ChatError) {
+        if let user = context.caller.userID, case .all(let members)? = await knownMembers(context, room: room), members.contains(user) {
+            return
+        }
+        try await requireMember(context, room: room)
+    }
+
+    /// The room's members from the cache, else read (and cached); nil when the room cannot be
+    /// read (the caller's own checks then give the precise error) or the cache is off.
+    func knownMembers(_ context: ChatContext, room: String) async -> RoomMembersCache.Members? {
+        let limit = configuration.limits.activityFanoutMembers
+        guard limit > 0 else { return nil }
+        let key = RoomMembersCache.Key(app: context.appID, room: room)
+        let (cached, generation) = roomMembers.lookup(key)
+        if let cached { return cached }
+        guard let read = try? await store.members(app: context.appID, room: room, after: nil, limit: limit + 1) else { return nil }
+        let members: RoomMembersCache.Members = read.count > limit ? .tooMany : .all(read.map(\.userID))
+        roomMembers.store(key, members, readAt: generation)
+        return members
+    }
+
     /// Passes for app calls and the room's admins; `not_member` or `not_room_admin` otherwise.
     func requireRoomAdmin(_ context: ChatContext, room: String) async throws(ChatError) {
         guard let membership = try await requireMember(context, room: room) else { return }

@@ -25,7 +25,7 @@ extension ChatService {
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
         let user = try body.string("user_id")
         let role = try body.role(fallback: .member)
-        let change = try await storeCall(notFound: .userNotFound) {
+        let change = try await membershipCall(notFound: .userNotFound) {
             try await store.addMember(app: context.appID, room: id, user: user, role: role)
         }
         if change.changed { publish(context, memberJoined(change.membership, room: room)) }
@@ -38,7 +38,7 @@ extension ChatService {
         try await requireRoomAdmin(context, room: id)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
         let role = try body.role(fallback: nil)
-        let change = try await storeCall(notFound: .roomNotFound) {
+        let change = try await membershipCall(notFound: .roomNotFound) {
             try await store.setRole(app: context.appID, room: id, user: user, role: role)
         }
         if change.changed {
@@ -59,7 +59,7 @@ extension ChatService {
             let room = try await loadRoom(context, id)
             guard room.kind != .direct else { throw ChatError(.directRoomFixed, "direct rooms have exactly their two users") }
         }
-        let removed = try await storeCall(notFound: .roomNotFound) {
+        let removed = try await membershipCall(notFound: .roomNotFound) {
             try await store.removeMember(app: context.appID, room: id, user: user)
         }
         if removed { publish(context, memberLeft(user, room: id)) }

@@ -6,7 +6,7 @@ extension ChatService {
     func history(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
         let id = call.parameter("room_id")
-        try await requireMember(context, room: id)
+        try await requireMemberAccess(context, room: id)
         let limit = try call.limit(fallback: configuration.limits.defaultHistoryPage, maximum: configuration.limits.maxPage)
         let before = try call.sequenceParameter("before"), after = try call.sequenceParameter("after")
         // One extra message tells whether the page has more beyond its far end.
@@ -17,7 +17,8 @@ extension ChatService {
         if hasMore {
             if after != nil { messages.removeLast() } else { messages.removeFirst() }
         }
-        return .json(["messages": .array(messages.map(ChatJSON.message)), "has_more": .bool(hasMore)])
+        return ChatResponse(status: .ok, headers: ["Content-Type": "application/json"],
+                            body: ChatJSON.historyPage(messages, hasMore: hasMore))
     }
 
     func sendMessage(_ call: ChatCall) async throws -> ChatResponse {
@@ -41,19 +42,20 @@ extension ChatService {
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
         }
-        if result.created { publish(context, await messageCreatedEvents(context, result.message)) }
-        return .json(ChatJSON.message(result.message), status: result.created ? .created : .ok)
+        // One JSON form of the message serves the answer and the events.
+        let json = ChatJSON.message(result.message)
+        if result.created { publish(context, await messageCreatedEvents(context, result.message, json: json)) }
+        return .json(json, status: result.created ? .created : .ok)
     }
 
     /// `message.created` on the room channel, then `room.activity` on each member's channel
-    /// (for room lists), unless the room is too big for per-member events.
-    private func messageCreatedEvents(_ context: ChatContext, _ message: Message) async -> [ChatEvent] {
-        let data = messageEventData(message)
+    /// (for room lists), unless the room is too big for per-member events. The members come
+    /// from the member cache, so a send to an active room reads nothing back.
+    private func messageCreatedEvents(_ context: ChatContext, _ message: Message, json: JSONValue) async -> [ChatEvent] {
+        let data = messageEventData(message, json: json)
         var events = [ChatEvent(channel: ChatEvent.roomChannel(message.roomID), name: "message.created", data: data)]
-        let cap = configuration.limits.activityFanoutMembers
-        guard cap > 0, let members = try? await store.members(app: context.appID, room: message.roomID, after: nil, limit: cap + 1),
-              members.count <= cap else { return events }
-        events += members.map { ChatEvent(channel: ChatEvent.userChannel($0.userID), name: "room.activity", data: data) }
+        guard case .all(let members)? = await knownMembers(context, room: message.roomID) else { return events }
+        events += members.map { ChatEvent(channel: ChatEvent.userChannel($0), name: "room.activity", data: data) }
         return events
     }
 
@@ -130,7 +132,7 @@ extension ChatService {
     }
 
     /// The data of message events: room, seq and the message itself.
-    func messageEventData(_ message: Message) -> JSONValue {
-        .object(["room_id": .string(message.roomID), "seq": ChatJSON.number(message.seq), "message": ChatJSON.message(message)])
+    func messageEventData(_ message: Message, json: JSONValue? = nil) -> JSONValue {
+        .object(["room_id": .string(message.roomID), "seq": ChatJSON.number(message.seq), "message": json ?? ChatJSON.message(message)])
     }
 }

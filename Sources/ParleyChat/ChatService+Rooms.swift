@@ -20,7 +20,7 @@ extension ChatService {
         let members = try body.stringArray("member_ids").filter { $0 != creator }
         let newRoom = NewRoom(id: id, kind: kind, name: try body.optionalString("name"),
                               customData: try body.customData().applied(to: nil), creatorID: creator, memberIDs: members)
-        let room = try await storeCall(notFound: .userNotFound) { try await store.createRoom(app: context.appID, newRoom) }
+        let room = try await membershipCall(notFound: .userNotFound) { try await store.createRoom(app: context.appID, newRoom) }
         var events: [ChatEvent] = []
         if let creator { events.append(roomAdded(room, user: creator, role: .admin)) }
         events += Set(members).sorted().map { roomAdded(room, user: $0, role: .member) }
@@ -50,7 +50,7 @@ extension ChatService {
             pair = (ids[0], ids[1])
         }
         guard pair.0 != pair.1 else { throw ChatError(.validationFailed, "a direct room needs two different users") }
-        let result = try await storeCall(notFound: .userNotFound) {
+        let result = try await membershipCall(notFound: .userNotFound) {
             try await store.createDirectRoom(app: context.appID, between: pair.0, and: pair.1)
         }
         if result.created {
@@ -97,7 +97,7 @@ extension ChatService {
         let context = try call.requireContext()
         let id = call.parameter("room_id")
         try await requireRoomAdmin(context, room: id)
-        let deleted = try await storeCall(notFound: .roomNotFound) { try await store.deleteRoom(app: context.appID, id: id) }
+        let deleted = try await membershipCall(notFound: .roomNotFound) { try await store.deleteRoom(app: context.appID, id: id) }
         for attachment in deleted.attachments { files.remove(attachment.storagePath) }
         var events = [ChatEvent(channel: ChatEvent.roomChannel(id), name: "room.deleted",
                                 data: .object(["room_id": .string(id), "seq": ChatJSON.number(deleted.room.lastSeq)]))]
@@ -118,7 +118,7 @@ extension ChatService {
             }
             throw ChatError(.roomNotJoinable, "room \(id) is \(room.kind.rawValue): members are added by its admins")
         }
-        let change = try await storeCall(notFound: .roomNotFound) {
+        let change = try await membershipCall(notFound: .roomNotFound) {
             try await store.addMember(app: context.appID, room: id, user: user, role: .member)
         }
         if change.changed { publish(context, memberJoined(change.membership, room: room)) }
@@ -130,7 +130,7 @@ extension ChatService {
         let user = try context.requireUser()
         let id = call.parameter("room_id")
         try await requireMember(context, room: id)
-        let removed = try await storeCall(notFound: .roomNotFound) {
+        let removed = try await membershipCall(notFound: .roomNotFound) {
             try await store.removeMember(app: context.appID, room: id, user: user)
         }
         if removed { publish(context, memberLeft(user, room: id)) }

@@ -78,7 +78,7 @@ extension ChatService {
         let rooms = try await storeCall(notFound: .userNotFound) {
             try await store.roomSummaries(app: context.appID, user: id, limit: configuration.limits.presenceRooms)
         }
-        _ = try await storeCall(notFound: .userNotFound) { try await store.deleteUser(app: context.appID, id: id) }
+        _ = try await membershipCall(notFound: .userNotFound) { try await store.deleteUser(app: context.appID, id: id) }
         publish(context, rooms.map { summary in
             ChatEvent(channel: ChatEvent.roomChannel(summary.room.id), name: "member.left",
                       data: .object(["room_id": .string(summary.room.id), "user_id": .string(id)]))

@@ -19,6 +19,7 @@ public final class ChatService: Sendable {
     let files: AttachmentFiles
     let sendLimiter: SendRateLimiter
     let presence = PresenceTracker()
+    let roomMembers: RoomMembersCache
     let router: HTTPRouter<ChatRoute>
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
@@ -33,6 +34,7 @@ public final class ChatService: Sendable {
         files = AttachmentFiles(root: configuration.dataDirectory)
         sendLimiter = SendRateLimiter(rate: configuration.limits.sendsPerSecond, burst: configuration.limits.sendBurst)
         router = Self.makeRouter(devMode: configuration.devMode)
+        roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
     }
 
     /// Answers one request; never throws: every failure is a JSON error response.
@@ -44,22 +46,39 @@ public final class ChatService: Sendable {
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             return .error(ChatError(.methodNotAllowed, "use one of: \(allow)", headers: ["Allow": allow]))
         case .found(let route, let parameters):
-            do {
-                let context = try authenticate(request, as: route.access)
-                var response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
-                if request.method == .HEAD { response.body = [] }
-                return response
-            } catch let error as ChatError {
-                return .error(error)
-            } catch {
-                return .error(ChatError.from(error, notFound: .notFound))
-            }
+            return await answer(request, route: route, parameters: parameters)
+        }
+    }
+
+    /// Answers a request the transport already matched to `endpoint`, with the pattern's
+    /// decoded `parameters`: the same as `handle(_:)` without routing a second time.
+    public func handle(_ request: ChatRequest, endpoint: ChatEndpoint, parameters: [String: String]) async -> ChatResponse {
+        await answer(request, route: endpoint.route, parameters: parameters)
+    }
+
+    private func answer(_ request: ChatRequest, route: ChatRoute, parameters: [String: String]) async -> ChatResponse {
+        do {
+            let context = try authenticate(request, as: route.access)
+            var response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
+            if request.method == .HEAD { response.body = [] }
+            return response
+        } catch let error as ChatError {
+            return .error(error)
+        } catch {
+            return .error(ChatError.from(error, notFound: .notFound))
         }
     }
 
     /// The routes as (method, path pattern), for documentation checks.
     public static func routeTable(devMode: Bool) -> [(method: String, path: String)] {
         routeDefinitions(devMode: devMode).map { (method: $0.method.rawValue, path: $0.path) }
+    }
+
+    /// Every endpoint of this service's API, for transports that route requests themselves.
+    public var endpoints: [ChatEndpoint] {
+        Self.routeDefinitions(devMode: configuration.devMode).map {
+            ChatEndpoint(method: $0.method, path: $0.path, blocks: $0.path.contains("attachments"), route: $0.route)
+        }
     }
 
     /// Seconds since the epoch by the service clock.
@@ -69,6 +88,13 @@ public final class ChatService: Sendable {
     func publish(_ context: ChatContext, _ events: [ChatEvent]) {
         guard !events.isEmpty else { return }
         publisher.publish(app: context.appID, events: events)
+    }
+
+    /// Runs a store call that may change room memberships; the member cache forgets every room
+    /// once it returns (or fails: a failure may still have committed), before the caller answers.
+    func membershipCall<T: Sendable>(notFound: ChatErrorCode, _ body: () async throws -> T) async throws(ChatError) -> T {
+        defer { roomMembers.invalidate() }
+        return try await storeCall(notFound: notFound, body)
     }
 
     /// Runs a store call, turning its failures into chat errors (`notFound` names the subject).

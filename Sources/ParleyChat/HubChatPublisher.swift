@@ -14,13 +14,18 @@ public struct HubChatPublisher: ChatPublisher {
 
     /// Encodes each event once and hands the batch to the hub; unknown apps are ignored.
     ///
+    /// Events on channels nobody is subscribed to are dropped first (most `room.activity`
+    /// events go to members who are offline), in one question to the hub for the batch.
     /// A chat batch often carries one payload on many channels (`message.created` on the room,
     /// `room.activity` to each member), next to each other: the data is encoded once per run of
     /// equal payloads and only the frame around it per channel.
     public func publish(app: String, events: [ChatEvent]) {
         guard let config = apps.app(id: app), !events.isEmpty else { return }
+        let listened = hub.hasSubscribers(app: config, channels: events.map(\.channel))
+        let audible = zip(events, listened).compactMap { event, listened in listened ? event : nil }
+        guard !audible.isEmpty else { return }
         var previous: (data: JSONValue, encoded: [UInt8])?
-        let hubEvents = events.map { event in
+        let hubEvents = audible.map { event in
             let encoded: [UInt8]
             if let previous, previous.data == event.data {
                 encoded = previous.encoded

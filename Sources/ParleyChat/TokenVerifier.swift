@@ -10,9 +10,27 @@ struct TokenVerifier: Sendable {
     let apps: [String: AppConfig]
     /// Allowed clock difference, in seconds.
     let leeway: Int64
+    /// Tokens verified before (clients send the same token with every request).
+    let cache: VerifiedTokenCache
+
+    /// A verifier for `apps`, remembering up to `cacheCapacity` verified tokens.
+    init(apps: [String: AppConfig], leeway: Int64, cacheCapacity: Int = 10_000) {
+        self.apps = apps
+        self.leeway = leeway
+        self.cache = VerifiedTokenCache(capacity: cacheCapacity)
+    }
 
     /// The token's claims, or the 401 error that refuses it. `now` is in seconds.
     func verify(_ token: String, now: Int64, expectedApp: String?) throws(ChatError) -> (AppConfig, UserToken) {
+        let key = VerifiedTokenCache.Key(token: token, expectedApp: expectedApp)
+        if let hit = cache.lookup(key, now: now) { return hit }
+        let (app, claims, validFrom) = try verifyFully(token, now: now, expectedApp: expectedApp)
+        cache.store(key, VerifiedTokenCache.Entry(app: app, claims: claims, validFrom: validFrom, validUntil: claims.expiresAt + leeway), now: now)
+        return (app, claims)
+    }
+
+    /// Verification without the cache; also returns the first second the token is valid at.
+    private func verifyFully(_ token: String, now: Int64, expectedApp: String?) throws(ChatError) -> (AppConfig, UserToken, Int64) {
         let pieces = Array(token.utf8).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard pieces.count == 3 else { throw ChatError(.tokenMalformed, "a token has three dot-separated parts") }
         let header = try Self.decodeObject(pieces[0], what: "header")
@@ -29,10 +47,12 @@ struct TokenVerifier: Sendable {
             throw ChatError(.tokenWrongAudience, "the token was not minted for app \(app.id)")
         }
         try Self.checkSignature(pieces, secret: app.secret)
-        return (app, try checkClaims(claims, app: app, now: now))
+        let (verified, validFrom) = try checkClaims(claims, app: app, now: now)
+        return (app, verified, validFrom)
     }
 
-    private func checkClaims(_ claims: JSONValue, app: AppConfig, now: Int64) throws(ChatError) -> UserToken {
+    /// The claims and the first second at which `iat` and `nbf` allow them (leeway applied).
+    private func checkClaims(_ claims: JSONValue, app: AppConfig, now: Int64) throws(ChatError) -> (UserToken, Int64) {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty, subject.utf8.count <= 200,
               subject.utf8.allSatisfy(PusherChannel.isNameByte) else {
             throw ChatError(.tokenMalformed, "sub must be a user id of 1-200 characters from [A-Za-z0-9_-=@,.;]")
@@ -42,11 +62,13 @@ struct TokenVerifier: Sendable {
         let issued = Self.seconds(claims["iat"])
         if claims["iat"] != nil, issued == nil { throw ChatError(.tokenMalformed, "iat must be a number") }
         if let issued, issued > now + leeway { throw ChatError(.tokenNotYetValid, "the token was issued in the future") }
+        var validFrom = (issued ?? .min / 2) - leeway
         if let notBefore = claims["nbf"] {
             guard let value = Self.seconds(notBefore) else { throw ChatError(.tokenMalformed, "nbf must be a number") }
             guard value <= now + leeway else { throw ChatError(.tokenNotYetValid, "the token is not valid yet") }
+            validFrom = max(validFrom, value - leeway)
         }
-        return UserToken(appID: app.id, userID: subject, issuedAt: issued, expiresAt: expires)
+        return (UserToken(appID: app.id, userID: subject, issuedAt: issued, expiresAt: expires), validFrom)
     }
 
     private static func checkSignature(_ pieces: [ArraySlice<UInt8>], secret: String) throws(ChatError) {

@@ -52,6 +52,23 @@ import ParleyWire
         #expect(a.1.events("pusher_internal:subscription_succeeded").count == 1)
     }
 
+    @Test func hubKnowsWhichChannelsHaveSubscribersOnAnyLoop() {
+        #expect(hub.hasSubscribers(app: app, channels: ["feed", "news"]) == [false, false])
+        let a = session(loop: 0, socket: "1.1"), b = session(loop: 1, socket: "2.2")
+        a.0.receiveText(subscribeMessage("feed"), now: clock.now)
+        b.0.receiveText(subscribeMessage("feed"), now: clock.now)
+        b.0.receiveText(subscribeMessage("news"), now: clock.now)
+        // Known at once, before the loops ran the registrations.
+        #expect(hub.hasSubscribers(app: app, channels: ["feed", "news", "other"]) == [true, true, false])
+        #expect(hub.hasSubscribers(app: testApp(id: "4"), channels: ["feed"]) == [false])
+        run()
+        b.0.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"news"}}"#), now: clock.now)
+        a.0.transportClosed()
+        #expect(hub.hasSubscribers(app: app, channels: ["feed", "news"]) == [true, false])
+        b.0.transportClosed()
+        #expect(hub.hasSubscribers(app: app, channels: ["feed"]) == [false])
+    }
+
     @Test func fanOutSurvivesLeavingSubscribersAndIsCountedOnce() {
         let subs = (1...4).map { session(loop: $0 % 2, socket: "\($0).\($0)") }
         for (s, _) in subs { s.receiveText(subscribeMessage("feed"), now: clock.now) }

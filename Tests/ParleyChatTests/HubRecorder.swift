@@ -6,6 +6,12 @@ import ParleyWire
 final class HubRecorder: ChannelHub {
     private let log = Mutex<[String]>([])
     private let events = Mutex<[HubEvent]>([])
+    /// The channels `hasSubscribers` reports as listened to (nil: every channel).
+    let subscribed: Set<String>?
+
+    init(subscribed: Set<String>? = nil) {
+        self.subscribed = subscribed
+    }
 
     var published: [String] { log.withLock { $0 } }
     /// Every event handed over, frames included.
@@ -14,6 +20,10 @@ final class HubRecorder: ChannelHub {
     func publish(app: AppConfig, events: [HubEvent]) {
         log.withLock { log in log += events.map { "\(app.id):\($0.channel):\($0.event)" } }
         self.events.withLock { $0 += events }
+    }
+
+    func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool] {
+        channels.map { subscribed?.contains($0) ?? true }
     }
 
     func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool { true }

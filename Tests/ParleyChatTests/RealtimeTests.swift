@@ -147,6 +147,20 @@ struct RealtimeTests {
         #expect(recorder.published == ["1:private-room-r:typing"])
     }
 
+    @Test func hubPublisherSkipsChannelsWithoutSubscribers() {
+        let recorder = HubRecorder(subscribed: ["private-room-r", "#server-to-user-b"])
+        let publisher = HubChatPublisher(hub: recorder, apps: AppRegistry(ChannelsConfig(apps: [ChatHarness.appA])))
+        let data: JSONValue = .object(["room_id": .string("r"), "seq": .number("1")])
+        publisher.publish(app: "1", events: [ChatEvent(channel: "private-room-r", name: "message.created", data: data),
+                                             ChatEvent(channel: "#server-to-user-a", name: "room.activity", data: data),
+                                             ChatEvent(channel: "#server-to-user-b", name: "room.activity", data: data)])
+        #expect(recorder.published == ["1:private-room-r:message.created", "1:#server-to-user-b:room.activity"])
+        #expect(recorder.publishedEvents.last?.frame == PusherFrame.channelEvent(event: "room.activity", channel: "#server-to-user-b", data: data))
+        // Nobody listening at all: the hub is not called.
+        publisher.publish(app: "1", events: [ChatEvent(channel: "#server-to-user-c", name: "room.activity", data: data)])
+        #expect(recorder.published.count == 2)
+    }
+
     @Test func hubPublisherFramesEqualThoseEncodedOneByOne() {
         let recorder = HubRecorder()
         let publisher = HubChatPublisher(hub: recorder, apps: AppRegistry(ChannelsConfig(apps: [ChatHarness.appA])))

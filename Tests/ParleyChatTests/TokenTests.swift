@@ -83,6 +83,50 @@ struct TokenTests {
         expectRefusal(craft(claims: claims), .tokenNotYetValid)
     }
 
+    @Test func cachedTokenIsStillRefusedOnceExpired() throws {
+        let token = TokenMinter(appID: "1", secret: "secret-a").mint(userID: "alice", now: now, lifetime: 60)
+        _ = try verifier.verify(token, now: now + 10, expectedApp: nil)
+        #expect(verifier.cache.count == 1)
+        #expect(try verifier.verify(token, now: now + 90, expectedApp: nil).1.userID == "alice")
+        expectRefusal(token, .tokenExpired, at: now + 91)
+    }
+
+    @Test func cachedTokenDoesNotVouchForAlteredCopies() throws {
+        let token = TokenMinter(appID: "1", secret: "secret-a").mint(userID: "alice", now: now, lifetime: 60)
+        _ = try verifier.verify(token, now: now, expectedApp: nil)
+        let pieces = token.split(separator: ".")
+        let mallory = Base64URL.encode(JSONWriter.serialize(.object(["sub": .string("mallory"), "aud": .string("1"), "exp": .int(Int(now) + 60)])))
+        expectRefusal("\(pieces[0]).\(mallory).\(pieces[2])", .tokenSignatureInvalid)
+        var signature = Array(pieces[2].utf8)
+        signature[0] = signature[0] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        expectRefusal("\(pieces[0]).\(pieces[1]).\(String(decoding: signature, as: UTF8.self))", .tokenSignatureInvalid)
+        // The same token addressed at another app is judged for that app, not served from the cache.
+        expectRefusal(token, .tokenWrongAudience, expectedApp: "2")
+        #expect(verifier.cache.count == 1)
+    }
+
+    @Test func cachedTokenIsRefusedBeforeItsNotBeforeTime() throws {
+        let claims: JSONValue = .object(["sub": .string("alice"), "aud": .string("1"), "nbf": .int(Int(now) + 100), "exp": .int(Int(now) + 7200)])
+        let token = craft(claims: claims)
+        _ = try verifier.verify(token, now: now + 100, expectedApp: nil)
+        expectRefusal(token, .tokenNotYetValid, at: now + 69)
+    }
+
+    @Test func cacheStaysWithinItsCapacity() throws {
+        let small = TokenVerifier(apps: ["1": ChatHarness.appA], leeway: 30, cacheCapacity: 3)
+        let minter = TokenMinter(appID: "1", secret: "secret-a")
+        for round in 0..<2 {
+            for user in 0..<10 {
+                let (_, claims) = try small.verify(minter.mint(userID: "u\(user)", now: now, lifetime: 60), now: now, expectedApp: nil)
+                #expect(claims.userID == "u\(user)", "round \(round)")
+                #expect(small.cache.count <= 3)
+            }
+        }
+        let uncached = TokenVerifier(apps: ["1": ChatHarness.appA], leeway: 30, cacheCapacity: 0)
+        _ = try uncached.verify(minter.mint(userID: "alice", now: now, lifetime: 60), now: now, expectedApp: nil)
+        #expect(uncached.cache.count == 0)
+    }
+
     @Test func base64URLRoundTripsAndRejectsPadding() {
         for count in 0..<20 {
             let bytes = (0..<count).map { UInt8(($0 * 37 + 250) & 0xFF) }

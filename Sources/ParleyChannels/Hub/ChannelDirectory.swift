@@ -209,6 +209,11 @@ public struct ChannelDirectory: Sendable {
                                userCount: isPresence ? (channel?.members.count ?? 0) : nil, cache: cache)
     }
 
+    /// Whether a channel has at least one subscribed socket.
+    public func hasSubscribers(app: String, channel name: String) -> Bool {
+        !(apps[app]?.channels[name]?.sockets.isEmpty ?? true)
+    }
+
     /// Occupied channels of an app whose names start with `prefix`.
     public func occupiedChannels(app: String, prefix: String?) -> [String] {
         guard let channels = apps[app]?.channels else { return [] }

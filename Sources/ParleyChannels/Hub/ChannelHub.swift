@@ -18,6 +18,10 @@ public protocol ChannelHub: AnyObject, Sendable {
     func signOut(app: AppConfig, subscriber: any ChannelSubscriber, userID: String)
     /// Publishes events; each subscriber receives each event's frame once.
     func publish(app: AppConfig, events: [HubEvent])
+    /// Whether each of `channels` has a subscriber at this moment, so a publisher can skip
+    /// encoding events nobody would receive. Skipping is the same as publishing just before
+    /// a later subscription: that subscriber does not get the event either way.
+    func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool]
     /// Closes every connection signed in as the user with 4009.
     func terminateUser(app: AppConfig, userID: String)
     /// What the HTTP API reports about a channel.
@@ -26,4 +30,11 @@ public protocol ChannelHub: AnyObject, Sendable {
     func occupiedChannels(app: AppConfig, prefix: String?) -> [String]
     /// The user ids of a presence channel.
     func presenceUsers(app: AppConfig, channel: String) -> [String]
+}
+
+extension ChannelHub {
+    /// Every channel might have subscribers: a hub that cannot tell cheaply gets every event.
+    public func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool] {
+        Array(repeating: true, count: channels.count)
+    }
 }

@@ -123,6 +123,13 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         }
     }
 
+    /// One lock round for the whole list; the directory knows every loop's subscriptions, and
+    /// a subscription it holds was queued to its loop's table before the lock was released, so
+    /// an event published after a `true` here reaches it.
+    public func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool] {
+        state.withLock { s in channels.map { s.directory.hasSubscribers(app: app.id, channel: $0) } }
+    }
+
     public func terminateUser(app: AppConfig, userID: String) {
         let targets: [any ChannelSubscriber] = state.withLock { s in
             s.directory.sockets(app: app.id, userID: userID).compactMap { s.handles[$0] }

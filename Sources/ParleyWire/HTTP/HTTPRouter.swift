@@ -18,22 +18,9 @@ public struct HTTPRouter<Handler> {
         case notFound
     }
 
-    struct Route {
-        var method: HTTPMethod
-        var handler: Handler
-        var parameterNames: [String]
-        var catchAllName: String?
-    }
-
-    /// A trie node; children are indices into `nodes`.
-    struct Node {
-        var literals: [String: Int] = [:]
-        var parameter: Int?
-        var routes: [Route] = []
-        var catchAllRoutes: [Route] = []
-    }
-
-    private var nodes: [Node] = [Node()]
+    /// The trie; routes name their handler by index into `handlers`.
+    private var trie = RouteTrie()
+    private var handlers: [Handler] = []
 
     /// Creates an empty router.
     public init() {}
@@ -41,26 +28,8 @@ public struct HTTPRouter<Handler> {
     /// Adds a handler for a method and pattern, such as `/apps/{appId}/channels/{channelName}`.
     /// Adding the same method and pattern again replaces the handler.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: Handler) {
-        var node = 0
-        var names: [String] = []
-        let segments = pattern.split(separator: "/")
-        for (index, segment) in segments.enumerated() {
-            switch Self.classify(segment) {
-            case .literal(let text):
-                node = child(of: node, literal: text)
-            case .parameter(let name):
-                names.append(name)
-                node = parameterChild(of: node)
-            case .catchAll(let name):
-                precondition(index == segments.count - 1, "a catch-all must be the last segment: \(pattern)")
-                let route = Route(method: method, handler: handler, parameterNames: names, catchAllName: name)
-                Self.insert(route, into: &nodes[node].catchAllRoutes)
-                return
-            }
-        }
-        Self.insert(
-            Route(method: method, handler: handler, parameterNames: names, catchAllName: nil),
-            into: &nodes[node].routes)
+        handlers.append(handler)
+        trie.add(method, pattern, handler: handlers.count - 1)
     }
 
     /// Matches a decoded path, splitting it at every `/`.
@@ -75,114 +44,13 @@ public struct HTTPRouter<Handler> {
 
     /// Matches decoded path segments; empty segments are ignored.
     public func match(method: HTTPMethod, segments: [String]) -> Match {
-        let segments = segments.filter { !$0.isEmpty }
-        var candidates: [Candidate] = []
-        var values: [String] = []
-        collect(node: 0, segments: segments, index: 0, values: &values, into: &candidates)
-        if let found = Self.first(method, in: candidates) { return found }
-        if method == .HEAD, let found = Self.first(.GET, in: candidates) { return found }
-        if candidates.isEmpty { return .notFound }
-        return .methodNotAllowed(allowed: Self.allowedMethods(candidates))
-    }
-
-    // MARK: Building
-
-    private enum SegmentKind {
-        case literal(String)
-        case parameter(String)
-        case catchAll(String)
-    }
-
-    private static func classify(_ segment: Substring) -> SegmentKind {
-        guard segment.first == "{" else {
-            precondition(
-                !segment.contains("{") && !segment.contains("}"), "braces only around a whole segment: \(segment)")
-            return .literal(String(segment))
+        switch trie.match(method: method, segments: segments) {
+        case .found(let index, let parameters): return .found(handlers[index], parameters: parameters)
+        case .methodNotAllowed(let allowed): return .methodNotAllowed(allowed: allowed)
+        case .notFound: return .notFound
         }
-        precondition(segment.last == "}" && segment.count > 2, "unterminated parameter: \(segment)")
-        let name = segment.dropFirst().dropLast()
-        if name.hasSuffix("...") { return .catchAll(String(name.dropLast(3))) }
-        return .parameter(String(name))
-    }
-
-    private mutating func child(of node: Int, literal: String) -> Int {
-        if let existing = nodes[node].literals[literal] { return existing }
-        nodes.append(Node())
-        nodes[node].literals[literal] = nodes.count - 1
-        return nodes.count - 1
-    }
-
-    private mutating func parameterChild(of node: Int) -> Int {
-        if let existing = nodes[node].parameter { return existing }
-        nodes.append(Node())
-        nodes[node].parameter = nodes.count - 1
-        return nodes.count - 1
-    }
-
-    private static func insert(_ route: Route, into routes: inout [Route]) {
-        if let same = routes.firstIndex(where: { $0.method == route.method }) {
-            routes[same] = route
-        } else {
-            routes.append(route)
-        }
-    }
-
-    // MARK: Matching
-
-    /// Routes whose pattern matches the path, with the parameter values captured on the way.
-    private struct Candidate {
-        var routes: [Route]
-        var values: [String]
-        var rest: String?
-    }
-
-    /// Depth-first in priority order: exact end, literal child, parameter child, catch-all.
-    private func collect(
-        node: Int, segments: [String], index: Int, values: inout [String], into candidates: inout [Candidate]
-    ) {
-        let current = nodes[node]
-        if index == segments.count {
-            if !current.routes.isEmpty {
-                candidates.append(Candidate(routes: current.routes, values: values, rest: nil))
-            }
-        } else {
-            if let next = current.literals[segments[index]] {
-                collect(node: next, segments: segments, index: index + 1, values: &values, into: &candidates)
-            }
-            if let next = current.parameter {
-                values.append(segments[index])
-                collect(node: next, segments: segments, index: index + 1, values: &values, into: &candidates)
-                values.removeLast()
-            }
-        }
-        if !current.catchAllRoutes.isEmpty {
-            let rest = segments[index...].joined(separator: "/")
-            candidates.append(Candidate(routes: current.catchAllRoutes, values: values, rest: rest))
-        }
-    }
-
-    private static func first(_ method: HTTPMethod, in candidates: [Candidate]) -> Match? {
-        for candidate in candidates {
-            guard let route = candidate.routes.first(where: { $0.method == method }) else { continue }
-            var parameters = Dictionary(
-                zip(route.parameterNames, candidate.values), uniquingKeysWith: { _, last in last })
-            if let name = route.catchAllName { parameters[name] = candidate.rest ?? "" }
-            return .found(route.handler, parameters: parameters)
-        }
-        return nil
-    }
-
-    private static func allowedMethods(_ candidates: [Candidate]) -> [HTTPMethod] {
-        var allowed: [HTTPMethod] = []
-        for route in candidates.flatMap(\.routes) where !allowed.contains(route.method) {
-            allowed.append(route.method)
-        }
-        if allowed.contains(.GET), !allowed.contains(.HEAD) { allowed.append(.HEAD) }
-        return allowed
     }
 }
 
 extension HTTPRouter: Sendable where Handler: Sendable {}
 extension HTTPRouter.Match: Sendable where Handler: Sendable {}
-extension HTTPRouter.Route: Sendable where Handler: Sendable {}
-extension HTTPRouter.Node: Sendable where Handler: Sendable {}
