@@ -35,10 +35,20 @@ final class SQLiteConnection: SQLConnection {
         try run("PRAGMA synchronous = FULL")
         if readOnly {
             try run("PRAGMA query_only = ON")
+            try run("PRAGMA cache_size = -\(Self.readerCacheKiB)")
         } else {
             try enableWriteAheadLog()
+            // The writer touches every room's counter, every sender's cursor and the tails of the
+            // message indexes; with SQLite's default 2 MiB cache it re-reads those pages from
+            // the file on most commits.
+            try run("PRAGMA cache_size = -\(Self.writerCacheKiB)")
         }
     }
+
+    /// Page cache of the single writer connection, in KiB.
+    static let writerCacheKiB = 65_536
+    /// Page cache of each reader connection, in KiB.
+    static let readerCacheKiB = 16_384
 
     deinit {
         statements.removeAll()
