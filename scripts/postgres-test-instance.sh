@@ -7,7 +7,9 @@
 #   scripts/postgres-test-instance.sh url [DIR]     print the URL of a running instance
 #   scripts/postgres-test-instance.sh stop [DIR]    stop the instance and delete DIR
 #
-# DIR defaults to .build-pg/instance in the repository (git-ignored). The printed URL is
+# DIR defaults to .build-pg/instance in the repository (git-ignored) — or, when running as root
+# in a checkout the `postgres` user cannot reach (e.g. under a mode-700 temp directory), to
+# /tmp/parley-pg-<hash of the checkout path>. The printed URL is
 # what the tests read from PARLEY_TEST_POSTGRES_URL:
 #
 #   export PARLEY_TEST_POSTGRES_URL=$(scripts/postgres-test-instance.sh start)
@@ -21,10 +23,18 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 command=${1:-}
-dir=${2:-$root/.build-pg/instance}
 port=54329
 database=parley_test
 user=postgres
+
+default_dir() {
+  if [ "$(id -u)" -eq 0 ] && ! runuser -u "$user" -- test -x "$root" 2>/dev/null; then
+    echo "/tmp/parley-pg-$(printf '%s' "$root" | sha256sum | cut -c1-12)"
+  else
+    echo "$root/.build-pg/instance"
+  fi
+}
+dir=${2:-$(default_dir)}
 
 find_bin() {
   local candidate

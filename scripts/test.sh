@@ -33,15 +33,19 @@ say "building (debug)"
 swift build --build-tests
 
 say "starting a private PostgreSQL instance for the storage conformance suite"
-export PARLEY_TEST_POSTGRES_URL=$(scripts/postgres-test-instance.sh start)
 trap 'scripts/postgres-test-instance.sh stop >/dev/null 2>&1 || true' EXIT
+# A plain assignment, so that a failed start stops the run (`export X=$(...)` would hide it).
+postgres_url=$(scripts/postgres-test-instance.sh start)
+export PARLEY_TEST_POSTGRES_URL=$postgres_url
+# Every test must run here: a skip (a missing instance, binary or tool) fails the run.
+export PARLEY_TEST_NO_SKIPS=1
 
 say "Swift tests"
 swift test --skip-build
 
 say "Python interop tests"
 export PARLEY_BIN_DIR="$root/.build/debug"
-PARLEY_TEST_NO_SKIPS=1 "$root/.venv-test/bin/python" -m pytest -q -rs Tests/interop
+"$root/.venv-test/bin/python" -m pytest -q -rs Tests/interop
 
 fuzz_seconds=${FUZZ_SECONDS:-30}
 if [ "$fuzz_seconds" -gt 0 ]; then

@@ -18,6 +18,13 @@ enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
         postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
     }
 
+    /// Whether this run must run every test (scripts/test.sh sets PARLEY_TEST_NO_SKIPS=1), so a
+    /// missing PostgreSQL instance is a failure rather than a skip.
+    static var mustRunEverything: Bool {
+        guard let value = getenv("PARLEY_TEST_NO_SKIPS") else { return false }
+        return String(cString: value) == "1"
+    }
+
     /// The PostgreSQL instance started by scripts/postgres-test-instance.sh, if the environment names one.
     static var postgresURL: String? {
         guard let value = getenv("PARLEY_TEST_POSTGRES_URL") else { return nil }
