@@ -60,6 +60,24 @@ import Testing
         #expect(PusherRequestSignature.verify(method: "GET", path: "/x", query: missing, body: [], secret: secret, now: 0) == .missingParameter("auth_timestamp"))
     }
 
+    @Test func queryParsingKeepsRawAndDecodedForms() {
+        let query = PusherQuery(parsing: "a=1&&b&c=x%2Cy+z&d%5B%5D=%E2%82%AC&e=%zz&f==g&=h&")
+        let expected: [PusherQuery.Parameter] = [
+            .init(key: "a", rawValue: "1", value: "1"),
+            .init(key: "b", rawValue: "", value: ""),                       // no '=': empty value
+            .init(key: "c", rawValue: "x%2Cy+z", value: "x,y z"),
+            .init(key: "d[]", rawValue: "%E2%82%AC", value: "€"),           // encoded key, multi-byte value
+            .init(key: "e", rawValue: "%zz", value: "%zz"),                 // malformed escape: kept as received
+            .init(key: "f", rawValue: "=g", value: "=g"),                   // only the first '=' splits
+            .init(key: "", rawValue: "h", value: "h"),
+        ]
+        #expect(query.parameters == expected)
+        #expect(PusherQuery(parsing: "").parameters.isEmpty)
+        #expect(PusherQuery(parsing: "x=%C3%28").parameters.first?.value == "%C3%28", "invalid UTF-8 after decoding stays raw")
+        let tail = "k=v&z=1"
+        #expect(PusherQuery(parsing: tail.dropFirst(4)).parameters == [.init(key: "z", rawValue: "1", value: "1")])
+    }
+
     @Test func webhookSignature() {
         let body = Array(#"{"time_ms":1,"events":[]}"#.utf8)
         let signature = PusherSignature.webhookSignature(secret: secret, body: body)
