@@ -6,6 +6,8 @@ extension ChatService {
         var method: HTTPMethod
         var path: String
         var route: ChatRoute
+        /// Whether the handler does blocking file I/O, so it must not run on an event loop.
+        var blocks = false
     }
 
     static func makeRouter(devMode: Bool) -> HTTPRouter<ChatRoute> {
@@ -17,9 +19,9 @@ extension ChatService {
     }
 
     static func routeDefinitions(devMode: Bool) -> [RouteDefinition] {
-        func route(_ method: HTTPMethod, _ path: String, _ access: ChatRoute.Access = .authenticated,
+        func route(_ method: HTTPMethod, _ path: String, _ access: ChatRoute.Access = .authenticated, blocks: Bool = false,
                    _ handler: @escaping @Sendable (ChatService, ChatCall) async throws -> ChatResponse) -> RouteDefinition {
-            RouteDefinition(method: method, path: path, route: ChatRoute(access: access, handler: handler))
+            RouteDefinition(method: method, path: path, route: ChatRoute(access: access, handler: handler), blocks: blocks)
         }
         var routes = [
             route(.GET, "/v1/openapi.json", .open) { service, _ in service.openAPIDocument() },
@@ -58,9 +60,9 @@ extension ChatService {
             route(.GET, "/v1/rooms/{room_id}/cursors") { try await $0.listCursors($1) },
             route(.POST, "/v1/rooms/{room_id}/typing") { try await $0.typing($1) },
 
-            route(.POST, "/v1/rooms/{room_id}/attachments") { try await $0.uploadAttachment($1) },
-            route(.GET, "/v1/attachments/{attachment_id}") { try await $0.getAttachment($1) },
-            route(.GET, "/v1/attachments/{attachment_id}/content", .authenticatedOrSigned) { try await $0.downloadAttachment($1) },
+            route(.POST, "/v1/rooms/{room_id}/attachments", blocks: true) { try await $0.uploadAttachment($1) },
+            route(.GET, "/v1/attachments/{attachment_id}", blocks: true) { try await $0.getAttachment($1) },
+            route(.GET, "/v1/attachments/{attachment_id}/content", .authenticatedOrSigned, blocks: true) { try await $0.downloadAttachment($1) },
 
             route(.POST, "/v1/channels/auth") { try await $0.channelAuth($1) },
             route(.POST, "/v1/channels/user-auth") { try await $0.userAuth($1) },

@@ -77,7 +77,7 @@ public final class ChatService: Sendable {
     /// Every endpoint of this service's API, for transports that route requests themselves.
     public var endpoints: [ChatEndpoint] {
         Self.routeDefinitions(devMode: configuration.devMode).map {
-            ChatEndpoint(method: $0.method, path: $0.path, blocks: $0.path.contains("attachments"), route: $0.route)
+            ChatEndpoint(method: $0.method, path: $0.path, blocks: $0.blocks, route: $0.route)
         }
     }
 

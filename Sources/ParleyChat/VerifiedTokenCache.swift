@@ -9,7 +9,7 @@ import Synchronization
 /// a different key and goes through full verification. Only successes are stored, each with
 /// the window in which full verification would accept it again (`nbf`/`iat` and `exp`, leeway
 /// applied), so a hit answers exactly what verifying would. Bounded: at capacity, expired
-/// entries go first, then arbitrary ones.
+/// entries go first, then arbitrary ones (a quarter of the capacity at a time).
 final class VerifiedTokenCache: Sendable {
     struct Key: Hashable {
         var token: String
@@ -46,8 +46,11 @@ final class VerifiedTokenCache: Sendable {
         guard capacity > 0 else { return }
         entries.withLock { entries in
             if entries.count >= capacity, entries[key] == nil {
+                // Make room for a quarter of the capacity at once, so a full cache of valid
+                // tokens does not pay an O(capacity) sweep on every new token.
                 entries = entries.filter { $0.value.validUntil >= now }
-                while entries.count >= capacity { entries.remove(at: entries.startIndex) }
+                let target = capacity - max(1, capacity / 4)
+                while entries.count > target { entries.remove(at: entries.startIndex) }
             }
             entries[key] = entry
         }

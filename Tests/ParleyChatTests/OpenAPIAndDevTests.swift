@@ -47,6 +47,12 @@ struct OpenAPIAndDevTests {
         #expect(routed == documented)
     }
 
+    @Test func onlyTheAttachmentRoutesDoBlockingIOOffTheEventLoops() {
+        let blocking = ChatService.routeDefinitions(devMode: true).filter(\.blocks).map { "\($0.method.rawValue) \($0.path)" }
+        #expect(Set(blocking) == ["POST /v1/rooms/{room_id}/attachments", "GET /v1/attachments/{attachment_id}",
+                                  "GET /v1/attachments/{attachment_id}/content"])
+    }
+
     @Test func everyErrorCodeIsDocumentedUnderItsStatus() throws {
         let document = try JSONParser.parse(Self.documentOnDisk())
         let schema = try #require(document["components"]?["schemas"]?["Error"]?["properties"]?["error"]?["properties"]?["code"]?["enum"]?.arrayValue)

@@ -4,7 +4,7 @@ import ParleyKit
 @testable import ParleyTerminal
 
 /// The terminal client's logic end to end against the in-memory server: keys in, screen text out.
-@Suite(.timeLimit(.minutes(1))) struct TerminalControllerTests {
+@Suite(.timeLimit(.minutes(1))) struct TerminalControllerTests: ControllerDriving {
     let server = InMemoryChatServer()
     let size = TerminalSize(rows: 16, columns: 64)
 
@@ -14,36 +14,6 @@ import ParleyKit
         let client = try ParleyClient(configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
                                       http: server, realtime: server)
         return ChatController(client: client, userName: user, size: size, options: .init(readFile: readFile))
-    }
-
-    /// Types a line and presses Enter.
-    func type(_ controller: ChatController, _ text: String, enter: Bool = true) async {
-        for character in text { await controller.handle(.character(character)) }
-        if enter { await controller.handle(.enter) }
-    }
-
-    /// The first frame whose text satisfies `done`; if none comes within a generous bound,
-    /// records the screen as it is so a failure says what was shown instead of hanging.
-    @discardableResult
-    func screen(_ controller: ChatController, sourceLocation: SourceLocation = #_sourceLocation,
-                where done: @escaping @Sendable (String) -> Bool) async -> String {
-        let found: String? = await withTaskGroup(of: String?.self) { group in
-            group.addTask {
-                for await frame in controller.frames() where done(frame.text) { return frame.text }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(10))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        if let found { return found }
-        let shown = await controller.currentFrame().text
-        Issue.record("the expected screen never appeared; last screen:\n\(shown)", sourceLocation: sourceLocation)
-        return shown
     }
 
     @Test func aliceCreatesARoomInvitesBobAndTheyTalk() async throws {
@@ -200,7 +170,7 @@ import ParleyKit
 }
 
 /// `/doc NAME` in the terminal client: the editor, its live counter, others' cursors, Esc back.
-@Suite(.timeLimit(.minutes(1))) struct TerminalDocumentTests {
+@Suite(.timeLimit(.minutes(1))) struct TerminalDocumentTests: ControllerDriving {
     let server = InMemoryChatServer()
     let documents = InMemoryDocumentServer()
     let size = TerminalSize(rows: 16, columns: 64)
@@ -211,35 +181,6 @@ import ParleyKit
         let client = try ParleyClient(configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
                                       http: server, realtime: server, documents: documents)
         return ChatController(client: client, userName: user, size: size)
-    }
-
-    func type(_ controller: ChatController, _ text: String, enter: Bool = true) async {
-        for character in text { await controller.handle(.character(character)) }
-        if enter { await controller.handle(.enter) }
-    }
-
-    /// The first frame whose text satisfies `done`, or (after a generous bound) the screen as
-    /// it is, recorded as a failure.
-    @discardableResult
-    func screen(_ controller: ChatController, sourceLocation: SourceLocation = #_sourceLocation,
-                where done: @escaping @Sendable (String) -> Bool) async -> String {
-        let found: String? = await withTaskGroup(of: String?.self) { group in
-            group.addTask {
-                for await frame in controller.frames() where done(frame.text) { return frame.text }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(10))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        if let found { return found }
-        let shown = await controller.currentFrame().text
-        Issue.record("the expected screen never appeared; last screen:\n\(shown)", sourceLocation: sourceLocation)
-        return shown
     }
 
     @Test func twoUsersEditTheRoomsDocumentAndEscReturnsToTheChat() async throws {
