@@ -86,7 +86,7 @@ import Testing
         #expect(seen.map(\.text) == ["a", "b", "c", "d"])
     }
 
-    @Test func aSendWhoseAnswerWasLostIsRetriedWithoutDoubling() async throws {
+    @Test(.timeLimit(.minutes(1))) func aSendWhoseAnswerWasLostIsRetriedWithoutDoubling() async throws {
         let alice = try makeClient(server, "alice", clock: clock)
         await alice.connect()
         await wait(alice, for: .online)
@@ -107,6 +107,7 @@ import Testing
         server.post("next", as: "bob", in: roomID)
         let more = messages(await read(&events) { messages($0).count >= 1 })
         #expect(more.map(\.seq) == [2])
+        try await waitForEmptyOutbox(alice)
         #expect(try await alice.outbox().isEmpty)
     }
 

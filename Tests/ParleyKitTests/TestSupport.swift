@@ -25,6 +25,12 @@ func waitForSubscribers(_ server: InMemoryChatServer, _ channel: String, _ count
     while server.subscriberCount(channel) < count { await Task.yield() }
 }
 
+/// Waits until the client's outbox is empty: the answer to a send is handled after the server
+/// has already published the message, so seeing the message does not mean the entry is gone.
+func waitForEmptyOutbox(_ client: ParleyClient) async throws {
+    while try await !client.outbox().isEmpty { await Task.yield() }
+}
+
 /// The new messages among room events.
 func messages(_ events: [RoomEvent]) -> [ChatMessage] {
     events.compactMap { if case .message(let message) = $0 { message } else { nil } }
