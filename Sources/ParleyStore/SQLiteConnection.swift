@@ -9,16 +9,28 @@ final class SQLiteConnection: SQLConnection {
 
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    private var checkpointer: WALCheckpointer?
     let path: String
 
     var dialect: SQLDialect { .sqlite }
     var isHealthy: Bool { true }
 
+    /// What a connection is opened for.
+    enum Role {
+        /// The single writer: WAL journaling, a large page cache, and checkpoints left to
+        /// `checkpointer` when there is one (SQLite's automatic checkpoint otherwise).
+        case writer(checkpointer: WALCheckpointer?)
+        /// A reader: refuses writes (`query_only`).
+        case reader
+        /// The background checkpoint connection.
+        case checkpointer
+    }
+
     /// Opens (creating if needed) the database file at `path` and applies Parley's pragmas.
     ///
-    /// WAL journaling with `synchronous=FULL` makes every COMMIT durable with one WAL fsync;
-    /// `readOnly` connections additionally refuse writes (`query_only`).
-    init(path: String, readOnly: Bool) throws(StoreError) {
+    /// WAL journaling with `synchronous=FULL` makes every COMMIT durable with one WAL fsync
+    /// (and makes each checkpoint fsync the log before and the database file after copying).
+    init(path: String, role: Role) throws(StoreError) {
         var database: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &database, flags, nil)
@@ -33,15 +45,22 @@ final class SQLiteConnection: SQLConnection {
         sqlite3_busy_timeout(database, Self.busyTimeoutMilliseconds)
         try run("PRAGMA foreign_keys = ON")
         try run("PRAGMA synchronous = FULL")
-        if readOnly {
+        switch role {
+        case .reader:
             try run("PRAGMA query_only = ON")
             try run("PRAGMA cache_size = -\(Self.readerCacheKiB)")
-        } else {
+        case .writer(let checkpointer):
             try enableWriteAheadLog()
             // The writer touches every room's counter, every sender's cursor and the tails of the
             // message indexes; with SQLite's default 2 MiB cache it re-reads those pages from
             // the file on most commits.
             try run("PRAGMA cache_size = -\(Self.writerCacheKiB)")
+            // A log that grew during a burst is cut back to this size once it starts over.
+            try run("PRAGMA journal_size_limit = \(Self.logSizeLimitBytes)")
+            if let checkpointer { handOverCheckpoints(to: checkpointer) }
+        case .checkpointer:
+            // Reading the schema opens the log, which a checkpoint on a fresh connection needs.
+            _ = try execute("SELECT count(*) FROM sqlite_schema", [])
         }
     }
 
@@ -49,10 +68,44 @@ final class SQLiteConnection: SQLConnection {
     static let writerCacheKiB = 65_536
     /// Page cache of each reader connection, in KiB.
     static let readerCacheKiB = 16_384
+    /// The size the log file is truncated to when it starts over after a full checkpoint.
+    static let logSizeLimitBytes = 64 << 20
 
     deinit {
+        checkpointer?.close()
         statements.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Replaces SQLite's automatic checkpoint (run inside the COMMIT that crosses 1,000 frames)
+    /// with a WAL hook that hands the work to `checkpointer`.
+    private func handOverCheckpoints(to checkpointer: WALCheckpointer) {
+        self.checkpointer = checkpointer
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().logGrew(to: Int(frames))
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Called after each commit with the log's length in frames.
+    private func logGrew(to frames: Int) {
+        guard let checkpointer else { return }
+        if frames >= checkpointer.limit {
+            _ = checkpointPassively()
+            checkpointer.recordWriterCheckpoint()
+        } else if frames >= checkpointer.threshold {
+            checkpointer.request()
+        }
+    }
+
+    /// Copies into the database file every log frame no reader still needs; returns SQLite's
+    /// status (`SQLITE_BUSY` when another connection holds the checkpoint lock — the next one retries).
+    func checkpointPassively() -> (status: Int32, logFrames: Int, copiedFrames: Int) {
+        var logFrames: Int32 = 0
+        var copiedFrames: Int32 = 0
+        let status = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &copiedFrames)
+        return (status & 0xFF, Int(logFrames), Int(copiedFrames))
     }
 
     private func enableWriteAheadLog() throws(StoreError) {

@@ -40,7 +40,14 @@ public final class StoreDatabase: Sendable {
     private static func connect(_ location: StoreLocation, readOnly: Bool) throws(StoreError) -> any SQLConnection {
         switch location {
         case .sqlite(let path):
-            return try SQLiteConnection(path: path, readOnly: readOnly)
+            if readOnly { return try SQLiteConnection(path: path, role: .reader) }
+            let checkpointer = WALCheckpointer.start(path: path)
+            do {
+                return try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer))
+            } catch {
+                checkpointer.close()
+                throw error
+            }
         case .postgres(let url):
             return try PostgresConnection(url: url)
         }

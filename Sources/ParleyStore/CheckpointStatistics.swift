@@ -1,0 +1,14 @@
+/// What the background checkpointer has done so far.
+struct CheckpointStatistics: Sendable, Equatable {
+    /// Checkpoints run by the background thread.
+    var background = 0
+    /// Checkpoints the writer ran itself because the log reached its limit.
+    var byWriter = 0
+    /// Background checkpoints that found the checkpoint lock taken (the next request retries).
+    var busy = 0
+    /// Background checkpoints that failed otherwise (the connection could not open, an I/O error).
+    var failures = 0
+    /// Frames in the log and frames copied by the last background checkpoint.
+    var lastLogFrames = 0
+    var lastCopiedFrames = 0
+}

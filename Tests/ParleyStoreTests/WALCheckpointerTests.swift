@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import ParleyStore
+
+/// The background WAL checkpoint: the writer's commits never copy the log themselves unless
+/// it reaches its limit, and what was committed reaches the database file.
+@Suite struct WALCheckpointerTests {
+    private static func temporaryPath() throws -> (directory: String, database: String) {
+        var template = Array("/tmp/parley-checkpoint-test-XXXXXX".utf8CString)
+        guard let directory = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
+        let path = String(cString: directory)
+        return (path, path + "/test.sqlite")
+    }
+
+    private static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : -1
+    }
+
+    private static func removeDirectory(_ directory: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(directory + "/test.sqlite" + suffix) }
+        rmdir(directory)
+    }
+
+    /// Commits `count` transactions of one 2 KiB row each (every one adds frames to the log).
+    private static func commitRows(_ writer: SQLiteConnection, count: Int, from start: Int = 0) throws {
+        for index in start..<start + count {
+            try writer.run("BEGIN IMMEDIATE")
+            _ = try writer.execute("INSERT INTO t (id, body) VALUES ($1, $2)",
+                                   [.int(index), .text(String(repeating: "x", count: 2_048))])
+            try writer.run("COMMIT")
+        }
+    }
+
+    private static func waitFor(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test func committedPagesReachTheDatabaseFileWithoutTheWriterCheckpointing() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { Self.removeDirectory(directory) }
+        let checkpointer = WALCheckpointer.start(path: path, threshold: 8, limit: 1_000_000)
+        var writer: SQLiteConnection? = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer))
+        try writer!.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        let sizeBefore = Self.fileSize(path)
+
+        try Self.commitRows(writer!, count: 200)
+        try await Self.waitFor { checkpointer.currentStatistics.background > 0 && Self.fileSize(path) > 200 * 2_048 }
+
+        let statistics = checkpointer.currentStatistics
+        #expect(statistics.background > 0)
+        #expect(statistics.byWriter == 0)
+        #expect(statistics.failures == 0)
+        #expect(statistics.lastCopiedFrames > 0)
+        // Only a checkpoint writes the database file in WAL mode: 200 rows of 2 KiB arrived there.
+        #expect(Self.fileSize(path) > sizeBefore + 200 * 2_048)
+
+        writer = nil
+        let reader = try SQLiteConnection(path: path, role: .reader)
+        var rows = 0
+        try reader.query("SELECT count(*) FROM t", []) { rows = $0.int(0) }
+        #expect(rows == 200)
+    }
+
+    @Test func theWriterCheckpointsItselfWhenTheLogReachesItsLimit() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { Self.removeDirectory(directory) }
+        // A background threshold the test never reaches on its own, so only the limit can act.
+        let checkpointer = WALCheckpointer.start(path: path, threshold: 40, limit: 40)
+        let writer = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer))
+        try writer.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+
+        try Self.commitRows(writer, count: 100)
+
+        #expect(checkpointer.currentStatistics.byWriter > 0)
+        // The log started over after the writer's checkpoints: it holds far fewer frames than
+        // 100 commits wrote (each commit adds at least one 4 KiB page and its header).
+        #expect(Self.fileSize(path + "-wal") < 100 * 4_096)
+    }
+
+    @Test func closingWithACheckpointPendingStopsTheThread() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { Self.removeDirectory(directory) }
+        let database = try await StoreDatabase.open(StoreConfiguration(location: .sqlite(path: path)))
+        _ = try await database.write { context in
+            try context.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        }
+        for index in 0..<50 {
+            _ = try await database.write { context in
+                try context.execute("INSERT INTO t (id, body) VALUES ($1, $2)",
+                                    [.int(index), .text(String(repeating: "y", count: 4_096))])
+            }
+        }
+        await database.close()
+        let reopened = try await StoreDatabase.open(StoreConfiguration(location: .sqlite(path: path)))
+        let count = try await reopened.read { context in
+            try context.queryFirst("SELECT count(*) FROM t") { $0.int(0) }
+        }
+        #expect(count == 50)
+        await reopened.close()
+    }
+}
