@@ -19,22 +19,28 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     private let maxBatchSize: Int
     private let clock: StoreClock
+    private let syncer: WALSyncer?
 
-    private init(maxBatchSize: Int, clock: StoreClock) {
+    private init(maxBatchSize: Int, clock: StoreClock, syncer: WALSyncer?) {
         self.maxBatchSize = max(1, maxBatchSize)
         self.clock = clock
+        self.syncer = syncer
     }
 
     /// Starts the writer thread: it opens its connection with `open`, runs `prepare` (migrations)
     /// on it, and only then begins taking operations. Throws what `open` or `prepare` threw.
+    ///
+    /// With a `syncer` (SQLite opened with `synchronous=NORMAL`) committed batches are answered
+    /// by the syncer after its fsync, while this thread goes on with the next batch.
     static func start(
         name: String,
         maxBatchSize: Int,
         clock: StoreClock,
+        syncer: WALSyncer? = nil,
         open: @escaping @Sendable () throws -> any SQLConnection,
         prepare: @escaping @Sendable (SQLContext) throws -> Void
     ) async throws -> GroupCommitWriter {
-        let writer = GroupCommitWriter(maxBatchSize: maxBatchSize, clock: clock)
+        let writer = GroupCommitWriter(maxBatchSize: maxBatchSize, clock: clock, syncer: syncer)
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             DatabaseThread.start(name: name) {
                 var connection: (any SQLConnection)?
@@ -44,11 +50,13 @@ final class GroupCommitWriter: @unchecked Sendable {
                     try prepare(SQLContext(connection: opened, now: clock.now()))
                 } catch {
                     connection = nil
+                    syncer?.close()
                     started.resume(throwing: error)
                     return
                 }
                 started.resume()
                 let waiter = writer.run(on: connection!)
+                syncer?.close()  // answers the last batches before the connection goes
                 connection = nil  // closes the database before close() returns
                 waiter?.resume()
             }
@@ -135,7 +143,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Runs `batch` in one transaction and resumes every caller after it ended.
     private func commit(_ batch: [any WriteJob], on connection: any SQLConnection) {
         var counters = BatchCounters()
-        let failure = runTransaction(batch, on: connection, counters: &counters)
+        var commitID: UInt64?
+        let failure = runTransaction(batch, on: connection, counters: &counters, commitID: &commitID)
         lock.withLock {
             statistics.pipelinedOperations += counters.pipelinedOperations
             statistics.pipelineRetries += counters.pipelineRetries
@@ -150,14 +159,19 @@ final class GroupCommitWriter: @unchecked Sendable {
                 statistics.failedBatches += 1
             }
         }
+        if let syncer, let commitID {
+            syncer.committed(commitID, jobs: batch, failure: failure)
+            return
+        }
         for job in batch {
             job.finish(batchFailure: failure)
         }
     }
 
     /// BEGIN, each operation in its savepoint, COMMIT; returns the error that sank the whole batch, if any.
+    /// `commitID` is the syncer's number for the COMMIT, once one was attempted.
     private func runTransaction(_ batch: [any WriteJob], on connection: any SQLConnection,
-                                counters: inout BatchCounters) -> StoreError? {
+                                counters: inout BatchCounters, commitID: inout UInt64?) -> StoreError? {
         do {
             try begin(on: connection)
         } catch {
@@ -184,6 +198,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     }
                 }
             }
+            commitID = syncer?.beginCommit()
             try connection.run("COMMIT")
             return nil
         } catch {

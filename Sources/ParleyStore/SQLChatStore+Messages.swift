@@ -8,34 +8,59 @@ extension SQLChatStore {
         if database.dialect == .postgres {
             return try await appendInOneStatement(app: app, room: room, message, encodedParts: parts)
         }
-        return try await write { context in
-            _ = try Self.requireMember(context, app: app, room: room, user: message.senderID, lock: true)
-            if let clientID = message.clientID,
-               let original = try Self.fetchMessage(context, app: app, room: room, sender: message.senderID, clientID: clientID) {
-                return AppendResult(message: original, created: false)
+        return try await appendInWriter(app: app, room: room, message, encodedParts: parts, retryIfOriginalIsGone: true)
+    }
+
+    private func appendInWriter(app: String, room: String, _ message: NewMessage, encodedParts parts: String,
+                                retryIfOriginalIsGone: Bool) async throws -> AppendResult {
+        do {
+            return try await write { context in
+                let stored = try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
+                return AppendResult(message: stored, created: true)
             }
-            try Self.requireAttachments(context, app: app, room: room, parts: message.parts)
-            let stored = try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
-            return AppendResult(message: stored, created: true)
+        } catch is DuplicateSend {
+            // The insert found the client id taken and its writes were rolled back; the original
+            // is committed (in an earlier transaction or earlier in this one), so a reader finds it.
+            let original = try await read { context in
+                try Self.fetchMessage(context, app: app, room: room, sender: message.senderID, clientID: message.clientID ?? "")
+            }
+            if let original { return AppendResult(message: original, created: false) }
+            // The original shared this send's transaction and that transaction failed: nothing
+            // of either is stored, so the send can simply run again.
+            guard retryIfOriginalIsGone else { throw StoreError(.internal, "client id conflict without an original message") }
+            return try await appendInWriter(app: app, room: room, message, encodedParts: parts, retryIfOriginalIsGone: false)
         }
     }
 
-    /// Takes the room's next seq, stores the message and moves the sender's cursor to it.
+    /// Thrown inside the write when the sender already sent a message with this client id.
+    private struct DuplicateSend: Error {}
+
+    /// Takes the room's next seq, moves the sender's cursor to it (which is also the membership
+    /// check) and stores the message, unless the sender's client id is taken (`DuplicateSend`).
+    ///
+    /// Three statements, each one B-tree descent: the counter, the cursor, the insert whose
+    /// unique index is the duplicate check.
     private static func insertMessage(_ context: SQLContext, app: String, room: String, _ message: NewMessage,
                                       encodedParts: String) throws -> Message {
         let seq = try context.queryFirst("""
             UPDATE rooms SET last_seq = last_seq + 1, last_activity_at = $3 WHERE app_id = $1 AND id = $2 RETURNING last_seq
             """, [.text(app), .text(room), .integer(context.now)]) { $0.int64(0) }
         guard let seq else { throw StoreError(.notFound, "room \(room) not found") }
+        let isMember = try context.queryFirst("""
+            UPDATE memberships SET read_seq = max(read_seq, $4), read_at = $5
+            WHERE app_id = $1 AND room_id = $2 AND user_id = $3 RETURNING 1
+            """, [.text(app), .text(room), .text(message.senderID), .integer(seq), .integer(context.now)]) { _ in true }
+        guard isMember != nil else {
+            throw StoreError(.notMember, "user \(message.senderID) is not a member of room \(room)")
+        }
+        try requireAttachments(context, app: app, room: room, parts: message.parts)
         let id = try context.queryFirst("""
             INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING RETURNING id
             """, [.text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
                   .text(encodedParts), .integer(context.now)]) { $0.int64(0) }
-        guard let id else { throw StoreError(.internal, "INSERT … RETURNING id returned no row") }
-        try context.execute("""
-            UPDATE memberships SET read_seq = $4, read_at = $5 WHERE app_id = $1 AND room_id = $2 AND user_id = $3 AND read_seq < $4
-            """, [.text(app), .text(room), .text(message.senderID), .integer(seq), .integer(context.now)])
+        guard let id else { throw DuplicateSend() }
         return Message(id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
                        parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil)
     }

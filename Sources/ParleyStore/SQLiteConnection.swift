@@ -17,9 +17,10 @@ final class SQLiteConnection: SQLConnection {
 
     /// What a connection is opened for.
     enum Role {
-        /// The single writer: WAL journaling, a large page cache, and checkpoints left to
-        /// `checkpointer` when there is one (SQLite's automatic checkpoint otherwise).
-        case writer(checkpointer: WALCheckpointer?)
+        /// The single writer: WAL journaling, a large page cache, checkpoints left to
+        /// `checkpointer` when there is one (SQLite's automatic checkpoint otherwise), and with
+        /// `syncedElsewhere` COMMIT without fsync: a `WALSyncer` flushes the log before anyone is answered.
+        case writer(checkpointer: WALCheckpointer?, syncedElsewhere: Bool)
         /// A reader: refuses writes (`query_only`).
         case reader
         /// The background checkpoint connection.
@@ -31,6 +32,7 @@ final class SQLiteConnection: SQLConnection {
     /// WAL journaling with `synchronous=FULL` makes every COMMIT durable with one WAL fsync
     /// (and makes each checkpoint fsync the log before and the database file after copying).
     init(path: String, role: Role) throws(StoreError) {
+        Self.configureLibrary
         var database: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &database, flags, nil)
@@ -49,8 +51,9 @@ final class SQLiteConnection: SQLConnection {
         case .reader:
             try run("PRAGMA query_only = ON")
             try run("PRAGMA cache_size = -\(Self.readerCacheKiB)")
-        case .writer(let checkpointer):
+        case .writer(let checkpointer, let syncedElsewhere):
             try enableWriteAheadLog()
+            if syncedElsewhere { try run("PRAGMA synchronous = NORMAL") }
             // The writer touches every room's counter, every sender's cursor and the tails of the
             // message indexes; with SQLite's default 2 MiB cache it re-reads those pages from
             // the file on most commits.
@@ -63,6 +66,12 @@ final class SQLiteConnection: SQLConnection {
             _ = try execute("SELECT count(*) FROM sqlite_schema", [])
         }
     }
+
+    /// Process-wide settings, applied before the first connection initializes SQLite (later calls
+    /// are refused by SQLite and harmless: the library then keeps its defaults).
+    private static let configureLibrary: Void = {
+        _ = parley_sqlite3_disable_memory_statistics()
+    }()
 
     /// Page cache of the single writer connection, in KiB.
     static let writerCacheKiB = 65_536
@@ -140,7 +149,7 @@ final class SQLiteConnection: SQLConnection {
     }
 
     func run(_ sql: String) throws(StoreError) {
-        if !sql.contains(";") {
+        if !sql.utf8.contains(UInt8(ascii: ";")) {
             // Single statements (BEGIN, SAVEPOINT, COMMIT…) run from the statement cache.
             _ = try execute(sql, [])
             return

@@ -2,6 +2,8 @@
 public final class StoreDatabase: Sendable {
     private let writer: GroupCommitWriter
     private let readers: ReaderPool
+    /// Flushes the SQLite writer's log before its callers are answered (nil on PostgreSQL).
+    let syncer: WALSyncer?
 
     /// The engine behind the database.
     public let dialect: SQLDialect
@@ -12,10 +14,13 @@ public final class StoreDatabase: Sendable {
     /// when PostgreSQL cannot be reached, and `io` when the SQLite file cannot be opened.
     public static func open(_ configuration: StoreConfiguration) async throws -> StoreDatabase {
         let location = configuration.location
+        var syncer: WALSyncer?
+        if case .sqlite(let path) = location { syncer = WALSyncer.start(databasePath: path) }
         let writer = try await GroupCommitWriter.start(
             name: "parley-writer",
             maxBatchSize: configuration.maxBatchSize,
             clock: configuration.clock,
+            syncer: syncer,
             open: { try Self.connect(location, readOnly: false) },
             prepare: { try Migrator.migrate($0) })
         do {
@@ -24,16 +29,17 @@ public final class StoreDatabase: Sendable {
                 count: configuration.readerCount,
                 clock: configuration.clock,
                 open: { try Self.connect(location, readOnly: true) })
-            return StoreDatabase(writer: writer, readers: readers, dialect: location.dialect)
+            return StoreDatabase(writer: writer, readers: readers, syncer: syncer, dialect: location.dialect)
         } catch {
             await writer.close()
             throw error
         }
     }
 
-    private init(writer: GroupCommitWriter, readers: ReaderPool, dialect: SQLDialect) {
+    private init(writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, dialect: SQLDialect) {
         self.writer = writer
         self.readers = readers
+        self.syncer = syncer
         self.dialect = dialect
     }
 
@@ -43,7 +49,7 @@ public final class StoreDatabase: Sendable {
             if readOnly { return try SQLiteConnection(path: path, role: .reader) }
             let checkpointer = WALCheckpointer.start(path: path)
             do {
-                return try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer))
+                return try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: true))
             } catch {
                 checkpointer.close()
                 throw error
@@ -78,9 +84,12 @@ public final class StoreDatabase: Sendable {
         try await writer.submit(statement: statement, decode: decode, complete: complete, coalescing: coalescing)
     }
 
-    /// Runs `operation` on a reader connection; it sees every write acknowledged before it started.
+    /// Runs `operation` on a reader connection; it sees every write acknowledged before it started,
+    /// and its answer waits until whatever it may have seen is durable.
     public func read<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
-        try await readers.submit(operation)
+        let value = try await readers.submit(operation)
+        await syncer?.waitUntilDurable()
+        return value
     }
 
     /// The writer's counters (transactions vs operations, queue depth).

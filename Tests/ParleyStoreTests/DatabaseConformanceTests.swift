@@ -164,12 +164,15 @@ struct DurabilitySettingsTests {
                     let journal = try context.queryFirst("PRAGMA journal_mode") { $0.text(0) } ?? ""
                     let synchronous = try context.queryFirst("PRAGMA synchronous") { $0.int(0) } ?? -1
                     let foreignKeys = try context.queryFirst("PRAGMA foreign_keys") { $0.int(0) } ?? -1
-                    return [journal, synchronous == 2 ? "full" : "\(synchronous)", foreignKeys == 1 ? "fk" : "no-fk"]
+                    // NORMAL: COMMIT writes the log without fsync; the WAL syncer flushes it before
+                    // any caller is answered (WALSyncerTests show the ordering).
+                    return [journal, synchronous == 1 ? "normal" : "\(synchronous)", foreignKeys == 1 ? "fk" : "no-fk"]
                 case .postgres:
                     return [try context.queryFirst("SHOW synchronous_commit") { $0.text(0) } ?? ""]
                 }
             }
-            #expect(settings == (engine == .sqlite ? ["wal", "full", "fk"] : ["on"]))
+            #expect(settings == (engine == .sqlite ? ["wal", "normal", "fk"] : ["on"]))
+            #expect((store.database.syncer != nil) == (engine == .sqlite))
         }
     }
 }

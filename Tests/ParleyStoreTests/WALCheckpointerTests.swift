@@ -44,7 +44,7 @@ import Testing
         let (directory, path) = try Self.temporaryPath()
         defer { Self.removeDirectory(directory) }
         let checkpointer = WALCheckpointer.start(path: path, threshold: 8, limit: 1_000_000)
-        var writer: SQLiteConnection? = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer))
+        var writer: SQLiteConnection? = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: false))
         try writer!.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
         let sizeBefore = Self.fileSize(path)
 
@@ -71,7 +71,7 @@ import Testing
         defer { Self.removeDirectory(directory) }
         // A background threshold the test never reaches on its own, so only the limit can act.
         let checkpointer = WALCheckpointer.start(path: path, threshold: 40, limit: 40)
-        let writer = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer))
+        let writer = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: false))
         try writer.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
 
         try Self.commitRows(writer, count: 100)

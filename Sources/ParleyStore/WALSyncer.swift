@@ -1,0 +1,143 @@
+/// Makes the SQLite writer's committed transactions durable on a thread of its own, so the
+/// writer runs the next batch while the previous one's log pages go to disk.
+///
+/// With `synchronous=FULL` SQLite fsyncs the log inside every COMMIT, and the writer does
+/// nothing else meanwhile: its cycle is the batch's statements *plus* the fsync. Instead the
+/// writer's connection runs with `synchronous=NORMAL` (COMMIT writes the log, no fsync) and hands
+/// each committed batch here; this thread calls `fdatasync` on the log and only then answers the
+/// batch's callers. One fsync covers every batch committed before it started, so the cycle becomes
+/// the longer of the two instead of their sum. Nothing is acknowledged before it is durable.
+///
+/// Readers could still see a committed batch before its fsync; `waitUntilDurable()` holds a read's
+/// answer until every commit that had begun when the read ended is durable, so no read returns
+/// data a power loss could take back.
+final class WALSyncer: @unchecked Sendable {
+    // Safe to share: every stored property except `sync` is only touched while holding `lock`;
+    // `sync` runs on the syncer thread alone.
+    private let lock = ConditionLock()
+    private var pending: [CommittedBatch] = []
+    private var begun: UInt64 = 0
+    private var durable: UInt64 = 0
+    private var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    private var statistics = SyncStatistics()
+    private var isClosed = false
+    private var hasStopped = false
+    private let sync: () throws(StoreError) -> Void
+
+    private struct CommittedBatch {
+        let id: UInt64
+        let jobs: [any WriteJob]
+        let failure: StoreError?
+    }
+
+    private init(sync: @escaping () throws(StoreError) -> Void) {
+        self.sync = sync
+    }
+
+    /// Starts the syncer thread for the log of the SQLite database at `databasePath`.
+    static func start(databasePath: String) -> WALSyncer {
+        let file = WALFile(databasePath: databasePath)
+        return start(sync: { () throws(StoreError) in try file.sync() })
+    }
+
+    /// Starts the syncer thread with `sync` as the flush (tests pass one they control).
+    static func start(sync: @escaping () throws(StoreError) -> Void) -> WALSyncer {
+        let syncer = WALSyncer(sync: sync)
+        DatabaseThread.start(name: "parley-wal-sync") { syncer.run() }
+        return syncer
+    }
+
+    /// Called by the writer right before COMMIT; returns the commit's number.
+    func beginCommit() -> UInt64 {
+        lock.withLock {
+            begun += 1
+            return begun
+        }
+    }
+
+    /// Hands over the jobs of commit `id` (after COMMIT returned, or failed with `failure`):
+    /// they are answered after the next fsync.
+    func committed(_ id: UInt64, jobs: [any WriteJob], failure: StoreError?) {
+        lock.withLock {
+            pending.append(CommittedBatch(id: id, jobs: jobs, failure: failure))
+            if pending.count == 1 { lock.broadcast() }
+        }
+    }
+
+    /// Returns once every commit begun before this call is durable.
+    func waitUntilDurable() async {
+        let ready = lock.withLock { durable >= begun }
+        if ready { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = lock.withLock {
+                if durable >= begun { return true }
+                waiters.append((begun, continuation))
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Counters (fsyncs against batches) for tests and diagnostics.
+    var currentStatistics: SyncStatistics {
+        lock.withLock { statistics }
+    }
+
+    /// Syncs and answers what is pending, then stops the thread; returns once it has.
+    func close() {
+        lock.withLock {
+            isClosed = true
+            lock.broadcast()
+        }
+        lock.wait(until: { hasStopped }) {}
+    }
+
+    private func run() {
+        while let batches = nextBatches() {
+            var failure: StoreError?
+            do {
+                try sync()
+            } catch {
+                failure = error
+            }
+            for batch in batches {
+                for job in batch.jobs { job.finish(batchFailure: batch.failure ?? failure) }
+            }
+            for waiter in markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil, batches: batches.count) {
+                waiter.resume()
+            }
+        }
+        lock.withLock {
+            hasStopped = true
+            lock.broadcast()
+        }
+    }
+
+    /// Blocks until batches are pending; nil once closed with nothing left.
+    private func nextBatches() -> [CommittedBatch]? {
+        lock.wait(until: { !pending.isEmpty || isClosed }) {
+            guard !pending.isEmpty else { return nil }
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+    }
+
+    /// Records the fsync's outcome; returns the readers it releases.
+    private func markDurable(upTo id: UInt64, failed: Bool, batches: Int) -> [CheckedContinuation<Void, Never>] {
+        lock.withLock {
+            // After a failed fsync nothing newer can be called durable, but readers are released
+            // anyway: they saw what the writer committed, and holding them forever helps no one.
+            durable = max(durable, id)
+            statistics.syncs += 1
+            statistics.batches += batches
+            if failed { statistics.failures += 1 }
+            var released: [CheckedContinuation<Void, Never>] = []
+            waiters.removeAll { waiter in
+                guard waiter.target <= durable else { return false }
+                released.append(waiter.continuation)
+                return true
+            }
+            return released
+        }
+    }
+}
