@@ -41,6 +41,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         prepare: @escaping @Sendable (SQLContext) throws -> Void
     ) async throws -> GroupCommitWriter {
         let writer = GroupCommitWriter(maxBatchSize: maxBatchSize, clock: clock, syncer: syncer)
+        syncer?.setIdleHandler { [weak writer] in writer?.syncerBecameIdle() }
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             DatabaseThread.start(name: name) {
                 var connection: (any SQLConnection)?
@@ -141,10 +142,11 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// Runs `batch` in one transaction and resumes every caller after it ended.
-    private func commit(_ batch: [any WriteJob], on connection: any SQLConnection) {
+    private func commit(_ first: [any WriteJob], on connection: any SQLConnection) {
         var counters = BatchCounters()
         var commitID: UInt64?
-        let failure = runTransaction(batch, on: connection, counters: &counters, commitID: &commitID)
+        var batch = first
+        let failure = runTransaction(&batch, on: connection, counters: &counters, commitID: &commitID)
         lock.withLock {
             statistics.pipelinedOperations += counters.pipelinedOperations
             statistics.pipelineRetries += counters.pipelineRetries
@@ -170,7 +172,12 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// BEGIN, each operation in its savepoint, COMMIT; returns the error that sank the whole batch, if any.
     /// `commitID` is the syncer's number for the COMMIT, once one was attempted.
-    private func runTransaction(_ batch: [any WriteJob], on connection: any SQLConnection,
+    ///
+    /// While the syncer is still flushing the previous commit, operations that arrive meanwhile
+    /// join this transaction (up to the batch limit) instead of waiting for a commit of their own:
+    /// committing them separately would only rewrite the same pages into the log again before the
+    /// fsync could take them anyway.
+    private func runTransaction(_ batch: inout [any WriteJob], on connection: any SQLConnection,
                                 counters: inout BatchCounters, commitID: inout UInt64?) -> StoreError? {
         do {
             try begin(on: connection)
@@ -178,7 +185,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             return error
         }
         do {
-            if batch.count == 1 {
+            if batch.count == 1 && !(syncer?.isBusy ?? false) {
                 // A lone operation needs no savepoint: if it fails, the whole transaction rolls back.
                 let context = SQLContext(connection: connection, now: clock.now())
                 if !batch[0].perform(context) {
@@ -186,16 +193,10 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return nil
                 }
             } else {
-                var index = 0
-                while index < batch.count {
-                    let run = statementRun(in: batch, from: index)
-                    if run.count > 1 {
-                        try runPipelined(run, on: connection, counters: &counters)
-                        index += run.count
-                    } else {
-                        try runInSavepoint(batch[index], on: connection)
-                        index += 1
-                    }
+                try performEach(batch[...], on: connection, counters: &counters)
+                while let more = operationsArrivingWhileSyncing(room: maxBatchSize - batch.count) {
+                    try performEach(more[...], on: connection, counters: &counters)
+                    batch.append(contentsOf: more)
                 }
             }
             commitID = syncer?.beginCommit()
@@ -205,6 +206,38 @@ final class GroupCommitWriter: @unchecked Sendable {
             try? connection.run("ROLLBACK")
             return error
         }
+    }
+
+    /// Runs `jobs` inside the open transaction, each in its savepoint or pipelined with its neighbours.
+    private func performEach(_ jobs: ArraySlice<any WriteJob>, on connection: any SQLConnection,
+                             counters: inout BatchCounters) throws(StoreError) {
+        let jobs = Array(jobs)
+        var index = 0
+        while index < jobs.count {
+            let run = statementRun(in: jobs, from: index)
+            if run.count > 1 {
+                try runPipelined(run, on: connection, counters: &counters)
+                index += run.count
+            } else {
+                try runInSavepoint(jobs[index], on: connection)
+                index += 1
+            }
+        }
+    }
+
+    /// Waits, while the syncer is busy with the previous commit, for operations to add to this
+    /// transaction; nil once the syncer is free (time to commit), the batch is full, or on close.
+    private func operationsArrivingWhileSyncing(room: Int) -> [any WriteJob]? {
+        guard let syncer, room > 0 else { return nil }
+        return lock.wait(until: { !queue.isEmpty || !syncer.isBusy || isClosed }) {
+            guard !isClosed, syncer.isBusy, !queue.isEmpty else { return nil }
+            return queue.popFirst(upTo: room)
+        }
+    }
+
+    /// Wakes the writer thread when it may be waiting for the syncer to become free.
+    private func syncerBecameIdle() {
+        lock.withLock { lock.broadcast() }
     }
 
     /// Starts the batch's transaction; a server connection found dead is re-established once,

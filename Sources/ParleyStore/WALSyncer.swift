@@ -20,8 +20,10 @@ final class WALSyncer: @unchecked Sendable {
     private var durable: UInt64 = 0
     private var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     private var statistics = SyncStatistics()
+    private var isSyncing = false
     private var isClosed = false
     private var hasStopped = false
+    private var idleHandler: (@Sendable () -> Void)?
     private let sync: () throws(StoreError) -> Void
 
     private struct CommittedBatch {
@@ -45,6 +47,16 @@ final class WALSyncer: @unchecked Sendable {
         let syncer = WALSyncer(sync: sync)
         DatabaseThread.start(name: "parley-wal-sync") { syncer.run() }
         return syncer
+    }
+
+    /// Sets what to call (outside the syncer's lock) whenever an fsync ends with nothing left to flush.
+    func setIdleHandler(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { idleHandler = handler }
+    }
+
+    /// Whether an fsync is running or committed batches wait for one.
+    var isBusy: Bool {
+        lock.withLock { isSyncing || !pending.isEmpty }
     }
 
     /// Called by the writer right before COMMIT; returns the commit's number.
@@ -103,9 +115,9 @@ final class WALSyncer: @unchecked Sendable {
             for batch in batches {
                 for job in batch.jobs { job.finish(batchFailure: batch.failure ?? failure) }
             }
-            for waiter in markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil, batches: batches.count) {
-                waiter.resume()
-            }
+            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil, batches: batches.count)
+            for waiter in released { waiter.resume() }
+            idle?()
         }
         lock.withLock {
             hasStopped = true
@@ -117,14 +129,18 @@ final class WALSyncer: @unchecked Sendable {
     private func nextBatches() -> [CommittedBatch]? {
         lock.wait(until: { !pending.isEmpty || isClosed }) {
             guard !pending.isEmpty else { return nil }
+            isSyncing = true
             defer { pending.removeAll(keepingCapacity: true) }
             return pending
         }
     }
 
-    /// Records the fsync's outcome; returns the readers it releases.
-    private func markDurable(upTo id: UInt64, failed: Bool, batches: Int) -> [CheckedContinuation<Void, Never>] {
+    /// Records the fsync's outcome; returns the readers it releases and, when nothing is left to
+    /// flush, the handler to tell.
+    private func markDurable(upTo id: UInt64, failed: Bool,
+                             batches: Int) -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) {
         lock.withLock {
+            isSyncing = false
             // After a failed fsync nothing newer can be called durable, but readers are released
             // anyway: they saw what the writer committed, and holding them forever helps no one.
             durable = max(durable, id)
@@ -137,7 +153,7 @@ final class WALSyncer: @unchecked Sendable {
                 released.append(waiter.continuation)
                 return true
             }
-            return released
+            return (released, pending.isEmpty ? idleHandler : nil)
         }
     }
 }

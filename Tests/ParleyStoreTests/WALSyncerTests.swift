@@ -52,7 +52,7 @@ import Testing
         await writer.close()
     }
 
-    @Test func theWriterCommitsTheNextBatchesWhileAnFsyncIsInProgress() async throws {
+    @Test func writesArrivingDuringAnFsyncRunAtOnceAndShareTheNextCommit() async throws {
         let gate = Gate()
         let syncs = LockedCounter()
         let syncer = WALSyncer.start(sync: {
@@ -63,22 +63,41 @@ import Testing
 
         let first = Task { try await writer.submit { try $0.execute("INSERT INTO t (v) VALUES ('first')") } }
         try await eventually { gate.hasEntered }
-        // While the first fsync hangs, later writes still run and commit, one batch each.
+        // While the first fsync hangs, later writes still run on the writer (in an open
+        // transaction) rather than queueing behind it...
+        let performed = LockedCounter()
         var later: [Task<Int, any Error>] = []
         for index in 0..<5 {
-            later.append(Task { try await writer.submit { try $0.execute("INSERT INTO t (v) VALUES ('\(index)')") } })
-            try await eventually { writer.currentStatistics.transactions >= index + 2 }
+            later.append(Task {
+                try await writer.submit { context in
+                    performed.increment()
+                    return try context.execute("INSERT INTO t (v) VALUES ('\(index)')")
+                }
+            })
         }
-        #expect(writer.currentStatistics.transactions == 6)
+        try await eventually { performed.value == 5 }
+        #expect(writer.currentStatistics.transactions == 1)
         #expect(syncs.value == 1)
 
         gate.open()
         _ = try await first.value
-        for task in later { _ = try await task.value }
-        // One fsync after the first covered every batch committed meanwhile.
-        let statistics = syncer.currentStatistics
-        #expect(statistics.batches == 6)
-        #expect(statistics.syncs < statistics.batches)
+        for task in later { #expect(try await task.value == 1) }
+        // ...and commit together once the fsync is done: one more transaction, one more fsync.
+        #expect(writer.currentStatistics.transactions == 2)
+        #expect(writer.currentStatistics.largestBatch == 5)
+        #expect(syncer.currentStatistics.syncs == 2)
+        await writer.close()
+    }
+
+    @Test func aLoneWriteWithTheSyncerIdleCommitsAtOnce() async throws {
+        let syncer = WALSyncer.start(sync: {})
+        let (writer, directory) = try await Self.startWriter(syncer: syncer)
+        defer { Self.remove(directory) }
+        for index in 0..<3 {
+            _ = try await writer.submit { try $0.execute("INSERT INTO t (v) VALUES ('\(index)')") }
+        }
+        #expect(writer.currentStatistics.transactions == 3)
+        #expect(syncer.currentStatistics.syncs == 3)
         await writer.close()
     }
 
