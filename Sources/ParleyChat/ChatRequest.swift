@@ -40,9 +40,23 @@ public struct ChatRequest: Sendable {
     /// The media type of the body without parameters, lowercased (`application/json`), if declared.
     public var mediaType: String? {
         guard let value = headers.first("Content-Type") else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let trimmed = type.trimmingSpaces()
-        return trimmed.isEmpty ? nil : trimmed.lowercased()
+        var type = value.utf8[...]
+        if let semicolon = type.firstIndex(of: UInt8(ascii: ";")) { type = type[..<semicolon] }
+        type = type.trimmingSpacesAndTabs()
+        guard !type.isEmpty else { return nil }
+        // Media types are ASCII tokens: lower-case them byte-wise (this runs on every request).
+        guard type.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return String(Substring(type)) }
+        return String(decoding: type.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+extension Substring.UTF8View {
+    /// The bytes without leading and trailing spaces and tabs.
+    func trimmingSpacesAndTabs() -> Substring.UTF8View {
+        var slice = self
+        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
+        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
+        return slice
     }
 }
 

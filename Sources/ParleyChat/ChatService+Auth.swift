@@ -58,11 +58,13 @@ extension ChatService {
 
     /// The credential after a case-insensitive scheme name, or nil for another scheme.
     private static func credential(_ header: String, scheme: String) -> String? {
-        let utf8 = header.utf8
-        guard utf8.count > scheme.utf8.count + 1 else { return nil }
-        let name = header.prefix(scheme.count)
-        guard name.lowercased() == scheme, header.dropFirst(scheme.count).first == " " else { return nil }
-        return header.dropFirst(scheme.count + 1).trimmingSpaces()
+        let utf8 = header.utf8[...]
+        let schemeBytes = scheme.utf8
+        guard utf8.count > schemeBytes.count + 1 else { return nil }
+        // `scheme` is lower-case ASCII; the header's scheme matches it case-insensitively.
+        guard zip(utf8, schemeBytes).allSatisfy({ ($0 | 0x20) == $1 }),
+              utf8.dropFirst(schemeBytes.count).first == UInt8(ascii: " ") else { return nil }
+        return String(Substring(utf8.dropFirst(schemeBytes.count + 1).trimmingSpacesAndTabs()))
     }
 
     /// The app a dev-mode request addresses: `X-Parley-App`, or the first configured app.
