@@ -24,9 +24,13 @@ final class WALCheckpointer: @unchecked Sendable {
     /// WAL frames after which the writer checkpoints itself.
     let limit: Int
 
-    /// Default thresholds: 4,096 frames (16 MiB with 4 KiB pages) wakes the background
-    /// checkpoint; 65,536 frames (256 MiB) makes the writer do it.
-    static let defaultThreshold = 4_096
+    /// Default thresholds: 16,384 frames (64 MiB with 4 KiB pages) wakes the background
+    /// checkpoint; 65,536 frames (256 MiB) makes the writer do it. Under a stream of sends a
+    /// larger log copies each hot page (a room's counter, an index leaf) once per checkpoint
+    /// instead of once per few commits, and checkpoints' database fsyncs come less often to
+    /// compete with the log's; in runs at 10,000 sends/s, 16,384 gave the lowest p99 of 1,000,
+    /// 4,096 and 16,384.
+    static let defaultThreshold = 16_384
     static let defaultLimit = 65_536
 
     private init(threshold: Int, limit: Int) {
