@@ -181,56 +181,6 @@ struct HTTPSlowClientTests {
         client.send("abc")
         #expect(client.read(until: "abc").hasPrefix("HTTP/1.1 200 OK"))
     }
-
-    @Test("a pipelined burst is handled a few requests per loop pass: work queued by the first ones runs in between")
-    func burstIsSpreadOverPasses() throws {
-        let log = Mutex<[String]>([])
-        var configuration = HTTPServerConfiguration()
-        configuration.maxPipelinedRequests = 64
-        configuration.maxRequestsPerPass = 4
-        let (group, _, port) = try startTestServer(threads: 1, configure: { routes in
-            routes.get("/mark") { request, responder in
-                let id = request.query("id") ?? "?"
-                log.withLock { $0.append("request \(id)") }
-                // Stands for the deliveries a publish queues on the loop.
-                responder.loop.execute { log.withLock { $0.append("task \(id)") } }
-                responder.respond(.text("mark=\(id);"))
-            }
-        }, configuration: configuration)
-        defer { group.shutdownAndWait() }
-        let client = try RawClient(port: port)
-        client.send((1...12).map { "GET /mark?id=\($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
-        let text = client.read(until: "mark=12;")
-        let order = (1...12).map { text.range(of: "mark=\($0);")?.lowerBound }
-        #expect(order.allSatisfy { $0 != nil })
-        #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted())
-        let entries = log.withLock { $0 }
-        let position = { (entry: String) in entries.firstIndex(of: entry) ?? Int.max }
-        // Without the bound all twelve requests would be handled before the first task ran.
-        #expect(position("task 1") < position("request 5"))
-        #expect(position("task 5") < position("request 9"))
-        #expect(entries.count == 24)
-        // Reading resumed after the burst: the connection still answers.
-        client.send("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-        #expect(String(decoding: client.readToEnd(), as: UTF8.self).contains("{\"status\":\"ok\"}"))
-    }
-
-    @Test("a burst cut short by Connection: close answers up to that request, then closes")
-    func burstEndingInClose() throws {
-        var configuration = HTTPServerConfiguration()
-        configuration.maxRequestsPerPass = 2
-        let (group, _, port) = try startTestServer(threads: 1, configuration: configuration)
-        defer { group.shutdownAndWait() }
-        let client = try RawClient(port: port)
-        let keep = "GET /users/1 HTTP/1.1\r\nHost: t\r\n\r\n"
-        let close = "GET /users/2 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
-        let never = "GET /users/3 HTTP/1.1\r\nHost: t\r\n\r\n"
-        client.send(keep + keep + keep + close + never)
-        let text = String(decoding: client.readToEnd(), as: UTF8.self)
-        #expect(text.components(separatedBy: "user=1").count - 1 == 3)
-        #expect(text.contains("user=2"))
-        #expect(!text.contains("user=3"))
-    }
 }
 
 @Suite("HTTP graceful shutdown")

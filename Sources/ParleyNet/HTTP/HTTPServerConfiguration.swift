@@ -23,10 +23,6 @@ public struct HTTPServerConfiguration: Sendable {
     /// Most requests of one connection in progress at once (pipelining); reading pauses
     /// beyond it.
     public var maxPipelinedRequests: Int
-    /// Most requests one connection starts in one pass of its loop; the rest of a pipelined
-    /// burst waits for the next pass, so the work the first ones queued (deliveries of
-    /// published events) goes out before the burst's tail is parsed.
-    public var maxRequestsPerPass: Int
     /// `Server` header value; nil sends none.
     public var serverName: String?
 
@@ -36,7 +32,7 @@ public struct HTTPServerConfiguration: Sendable {
                 limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
                 idleTimeout: Duration = .seconds(60), requestHeadTimeout: Duration = .seconds(30),
                 maxOutboundBytes: Int = 1 << 20,
-                maxPipelinedRequests: Int = 16, maxRequestsPerPass: Int = 16, serverName: String? = nil) {
+                maxPipelinedRequests: Int = 16, serverName: String? = nil) {
         self.host = host
         self.port = port
         self.backlog = backlog
@@ -46,7 +42,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.requestHeadTimeout = requestHeadTimeout
         self.maxOutboundBytes = maxOutboundBytes
         self.maxPipelinedRequests = maxPipelinedRequests
-        self.maxRequestsPerPass = max(1, maxRequestsPerPass)
         self.serverName = serverName
     }
 }

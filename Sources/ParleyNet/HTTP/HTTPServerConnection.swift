@@ -21,12 +21,6 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private var headTimer: TimerHandle?
     private var headInProgress = false
     private var shutdownRequested = false
-    /// Requests started in loop pass `passIteration` (see `maxRequestsPerPass`).
-    private var requestsThisPass = 0
-    private var passIteration: UInt64 = 0
-    /// The rest of a pipelined burst waits for a later pass; reading is paused meanwhile so
-    /// the parser's buffer cannot grow behind it.
-    private var deferredToNextPass = false
 
     private struct PendingRequest {
         let slot: Int
@@ -68,36 +62,8 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
         guard !stopped else { return }
         parser.receive(bytes)
-        guard !deferredToNextPass else { return }
         processEvents()
         watchPartialHead()
-    }
-
-    /// Whether this pass's request budget is spent; a new pass starts a new budget.
-    private func passBudgetSpent() -> Bool {
-        let iteration = connection.loop.iteration
-        if iteration != passIteration {
-            passIteration = iteration
-            requestsThisPass = 0
-        }
-        return requestsThisPass >= server.configuration.maxRequestsPerPass
-    }
-
-    /// Stops reading and parsing until the loop has run the tasks queued so far (this pass's
-    /// deliveries), then carries on with a fresh budget.
-    private func deferToNextPass() {
-        deferredToNextPass = true
-        connection.pauseReading()
-        connection.loop.executeLocal { [self] in
-            deferredToNextPass = false
-            requestsThisPass = 0
-            passIteration = connection.loop.iteration
-            if !stopped { processEvents() }
-            guard !deferredToNextPass else { return }
-            // Also after an upgrade here: the socket now belongs to the WebSocket, which reads.
-            if !readPausedForPipeline { connection.resumeReading() }
-            watchPartialHead()
-        }
     }
 
     /// Starts the head deadline when a request has begun but its head is incomplete.
@@ -152,11 +118,6 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
                 pauseForPipeline()
                 return
             }
-            // Only with bytes waiting: an empty buffer costs no pause and resume of reading.
-            if current == nil && parser.bufferedByteCount > 0 && passBudgetSpent() {
-                deferToNextPass()
-                return
-            }
             let before = parser.bufferedByteCount
             guard let event = parser.nextEvent() else {
                 // Bytes of a new request were buffered or consumed (header lines) without a
@@ -174,7 +135,6 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         switch event {
         case .head(let head):
             headInProgress = false
-            requestsThisPass += 1
             begin(head)
         case .body(let piece): current?.body.append(contentsOf: piece)
         case .end:
@@ -395,7 +355,6 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         upgradeIfReady()
         if readPausedForPipeline && slots.count < server.configuration.maxPipelinedRequests {
             readPausedForPipeline = false
-            guard !deferredToNextPass else { return }
             connection.resumeReading()
             if !processing { processEvents() }
         }
