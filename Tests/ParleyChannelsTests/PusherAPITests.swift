@@ -156,4 +156,80 @@ import ParleyWire
         let error = api.handle(request("POST", "/apps/3/events", body: "{not json"))
         #expect(error.json?["code"] == .int(400) && error.json?["error"]?.stringValue != nil)
     }
+
+    @Test func pathSegmentsAreCutAndDecoded() {
+        #expect(PusherAPI.decodedSegments("/apps/3/events") == ["apps", "3", "events"])
+        #expect(PusherAPI.decodedSegments("/apps/3/channels/presence-%C3%A9t%C3%A9/users") == ["apps", "3", "channels", "presence-été", "users"])
+        #expect(PusherAPI.decodedSegments("/apps/3/events/") == ["apps", "3", "events", ""])
+        #expect(PusherAPI.decodedSegments("//apps") == ["", "apps"])
+        #expect(PusherAPI.decodedSegments("/") == [""])
+        #expect(PusherAPI.decodedSegments("") == [])
+        #expect(PusherAPI.decodedSegments("apps/3") == ["3"])
+        #expect(PusherAPI.decodedSegments("/apps/a%2Fb") == ["apps", "a/b"])
+        // A "+" and malformed or non-UTF-8 escapes make the path malformed.
+        #expect(PusherAPI.decodedSegments("/apps/a+b") == nil)
+        #expect(PusherAPI.decodedSegments("/apps/%zz") == nil)
+        #expect(PusherAPI.decodedSegments("/apps/%4") == nil)
+        #expect(PusherAPI.decodedSegments("/apps/%ff%fe") == nil)
+        let long = "/apps/" + String(repeating: "x", count: 10_000)
+        #expect(PusherAPI.decodedSegments(long)?.last?.utf8.count == 10_000)
+    }
+
+    @Test func requestTargetSplitsAtTheFirstQuestionMark() {
+        let request = PusherAPIRequest(method: "GET", target: "/apps/3/channels?a=1&b=x%3Fy?z")
+        #expect(request.path == "/apps/3/channels")
+        #expect(request.query["a"] == "1" && request.query["b"] == "x?y?z")
+        let bare = PusherAPIRequest(method: "GET", target: "/apps/3/channels")
+        #expect(bare.path == "/apps/3/channels" && bare.query.parameters.isEmpty)
+        let empty = PusherAPIRequest(method: "GET", target: "/apps/3/channels?")
+        #expect(empty.path == "/apps/3/channels" && empty.query.parameters.isEmpty)
+        #expect(PusherAPIRequest(method: "GET", target: "?x=1").path == "")
+    }
+
+    @Test func malformedPathsAreRefused() {
+        let body = #"{"name":"e","channel":"c","data":"x"}"#
+        #expect(api.handle(request("POST", "/apps/3/ev%zzents", body: body)).status == 400)
+        #expect(api.handle(request("POST", "/apps/3+/events", body: body)).status == 400)
+        // An escaped segment is decoded before routing (and signed as sent).
+        #expect(api.handle(request("POST", "/apps/%33/events", body: body)) == .empty)
+    }
+
+    @Test func signatureAndBodyDigestAreCaseInsensitiveHex() {
+        let body = #"{"name":"e","channel":"c","data":"x"}"#
+        let upper = request("POST", "/apps/3/events", body: body) { pairs in pairs[pairs.count - 1].1 = pairs[pairs.count - 1].1.uppercased() }
+        #expect(api.handle(upper) == .empty)
+        // An uppercase body_md5 (signed as sent) matches the body too.
+        let md5 = PusherRequestSignature.bodyMD5(Array(body.utf8)).uppercased()
+        let query = "auth_key=\(app.key)&auth_timestamp=\(now)&auth_version=1.0&body_md5=\(md5)"
+        let signature = PusherSignature.hmacHex(secret: app.secret, Array("POST\n/apps/3/events\n\(query)".utf8))
+        #expect(api.handle(PusherAPIRequest(method: "POST", target: "/apps/3/events?\(query)&auth_signature=\(signature)",
+                                            body: Array(body.utf8))) == .empty)
+        let short = request("POST", "/apps/3/events", body: body) { pairs in pairs[pairs.count - 1].1.removeLast() }
+        #expect(api.handle(short).status == 401)
+        let nonHex = request("POST", "/apps/3/events", body: body) { pairs in
+            pairs[pairs.count - 1].1 = String(pairs[pairs.count - 1].1.dropLast()) + "\u{212A}"
+        }
+        #expect(api.handle(nonHex).status == 401)
+        let noDigest = request("POST", "/apps/3/events", body: body) { pairs in pairs.removeAll { $0.0 == "body_md5" } }
+        #expect(api.handle(noDigest).status == 401)
+    }
+
+    @Test func signatureOverMixedCaseKeysAndReceivedValues() {
+        let body = #"{"name":"e","channel":"c","data":"x"}"#
+        let bodyMD5 = PusherRequestSignature.bodyMD5(Array(body.utf8))
+        // Keys are lowercased for signing; a value is accepted signed as received (still encoded).
+        let raw = "auth_key=\(app.key)&auth_timestamp=\(now)&auth_version=1.0&body_md5=\(bodyMD5)&Extra_Key=a%2Cb"
+        let signedRaw = "POST\n/apps/3/events\nauth_key=\(app.key)&auth_timestamp=\(now)&auth_version=1.0&body_md5=\(bodyMD5)&extra_key=a%2Cb"
+        let signature = PusherSignature.hmacHex(secret: app.secret, Array(signedRaw.utf8))
+        let accepted = PusherAPIRequest(method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(signature)", body: Array(body.utf8))
+        #expect(api.handle(accepted) == .empty)
+        let signedDecoded = signedRaw.replacing("a%2Cb", with: "a,b")
+        let decodedSignature = PusherSignature.hmacHex(secret: app.secret, Array(signedDecoded.utf8))
+        #expect(api.handle(PusherAPIRequest(method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(decodedSignature)",
+                                            body: Array(body.utf8))) == .empty)
+        let wrongValue = signedRaw.replacing("a%2Cb", with: "a%2Cc")
+        let wrong = PusherSignature.hmacHex(secret: app.secret, Array(wrongValue.utf8))
+        #expect(api.handle(PusherAPIRequest(method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(wrong)",
+                                            body: Array(body.utf8))).status == 401)
+    }
 }

@@ -33,8 +33,7 @@ public struct PusherAPI: Sendable {
     }
 
     private func route(_ request: PusherAPIRequest) -> PusherAPIResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        guard let decoded = decode(segments) else { return .error(400, "Malformed path") }
+        guard let decoded = Self.decodedSegments(request.path) else { return .error(400, "Malformed path") }
         // /users/{uid}/terminate_connections: the app is found by auth_key.
         if decoded.count == 3, decoded[0] == "users", decoded[2] == "terminate_connections" {
             guard let key = request.query["auth_key"], let app = apps.app(key: key) else { return .error(401, "Unknown auth_key") }
@@ -56,13 +55,29 @@ public struct PusherAPI: Sendable {
         }
     }
 
-    private func decode(_ segments: [String]) -> [String]? {
+    /// The path's segments after the leading one, percent-decoded; nil when one holds a `+` or a
+    /// malformed escape. Every API request routes here, so segments without escapes (all of
+    /// them, in practice) are cut out of the UTF-8 view directly instead of being decoded.
+    static func decodedSegments(_ path: String) -> [String]? {
         var out: [String] = []
-        for segment in segments {
-            guard !segment.contains("+"), let d = PusherQuery.percentDecode(Substring(segment)) else { return nil }
-            out.append(d)
+        out.reserveCapacity(4)
+        var utf8 = path.utf8[...]
+        // The part before the first "/" (empty for an absolute path) is not a segment.
+        guard let first = utf8.firstIndex(of: UInt8(ascii: "/")) else { return out }
+        utf8 = utf8[utf8.index(after: first)...]
+        while true {
+            let end = utf8.firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            let segment = utf8[..<end]
+            if segment.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) {
+                // A "+" is refused as a Character, as before (one followed by a combining mark is not one).
+                guard !Substring(segment).contains("+"), let decoded = PusherQuery.percentDecode(Substring(segment)) else { return nil }
+                out.append(decoded)
+            } else {
+                out.append(String(Substring(segment)))
+            }
+            guard end < utf8.endIndex else { return out }
+            utf8 = utf8[utf8.index(after: end)...]
         }
-        return out
     }
 
     /// Checks the key, the signature window and body MD5, then whether the app is enabled.

@@ -21,7 +21,13 @@ public struct PusherAPIRequest: Sendable {
 
     /// Creates a request from a request target (`/path?query`).
     public init(method: String, target: String, body: [UInt8] = []) {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        self.init(method: method, path: String(parts[0]), query: PusherQuery(parsing: parts.count > 1 ? parts[1] : ""), body: body)
+        // Split on the UTF-8 view: a generic split() over Characters cost more than the query parse.
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else {
+            self.init(method: method, path: target, query: PusherQuery(parsing: ""), body: body)
+            return
+        }
+        let path = String(Substring(target.utf8[..<mark]))
+        let query = Substring(target.utf8[target.utf8.index(after: mark)...])
+        self.init(method: method, path: path, query: PusherQuery(parsing: query), body: body)
     }
 }

@@ -162,14 +162,19 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONError) -> String {
         position += 1
         let start = position
+        var ored: UInt8 = 0
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
+                // ASCII is valid UTF-8 as it stands: String(decoding:) takes it without the
+                // generic validating initialiser (whose unspecialised path dominated parsing).
+                if ored < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 guard let s = String(validating: slice, as: UTF8.self) else { throw JSONError(.invalidUTF8, at: start) }
                 return s
             }
+            ored |= byte
             if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
             if byte < 0x20 { throw JSONError(.controlCharacter, at: position) }
             position += 1

@@ -34,17 +34,9 @@ public enum PusherRequestSignature {
 
     /// The canonical query string over the given parameters, using raw or decoded values.
     public static func canonicalQuery(_ query: PusherQuery, rawValues: Bool) -> String {
-        var pairs: [(key: String, value: String)] = []
-        for parameter in query.parameters where parameter.key != "auth_signature" {
-            pairs.append((key: parameter.key.lowercased(), value: rawValues ? parameter.rawValue : parameter.value))
-        }
-        pairs.sort { a, b in a.key == b.key ? a.value < b.value : a.key < b.key }
-        var text = ""
-        for (i, pair) in pairs.enumerated() {
-            if i > 0 { text += "&" }
-            text += pair.key + "=" + pair.value
-        }
-        return text
+        var bytes: [UInt8] = []
+        appendCanonicalQuery(query, rawValues: rawValues, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The string to sign for a request.
@@ -72,15 +64,69 @@ public enum PusherRequestSignature {
         guard version == "1.0" else { return .unsupportedVersion }
         guard let timestamp = Int64(timestampText), abs(timestamp - now) <= timestampWindow else { return .staleTimestamp }
         if let md5 = query["body_md5"] {
-            guard Digest.constantTimeEqual(Array(md5.lowercased().utf8), Array(bodyMD5(body).utf8)) else { return .bodyMD5Mismatch }
+            guard Digest.constantTimeEqual(asciiLowercased(md5), lowercaseHex(Digest.md5(body))) else { return .bodyMD5Mismatch }
         } else if !body.isEmpty {
             return .bodyMD5Mismatch
         }
-        let given = Array(signature.lowercased().utf8)
+        // Every request is checked here: the signed string is built once into one byte buffer
+        // (no String concatenation, no hex String), and the received-values variant only when
+        // some value was actually percent-decoded.
+        let given = asciiLowercased(signature)
+        let key = Array(secret.utf8)
+        var message: [UInt8] = []
+        message.reserveCapacity(method.utf8.count + path.utf8.count + 256)
         for rawValues in [false, true] {
-            let text = stringToSign(method: method, path: path, canonicalQuery: canonicalQuery(query, rawValues: rawValues))
-            if Digest.constantTimeEqual(given, Array(PusherSignature.hmacHex(secret: secret, Array(text.utf8)).utf8)) { return nil }
+            if rawValues && !query.parameters.contains(where: { $0.rawValue != $0.value }) { break }
+            message.removeAll(keepingCapacity: true)
+            message.append(contentsOf: method.utf8)
+            message.append(UInt8(ascii: "\n"))
+            message.append(contentsOf: path.utf8)
+            message.append(UInt8(ascii: "\n"))
+            appendCanonicalQuery(query, rawValues: rawValues, to: &message)
+            if Digest.constantTimeEqual(given, lowercaseHex(Digest.hmacSHA256(key: key, message))) { return nil }
         }
         return .badSignature
+    }
+
+    /// Appends the canonical query (keys lowercased, sorted by key then value, `k=v` joined by `&`).
+    private static func appendCanonicalQuery(_ query: PusherQuery, rawValues: Bool, to bytes: inout [UInt8]) {
+        var pairs: [(key: String, value: String)] = []
+        pairs.reserveCapacity(query.parameters.count)
+        for parameter in query.parameters where parameter.key != "auth_signature" {
+            pairs.append((key: lowercasedKey(parameter.key), value: rawValues ? parameter.rawValue : parameter.value))
+        }
+        pairs.sort { a, b in a.key == b.key ? a.value < b.value : a.key < b.key }
+        for (i, pair) in pairs.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: "&")) }
+            bytes.append(contentsOf: pair.key.utf8)
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(contentsOf: pair.value.utf8)
+        }
+    }
+
+    /// `key.lowercased()`, without building a new String for keys that are lowercase already
+    /// (all of them, in practice).
+    private static func lowercasedKey(_ key: String) -> String {
+        key.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") || $0 >= 0x80 }) ? key.lowercased() : key
+    }
+
+    /// The UTF-8 bytes with ASCII letters lowercased. Compared against lowercase hex only, where
+    /// full Unicode lowercasing could not turn a mismatch into a match (no non-ASCII character
+    /// lowercases to a hex digit).
+    static func asciiLowercased(_ text: String) -> [UInt8] {
+        text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+    }
+
+    /// Lowercase hex of the bytes, as bytes.
+    static func lowercaseHex(_ bytes: [UInt8]) -> [UInt8] {
+        let digits: StaticString = "0123456789abcdef"
+        var out = [UInt8](repeating: 0, count: bytes.count * 2)
+        digits.withUTF8Buffer { d in
+            for (i, b) in bytes.enumerated() {
+                out[2 * i] = d[Int(b >> 4)]
+                out[2 * i + 1] = d[Int(b & 0xF)]
+            }
+        }
+        return out
     }
 }
