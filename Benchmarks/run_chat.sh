@@ -20,6 +20,7 @@
 #
 # Environment: ENGINES, SENDERS (1000), ROOMS (100), LIST_ROOMS (500), WARMUP_SECS (2), CLOSED_SECS (10),
 # RATES (10000; comma list, empty: none), RATE_SECS (10), HISTORY_SAMPLES (2000), ROOMLIST_SAMPLES (500),
+# SETTLE_SECS (0: the read probes start right after the sends; N: after an N-s pause),
 # RAW_ROWS (200000), RAW_TXN_ROWS (10000), RAW_STATEMENT_ROWS (1,100), PORT (9501), BUILD (1; 0 uses
 # the binaries as they are), PARLEY_BIN, BENCH_BIN, PARLEY_CHAT_ARGS (extra `parley serve` flags),
 # CHAT_SERVER_CPUS / CHAT_LOADGEN_CPUS (taskset lists; empty, the default: no pinning — the server
@@ -37,6 +38,7 @@ CLOSED_SECS=${CLOSED_SECS:-10}
 RATES=${RATES-10000}
 RATE_SECS=${RATE_SECS:-10}
 HISTORY_SAMPLES=${HISTORY_SAMPLES:-2000}
+SETTLE_SECS=${SETTLE_SECS:-0}
 ROOMLIST_SAMPLES=${ROOMLIST_SAMPLES:-500}
 RAW_ROWS=${RAW_ROWS:-200000}
 RAW_TXN_ROWS=${RAW_TXN_ROWS:-10000}
@@ -114,7 +116,7 @@ measure_engine() { # measure_engine sqlite|postgres
     run_bench "$run_dir/$engine.txt" $((600 + WARMUP_SECS + CLOSED_SECS + rate_secs)) load --port "$PORT" \
       --server-pid "$SERVER_PID" --label "parley-$engine" --senders "$SENDERS" --rooms "$ROOMS" --list-rooms "$LIST_ROOMS" \
       --warmup-secs "$WARMUP_SECS" --closed-secs "$CLOSED_SECS" --rates "$RATES" --rate-secs "$RATE_SECS" \
-      --history-samples "$HISTORY_SAMPLES" --room-list-samples "$ROOMLIST_SAMPLES" --max-secs $((540 + CLOSED_SECS + rate_secs)) || true
+      --history-samples "$HISTORY_SAMPLES" --room-list-samples "$ROOMLIST_SAMPLES" --settle-secs "$SETTLE_SECS" --max-secs $((540 + CLOSED_SECS + rate_secs)) || true
     stop_server
   fi
   if [ "$engine" = postgres ]; then "$PG_INSTANCE" stop "$pg_server" >/dev/null; fi

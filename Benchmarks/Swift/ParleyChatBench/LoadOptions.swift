@@ -24,6 +24,9 @@ struct LoadOptions {
     var historySamples = 2_000
     /// Timed room-list requests (all `listRooms` rooms in one page).
     var roomListSamples = 500
+    /// Pause between the sends and the read probes, so the server's background work after
+    /// the write phases (checkpoints, autovacuum) has finished: 0 measures reads right away.
+    var settleSeconds = 0
     /// Connections used for the untimed setup.
     var setupConnections = 8
     /// The server process, for its CPU time; nil leaves server CPU out of the report.
@@ -39,7 +42,7 @@ struct LoadOptions {
     static let usage = """
         usage: ParleyChatBench load [--port 6001] [--senders 1000] [--rooms 100] [--list-rooms 500]
                  [--text-bytes 64] [--warmup-secs 2] [--closed-secs 10] [--rates 10000,...] [--rate-secs 10]
-                 [--history-samples 2000] [--room-list-samples 500] [--setup-conns 8] [--server-pid PID]
+                 [--history-samples 2000] [--room-list-samples 500] [--settle-secs 0] [--setup-conns 8] [--server-pid PID]
                  [--label NAME] [--app-key dev-key] [--app-secret dev-secret] [--max-secs 900]
         """
 
@@ -61,6 +64,7 @@ struct LoadOptions {
             case "--rate-secs": rateSeconds = try reader.integer(for: flag, in: 1...3_600)
             case "--history-samples": historySamples = try reader.integer(for: flag, in: 0...10_000_000)
             case "--room-list-samples": roomListSamples = try reader.integer(for: flag, in: 0...10_000_000)
+            case "--settle-secs": settleSeconds = try reader.integer(for: flag, in: 0...600)
             case "--setup-conns": setupConnections = try reader.integer(for: flag, in: 1...256)
             case "--server-pid": serverPID = Int32(try reader.integer(for: flag, in: 1...Int(Int32.max)))
             case "--label": label = try reader.string(for: flag)

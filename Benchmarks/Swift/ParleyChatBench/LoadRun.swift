@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// The load mode from setup to the RESULT line.
 struct LoadRun {
     let options: LoadOptions
@@ -27,9 +30,11 @@ struct LoadRun {
         }
 
         let probe = ReadProbe(options: options, readerToken: setup.readerToken)
+        let settled = options.settleSeconds > 0 ? ", after a \(options.settleSeconds)-s pause" : ", right after the sends"
+        if options.settleSeconds > 0 { sleep(UInt32(options.settleSeconds)) }
         if options.historySamples > 0 {
             let history = try probe.history()
-            report("history page (latest 50, one connection, sequential, server otherwise idle): \(history.text)")
+            report("history page (latest 50, one connection, sequential, server otherwise idle\(settled)): \(history.text)")
             result.append(history.fields("history"))
         }
         if options.roomListSamples > 0 && options.listRooms > 0 {
