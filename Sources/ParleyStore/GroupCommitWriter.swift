@@ -179,6 +179,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// fsync could take them anyway.
     private func runTransaction(_ batch: inout [any WriteJob], on connection: any SQLConnection,
                                 counters: inout BatchCounters, commitID: inout UInt64?) -> StoreError? {
+        if let broken = syncer?.failure { return broken }
         do {
             try begin(on: connection)
         } catch {

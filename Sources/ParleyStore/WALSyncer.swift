@@ -21,6 +21,7 @@ final class WALSyncer: @unchecked Sendable {
     private var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     private var statistics = SyncStatistics()
     private var isSyncing = false
+    private var brokenBy: StoreError?
     private var isClosed = false
     private var hasStopped = false
     private var idleHandler: (@Sendable () -> Void)?
@@ -57,6 +58,11 @@ final class WALSyncer: @unchecked Sendable {
     /// Whether an fsync is running or committed batches wait for one.
     var isBusy: Bool {
         lock.withLock { isSyncing || !pending.isEmpty }
+    }
+
+    /// Set once an fsync of the log failed: from then on nothing is acknowledged (see `run`).
+    var failure: StoreError? {
+        lock.withLock { brokenBy }
     }
 
     /// Called by the writer right before COMMIT; returns the commit's number.
@@ -106,16 +112,27 @@ final class WALSyncer: @unchecked Sendable {
 
     private func run() {
         while let batches = nextBatches() {
-            var failure: StoreError?
-            do {
-                try sync()
-            } catch {
-                failure = error
+            // After a failed fsync the kernel may have dropped the pages it could not write, and
+            // a later fsync would report success for them: the log can no longer be trusted, so
+            // every later batch fails with the first error until the server is restarted (and
+            // SQLite recovers from what is really on disk).
+            var failure = self.failure
+            if failure == nil {
+                do {
+                    try sync()
+                } catch {
+                    failure = error
+                    lock.withLock {
+                        brokenBy = StoreError(.io, "the write-ahead log could not be flushed (\(error.message)); "
+                                              + "no write is acknowledged until the server restarts")
+                    }
+                }
             }
+            // Counters and the durable mark first, so a caller that was answered sees them.
+            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil, batches: batches.count)
             for batch in batches {
                 for job in batch.jobs { job.finish(batchFailure: batch.failure ?? failure) }
             }
-            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil, batches: batches.count)
             for waiter in released { waiter.resume() }
             idle?()
         }

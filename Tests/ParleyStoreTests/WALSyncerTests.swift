@@ -109,6 +109,19 @@ import Testing
             try await writer.submit { try $0.execute("INSERT INTO t (v) VALUES ('x')") }
         }
         #expect(syncer.currentStatistics.failures == 1)
+        // The log can no longer be trusted: later writes fail too, without running or syncing.
+        let ran = LockedCounter()
+        for _ in 0..<3 {
+            await #expect(throws: StoreError.self) {
+                try await writer.submit { context in
+                    ran.increment()
+                    return try context.execute("INSERT INTO t (v) VALUES ('y')")
+                }
+            }
+        }
+        #expect(ran.value == 0)
+        #expect(syncer.failure?.code == .io)
+        #expect(syncer.currentStatistics.syncs == 1)
         await writer.close()
     }
 
