@@ -30,7 +30,8 @@ final class SQLiteConnection: SQLConnection {
     /// Opens (creating if needed) the database file at `path` and applies Parley's pragmas.
     ///
     /// WAL journaling with `synchronous=FULL` makes every COMMIT durable with one WAL fsync
-    /// (and makes each checkpoint fsync the log before and the database file after copying).
+    /// (and makes each checkpoint fsync the log before and the database file after copying);
+    /// a writer whose log a `WALSyncer` flushes runs with `synchronous=NORMAL` instead.
     init(path: String, role: Role) throws(StoreError) {
         Self.configureLibrary
         var database: OpaquePointer?
