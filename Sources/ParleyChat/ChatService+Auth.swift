@@ -61,8 +61,7 @@ extension ChatService {
         let utf8 = header.utf8[...]
         let schemeBytes = scheme.utf8
         guard utf8.count > schemeBytes.count + 1 else { return nil }
-        // `scheme` is lower-case ASCII; the header's scheme matches it case-insensitively.
-        guard zip(utf8, schemeBytes).allSatisfy({ ($0 | 0x20) == $1 }),
+        guard HTTPHeaders.namesEqual(String(decoding: utf8.prefix(schemeBytes.count), as: UTF8.self), scheme),
               utf8.dropFirst(schemeBytes.count).first == UInt8(ascii: " ") else { return nil }
         return String(Substring(utf8.dropFirst(schemeBytes.count + 1).trimmingSpacesAndTabs()))
     }

@@ -194,9 +194,9 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return nil
                 }
             } else {
-                try performEach(batch[...], on: connection, counters: &counters)
+                try performEach(batch, on: connection, counters: &counters)
                 while let more = operationsArrivingWhileSyncing(room: maxBatchSize - batch.count) {
-                    try performEach(more[...], on: connection, counters: &counters)
+                    try performEach(more, on: connection, counters: &counters)
                     batch.append(contentsOf: more)
                 }
             }
@@ -210,9 +210,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// Runs `jobs` inside the open transaction, each in its savepoint or pipelined with its neighbours.
-    private func performEach(_ jobs: ArraySlice<any WriteJob>, on connection: any SQLConnection,
+    private func performEach(_ jobs: [any WriteJob], on connection: any SQLConnection,
                              counters: inout BatchCounters) throws(StoreError) {
-        let jobs = Array(jobs)
         var index = 0
         while index < jobs.count {
             let run = statementRun(in: jobs, from: index)

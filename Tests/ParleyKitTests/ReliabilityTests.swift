@@ -20,13 +20,20 @@ import Testing
         try await client.createRoom(name: "general", memberIDs: ["bob"]).id
     }
 
-    @Test func missedEventsAreFilledFromHistoryInOrderExactlyOnce() async throws {
+    /// Alice online, in a new room with bob, and subscribed to it from its start.
+    func aliceListeningInARoom() async throws -> (ParleyClient, String, AsyncStream<RoomEvent>.Iterator) {
         let alice = try makeClient(server, "alice", clock: clock)
         await alice.connect()
         await wait(alice, for: .online)
         let roomID = try await room(alice)
-        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        let events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
         await waitForSubscribers(server, "private-room-" + roomID)
+        return (alice, roomID, events)
+    }
+
+    @Test func missedEventsAreFilledFromHistoryInOrderExactlyOnce() async throws {
+        let (alice, roomID, iterator) = try await aliceListeningInARoom()
+        var events = iterator
         server.post("one", as: "bob", in: roomID)
         // Events are lost while the connection is down: only history has them.
         server.setPublishing(false)
@@ -42,12 +49,8 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func aFailedGapFillIsRetriedAfterABackoffWithoutANewEvent() async throws {
-        let alice = try makeClient(server, "alice", clock: clock)
-        await alice.connect()
-        await wait(alice, for: .online)
-        let roomID = try await room(alice)
-        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
-        await waitForSubscribers(server, "private-room-" + roomID)
+        let (_, roomID, iterator) = try await aliceListeningInARoom()
+        var events = iterator
         server.post("one", as: "bob", in: roomID)
         _ = await read(&events) { messages($0).count >= 1 }
         server.setPublishing(false)
@@ -68,12 +71,8 @@ import Testing
     }
 
     @Test func duplicatedAndReplayedEventsAreDeliveredOnce() async throws {
-        let alice = try makeClient(server, "alice", clock: clock)
-        await alice.connect()
-        await wait(alice, for: .online)
-        let roomID = try await room(alice)
-        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
-        await waitForSubscribers(server, "private-room-" + roomID)
+        let (alice, roomID, iterator) = try await aliceListeningInARoom()
+        var events = iterator
         server.setDuplicating(true)
         for text in ["a", "b", "c"] { server.post(text, as: "bob", in: roomID) }
         server.setDuplicating(false)
@@ -87,12 +86,8 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func aSendWhoseAnswerWasLostIsRetriedWithoutDoubling() async throws {
-        let alice = try makeClient(server, "alice", clock: clock)
-        await alice.connect()
-        await wait(alice, for: .online)
-        let roomID = try await room(alice)
-        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
-        await waitForSubscribers(server, "private-room-" + roomID)
+        let (alice, roomID, iterator) = try await aliceListeningInARoom()
+        var events = iterator
         let sleepers = clock.sleeperCount
         server.loseResponses(1)
         let pending = try await alice.send(text: "hello", to: roomID)
