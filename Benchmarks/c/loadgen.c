@@ -203,8 +203,10 @@ static struct {
     int retries;
     double retry_wait, quiet_max;
     int warm;
+    double knee_factor, knee_slack_ms; /* search: p99 may grow to factor x the lowest earlier one + slack */
 } O = {
     .warm = 100,
+    .knee_factor = 2, .knee_slack_ms = 20,
     .retries = 2, .retry_wait = 1, .quiet_max = 60,
     .host = "127.0.0.1", .port = 9001, .clients = 10000, .src_base = 0x7F000002, .src_count = 16,
     .concurrency = 256, .start_rate = 0, .ramp = 1.5, .bisect = 3, .trial_secs = 4, .half_secs = 10,
@@ -1386,15 +1388,41 @@ static void wait_for_quiet(void) {
     }
 }
 
+/* The search's latency bound: a step only counts as sustained if its p99 latency stays within
+ * knee_factor x the lowest p99 of the sustained steps before it (the lightest ones) +
+ * knee_slack_ms. Delivering everything within the window is not enough: a server that batches
+ * under overload keeps delivering everything while a standing queue holds latency at tens of
+ * times its unloaded value, and "50% of saturation" would then be a loaded point. Saturation is
+ * the highest rate served at near-unloaded latency. The lowest earlier p99, not the first one,
+ * so that a hiccup in the first step does not loosen the bound for the whole search. */
+static double search_base_p99_ms = -1;
+
+static void apply_latency_bound(struct tres *t) {
+    if (O.knee_factor <= 0 || !t->sustained) return;
+    if (search_base_p99_ms >= 0) {
+        double bound = O.knee_factor * search_base_p99_ms + O.knee_slack_ms;
+        if (t->p99_ms > bound) {
+            t->sustained = 0;
+            printf("          (p99 %.2f ms over the search's bound %.2f ms: a standing queue, not sustained)\n",
+                   t->p99_ms, bound);
+            fflush(stdout);
+            return;
+        }
+    }
+    if (search_base_p99_ms < 0 || t->p99_ms < search_base_p99_ms) search_base_p99_ms = t->p99_ms;
+}
+
 /* A search step; a failure caused by other processes hogging the CPUs is retried (bounded). */
 static struct tres search_trial(const char *kind, double rate) {
     struct tres t = run_trial(kind, rate, O.trial_secs);
+    apply_latency_bound(&t);
     for (int retry = 0; retry < O.retries && !t.sustained && t.contended && ntrials < MAX_TRIALS - 8; retry++) {
         printf("          (contended by other processes: waiting for quiet, then repeating)\n");
         fflush(stdout);
         sleep_ns((uint64_t)(O.retry_wait * 1e9));
         wait_for_quiet();
         t = run_trial(kind, rate, O.trial_secs);
+        apply_latency_bound(&t);
     }
     return t;
 }
@@ -1660,6 +1688,8 @@ static void usage(void) {
             "  --start-rate R              first search rate, messages/s (default 20000/clients)\n"
             "  --trial-secs S              length of each search trial (default 4)\n"
             "  --bisect K                  bisection steps after the ramp (default 3)\n"
+            "  --knee-factor F --knee-slack-ms M  a search step is sustained only if its p99 latency is at most\n"
+            "                              F x the lowest p99 of the sustained steps before it + M ms (default 2 and 20; --knee-factor 0: no bound)\n"
             "  --half [--half-secs S]      after --search, a run at 50%% of the saturation rate (default 10 s)\n"
             "  --fixed-rate R [--fixed-secs S] [--warmup-secs S]  a run at R messages/s (default 10 s, 2 s warm-up)\n"
             "  --fractions F,G             after --search, a run of --half-secs at each fraction of saturation\n"
@@ -1729,6 +1759,8 @@ int main(int argc, char **argv) {
         else if (ARG("--warmup-secs")) O.warmup_secs = atof(v);
         else if (ARG("--drain-secs")) O.drain_secs = atof(v);
         else if (ARG("--retries")) O.retries = atoi(v);
+        else if (ARG("--knee-factor")) O.knee_factor = atof(v);
+        else if (ARG("--knee-slack-ms")) O.knee_slack_ms = atof(v);
         else if (ARG("--retry-wait")) O.retry_wait = atof(v);
         else if (ARG("--quiet-max")) O.quiet_max = atof(v);
         else if (ARG("--warm")) O.warm = atoi(v);
