@@ -4,6 +4,10 @@ struct CheckpointStatistics: Sendable, Equatable {
     var background = 0
     /// Checkpoints the writer ran itself because the log reached its limit.
     var byWriter = 0
+    /// Times the writer copied the last few frames itself so the log could start over.
+    var catchUps = 0
+    /// Times the writer saw the log start over.
+    var restarts = 0
     /// Background checkpoints that found the checkpoint lock taken (the next request retries).
     var busy = 0
     /// Background checkpoints that failed otherwise (the connection could not open, an I/O error).

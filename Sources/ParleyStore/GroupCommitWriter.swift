@@ -163,11 +163,12 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
         if let syncer, let commitID {
             syncer.committed(commitID, jobs: batch, failure: failure)
-            return
+        } else {
+            for job in batch {
+                job.finish(batchFailure: failure)
+            }
         }
-        for job in batch {
-            job.finish(batchFailure: failure)
-        }
+        connection.afterCommit()
     }
 
     /// BEGIN, each operation in its savepoint, COMMIT; returns the error that sank the whole batch, if any.

@@ -29,4 +29,13 @@ protocol SQLConnection: AnyObject {
 
     /// How many times the connection waited for the database server (0 for an embedded database).
     var roundTrips: Int { get }
+
+    /// Work the connection put off from inside a COMMIT until the committed batch was handed on
+    /// (SQLite: the writer's share of a checkpoint); the writer calls it after every commit.
+    func afterCommit()
+}
+
+extension SQLConnection {
+    /// Nothing put off, by default.
+    func afterCommit() {}
 }

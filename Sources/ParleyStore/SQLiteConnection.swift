@@ -10,6 +10,10 @@ final class SQLiteConnection: SQLConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private var checkpointer: WALCheckpointer?
+    /// The log's length after the previous commit (a shorter one means it started over).
+    private var framesAtLastCommit = 0
+    /// The background checkpoint is within reach of the log's end: `afterCommit()` copies the rest.
+    private var catchUpDue = false
     let path: String
 
     var dialect: SQLDialect { .sqlite }
@@ -78,8 +82,11 @@ final class SQLiteConnection: SQLConnection {
     static let writerCacheKiB = 65_536
     /// Page cache of each reader connection, in KiB.
     static let readerCacheKiB = 16_384
-    /// The size the log file is truncated to when it starts over after a full checkpoint.
-    static let logSizeLimitBytes = 64 << 20
+    /// The size the log file is truncated to when it starts over after a full checkpoint: above
+    /// its usual length at a restart (`WALCheckpointer.defaultThreshold` frames of 4 KiB pages
+    /// and their headers, plus what arrives while the background checkpoint catches up), so a
+    /// log that starts over rewrites blocks the file has instead of allocating them again.
+    static let logSizeLimitBytes = 128 << 20
 
     deinit {
         checkpointer?.close()
@@ -98,15 +105,37 @@ final class SQLiteConnection: SQLConnection {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Called after each commit with the log's length in frames.
+    /// Called inside each commit with the log's length in frames.
+    ///
+    /// SQLite starts the log over only when a write transaction begins while every frame is
+    /// already in the database file. Under a steady stream of commits the background checkpoint
+    /// never wins that race (new frames land while it copies), so the log would grow to `limit`,
+    /// the writer would stop there for a long checkpoint, and every commit on the way would write
+    /// to a longer log. So once the background checkpoint is close to the end, the writer copies
+    /// the rest itself in `afterCommit()`, and its next transaction starts the log over.
     private func logGrew(to frames: Int) {
         guard let checkpointer else { return }
+        if frames < framesAtLastCommit { checkpointer.logStartedOver() }
+        framesAtLastCommit = frames
         if frames >= checkpointer.limit {
             _ = checkpointPassively()
             checkpointer.recordWriterCheckpoint()
-        } else if frames >= checkpointer.threshold {
-            checkpointer.request()
+            return
         }
+        guard frames >= checkpointer.threshold else { return }
+        switch checkpointer.progress(towards: frames, within: WALCheckpointer.catchUpFrames) {
+        case .running: break
+        case .caughtUp: catchUpDue = true
+        case .behind: checkpointer.request()
+        }
+    }
+
+    /// Copies the last frames of the log into the database file when the background checkpoint
+    /// left only those: outside COMMIT, so the batch just committed goes to its fsync meanwhile.
+    func afterCommit() {
+        guard catchUpDue, let checkpointer else { return }
+        catchUpDue = false
+        checkpointer.recordWriterCatchUp(succeeded: checkpointPassively().status == SQLITE_OK)
     }
 
     /// Copies into the database file every log frame no reader still needs; returns SQLite's
@@ -116,6 +145,11 @@ final class SQLiteConnection: SQLConnection {
         var copiedFrames: Int32 = 0
         let status = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &copiedFrames)
         return (status & 0xFF, Int(logFrames), Int(copiedFrames))
+    }
+
+    /// fsyncs the database file through SQLite's own handle of it; returns SQLite's status.
+    func syncDatabaseFile() -> Int32 {
+        parley_sqlite3_sync_main_file(handle)
     }
 
     private func enableWriteAheadLog() throws(StoreError) {

@@ -1,15 +1,19 @@
 import CSQLite
 
 /// Copies committed WAL frames back into an SQLite database file on its own thread and
-/// connection, so the group-commit writer never stops for a checkpoint.
+/// connection, so the group-commit writer never stops for a long checkpoint.
 ///
 /// SQLite's automatic checkpoint runs inside the COMMIT that crosses its threshold: the writer
 /// copies every page of the log into the database file and fsyncs that file before it can take
 /// the next batch — about a fifth of its time under a steady stream of sends. Here the writer's
 /// WAL hook only reports the log's length: past `threshold` frames it wakes this thread, which runs
 /// a PASSIVE checkpoint (it never blocks the writer or readers; frames a reader still needs stay
-/// for the next round). Should the log still reach `limit` frames — a reader holding an old
-/// snapshot, or a checkpoint falling behind — the writer checkpoints itself, so the file stays bounded.
+/// for the next round) and fsyncs the database file. Each pass copies what the writer committed
+/// during the previous one; once a pass leaves only a few frames behind (`catchUpFrames`, more
+/// after every further pass), the writer copies those itself right after its next commit, and its
+/// following transaction starts the log over. Should the log still reach `limit` frames — a reader
+/// holding an old snapshot, or a checkpoint falling behind — the writer checkpoints itself, so
+/// the file stays bounded.
 final class WALCheckpointer: @unchecked Sendable {
     // Safe to share: `requested`, `isClosed`, `hasStopped`, `stopped` and `statistics` are only
     // touched while holding `lock`; the checkpoint connection never leaves its thread.
@@ -18,6 +22,14 @@ final class WALCheckpointer: @unchecked Sendable {
     private var isClosed = false
     private var hasStopped = false
     private var statistics = CheckpointStatistics()
+    /// Log frames the last background checkpoint left in the database file, when it copied
+    /// every frame it saw; 0 until then and after the log started over.
+    private var backfilledFrames = 0
+    /// Bumped when the log starts over, so a checkpoint of the old log reports nothing.
+    private var logGeneration = 0
+    private var isCheckpointing = false
+    /// Complete background passes since the log last started over.
+    private var passesOnThisLog = 0
 
     /// WAL frames after which the background checkpoint is started.
     let threshold: Int
@@ -32,6 +44,9 @@ final class WALCheckpointer: @unchecked Sendable {
     /// 4,096 and 16,384.
     static let defaultThreshold = 16_384
     static let defaultLimit = 65_536
+    /// The most frames the writer copies itself to let the log start over, after the first
+    /// background pass (1 MiB of pages; doubled after each further pass).
+    static let catchUpFrames = 256
 
     private init(threshold: Int, limit: Int) {
         self.threshold = max(1, threshold)
@@ -74,24 +89,72 @@ final class WALCheckpointer: @unchecked Sendable {
         lock.withLock { statistics.byWriter += 1 }
     }
 
+    /// Where the background checkpoint stands against a log `frames` long.
+    enum Progress {
+        /// A checkpoint is asked for or running: nothing to do until it ends.
+        case running
+        /// Idle, and all but at most the slack is in the database file: the writer copies the rest.
+        case caughtUp
+        /// Idle and further behind: another background checkpoint is due.
+        case behind
+    }
+
+    /// Where the background checkpoint stands against a log `frames` long, `slack` being the
+    /// most frames the writer would copy itself.
+    func progress(towards frames: Int, within slack: Int) -> Progress {
+        lock.withLock {
+            if requested || isCheckpointing { return .running }
+            // Each pass copies what arrived during the previous one; the slack doubles with every
+            // pass so a writer faster than the copies still gets its turn after a few.
+            let allowed = slack << min(max(passesOnThisLog - 1, 0), 6)
+            return backfilledFrames > 0 && frames - backfilledFrames <= allowed ? .caughtUp : .behind
+        }
+    }
+
+    /// Records the writer's attempt to copy the last frames itself. Whatever came of it, the
+    /// next step is the background's again: if a reader kept the log from starting over, the
+    /// writer should not try again at every commit.
+    func recordWriterCatchUp(succeeded: Bool) {
+        lock.withLock {
+            if succeeded { statistics.catchUps += 1 }
+            backfilledFrames = 0
+        }
+    }
+
+    /// Forgets the progress made on the previous log (called by the writer when it sees it restart).
+    func logStartedOver() {
+        lock.withLock {
+            backfilledFrames = 0
+            passesOnThisLog = 0
+            logGeneration += 1
+            statistics.restarts += 1
+        }
+    }
+
     private func run(path: String) {
         var connection: SQLiteConnection?
-        while waitForRequest() {
+        while let generation = waitForRequest() {
             if connection == nil {
                 connection = try? SQLiteConnection(path: path, role: .checkpointer)
             }
-            let result = connection?.checkpointPassively()
+            let result = connection.map(Self.checkpointAndSync)
             lock.withLock {
                 switch result?.status {
                 case SQLITE_OK:
                     statistics.background += 1
                     statistics.lastLogFrames = result!.logFrames
                     statistics.lastCopiedFrames = result!.copiedFrames
+                    let complete = result!.copiedFrames == result!.logFrames
+                    if generation == logGeneration && complete {
+                        backfilledFrames = result!.logFrames
+                        passesOnThisLog += 1
+                    }
                 case SQLITE_BUSY, SQLITE_LOCKED:
                     statistics.busy += 1
                 default:
                     statistics.failures += 1
                 }
+                isCheckpointing = false
             }
         }
         connection = nil
@@ -101,12 +164,27 @@ final class WALCheckpointer: @unchecked Sendable {
         }
     }
 
-    /// Blocks until a checkpoint is requested (true) or the checkpointer is closed (false).
-    private func waitForRequest() -> Bool {
+    /// A PASSIVE checkpoint, then an fsync of the database file if it copied anything.
+    ///
+    /// SQLite syncs the database file only when a checkpoint reaches the end of the log; under a
+    /// stream of commits a background pass never does, so without this every page it copied
+    /// would still be waiting for the fsync of the writer's catch-up — on the writer's time.
+    private static func checkpointAndSync(_ connection: SQLiteConnection) -> (status: Int32, logFrames: Int, copiedFrames: Int) {
+        var result = connection.checkpointPassively()
+        if result.status == SQLITE_OK && result.copiedFrames > 0 {
+            result.status = connection.syncDatabaseFile()
+        }
+        return result
+    }
+
+    /// Blocks until a checkpoint is requested (the log generation it runs on) or the
+    /// checkpointer is closed (nil).
+    private func waitForRequest() -> Int? {
         lock.wait(until: { requested || isClosed }) {
-            guard !isClosed else { return false }
+            guard !isClosed else { return nil }
             requested = false
-            return true
+            isCheckpointing = true
+            return logGeneration
         }
     }
 }

@@ -24,13 +24,15 @@ import Testing
         rmdir(directory)
     }
 
-    /// Commits `count` transactions of one 2 KiB row each (every one adds frames to the log).
+    /// Commits `count` transactions of one 2 KiB row each (every one adds frames to the log),
+    /// each followed by the connection's after-commit work, as the group-commit writer does.
     private static func commitRows(_ writer: SQLiteConnection, count: Int, from start: Int = 0) throws {
         for index in start..<start + count {
             try writer.run("BEGIN IMMEDIATE")
             _ = try writer.execute("INSERT INTO t (id, body) VALUES ($1, $2)",
                                    [.int(index), .text(String(repeating: "x", count: 2_048))])
             try writer.run("COMMIT")
+            writer.afterCommit()
         }
     }
 
@@ -80,6 +82,38 @@ import Testing
         // The log started over after the writer's checkpoints: it holds far fewer frames than
         // 100 commits wrote (each commit adds at least one 4 KiB page and its header).
         #expect(Self.fileSize(path + "-wal") < 100 * 4_096)
+    }
+
+    @Test func theLogStartsOverUnderAStreamOfCommits() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { Self.removeDirectory(directory) }
+        let limit = 20_000
+        let checkpointer = WALCheckpointer.start(path: path, threshold: 64, limit: limit)
+        // No fsync in COMMIT (as with the syncer): commits follow each other with no pause in
+        // which a background pass could find the whole log copied and let SQLite start it over.
+        let writer = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: true))
+        try writer.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        var committed = 0
+        while clock.now < deadline {
+            let statistics = checkpointer.currentStatistics
+            if statistics.restarts >= 3 || statistics.byWriter > 0 { break }
+            try Self.commitRows(writer, count: 1, from: committed)
+            committed += 1
+        }
+
+        let statistics = checkpointer.currentStatistics
+        #expect(statistics.restarts >= 3, "the log never started over in \(committed) commits")
+        #expect(statistics.catchUps >= 3)
+        #expect(statistics.byWriter == 0, "the log grew to its limit of \(limit) frames")
+        #expect(statistics.failures == 0)
+        // Started over near the threshold: far below what \(committed) commits of 2 KiB rows wrote.
+        #expect(Self.fileSize(path + "-wal") < 4_096 * 2_000)
+        var rows = 0
+        try writer.query("SELECT count(*) FROM t", []) { rows = $0.int(0) }
+        #expect(rows == committed)
     }
 
     @Test func closingWithACheckpointPendingStopsTheThread() async throws {
