@@ -49,6 +49,13 @@ static inline int clinux_epoll_wait(int epfd, struct epoll_event *events, int ma
     return epoll_wait(epfd, events, max, timeout);
 }
 
+/// epoll_wait with a timeout in nanoseconds (epoll_pwait2, Linux 5.11): for waits that must end
+/// between two milliseconds without a separate sleep.
+static inline int clinux_epoll_wait_nanoseconds(int epfd, struct epoll_event *events, int max, long long nanoseconds) {
+    struct timespec timeout = { .tv_sec = nanoseconds / 1000000000LL, .tv_nsec = nanoseconds % 1000000000LL };
+    return epoll_pwait2(epfd, events, max, &timeout, NULL);
+}
+
 static inline uint32_t clinux_epoll_event_flags(const struct epoll_event *events, int index) {
     return events[index].events;
 }

@@ -47,7 +47,16 @@ final class Epoll {
     /// writable, failed)` for each ready socket; returns the number of events.
     @discardableResult
     func wait(timeoutMilliseconds: Int32, _ body: (UInt64, Bool, Bool, Bool) throws(BenchError) -> Void) throws(BenchError) -> Int {
-        let count = clinux_epoll_wait(descriptor, events, capacity, timeoutMilliseconds)
+        try dispatch(clinux_epoll_wait(descriptor, events, capacity, timeoutMilliseconds), body)
+    }
+
+    /// `wait` with a timeout in nanoseconds, so a wait can end exactly at a due time.
+    @discardableResult
+    func wait(timeoutNanoseconds: UInt64, _ body: (UInt64, Bool, Bool, Bool) throws(BenchError) -> Void) throws(BenchError) -> Int {
+        try dispatch(clinux_epoll_wait_nanoseconds(descriptor, events, capacity, Int64(timeoutNanoseconds)), body)
+    }
+
+    private func dispatch(_ count: Int32, _ body: (UInt64, Bool, Bool, Bool) throws(BenchError) -> Void) throws(BenchError) -> Int {
         if count < 0 {
             if errno == EINTR { return 0 }
             throw BenchError("epoll", "epoll_wait: \(BenchSocket.errnoText())")

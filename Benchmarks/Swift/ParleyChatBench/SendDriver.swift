@@ -82,9 +82,10 @@ final class SendDriver {
     }
 
     /// Message k is due at start + k/rate; it goes out on the longest-idle sender as soon as
-    /// one is free. Epoll waits in whole milliseconds, so the last stretch (under 1 ms) before
-    /// a due time is slept with nanosleep after taking what is ready; answers arriving during
-    /// that sleep are read (and timed) after it. Send lateness is reported; it counts in latency.
+    /// one is free. Between due times the driver waits in epoll with a nanosecond timeout
+    /// (epoll_pwait2), so answers are read as they come and nothing sleeps past a due time
+    /// (a millisecond epoll wait plus a nanosleep cost one more wake-up per message).
+    /// Send lateness is reported; it counts in latency.
     private func runOpen(rate: Int, start: UInt64, record: Bool) throws(BenchError) {
         var due = 0
         let interval = 1e9 / Double(rate)
@@ -105,16 +106,7 @@ final class SendDriver {
                 continue
             }
             let wait = next > now ? next - now : 0
-            if wait >= 1_000_000 {
-                try poll(timeoutMilliseconds: Int32(min(100, wait / 1_000_000)), record: record)
-            } else {
-                try poll(timeoutMilliseconds: 0, record: record)
-                let left = dueTime(due) &- BenchClock.now()
-                if left > 0 && left < 1_000_000 {
-                    var pause = timespec(tv_sec: 0, tv_nsec: Int(left))
-                    nanosleep(&pause, nil)
-                }
-            }
+            try poll(timeoutNanoseconds: min(100_000_000, wait), record: record)
         }
         outcome.offered = Int((Double(phaseEnd - start) / interval).rounded(.up))
         outcome.unsent = max(0, outcome.offered - due)
@@ -159,10 +151,20 @@ final class SendDriver {
 
     private func poll(timeoutMilliseconds: Int32, record: Bool) throws(BenchError) {
         try epoll.wait(timeoutMilliseconds: timeoutMilliseconds) { token, readable, writable, failed throws(BenchError) in
-            let connection = connections[Int(token)]
-            if writable && connection.inFlight && connection.written < connection.request.count { try flush(connection) }
-            if readable || failed { try receive(connection) }
+            try handle(token: token, readable: readable, writable: writable, failed: failed)
         }
+    }
+
+    private func poll(timeoutNanoseconds: UInt64, record: Bool) throws(BenchError) {
+        try epoll.wait(timeoutNanoseconds: timeoutNanoseconds) { token, readable, writable, failed throws(BenchError) in
+            try handle(token: token, readable: readable, writable: writable, failed: failed)
+        }
+    }
+
+    private func handle(token: UInt64, readable: Bool, writable: Bool, failed: Bool) throws(BenchError) {
+        let connection = connections[Int(token)]
+        if writable && connection.inFlight && connection.written < connection.request.count { try flush(connection) }
+        if readable || failed { try receive(connection) }
     }
 
     private func receive(_ connection: SenderConnection) throws(BenchError) {
