@@ -92,13 +92,15 @@ final class SendDriver {
         func dueTime(_ k: Int) -> UInt64 { start + UInt64((Double(k) * interval).rounded()) }
         while true {
             let now = BenchClock.now()
-            if now >= phaseEnd { break }
+            // Messages due before the window closed go out even when the wake-up came after it
+            // (late, and their lateness counts); only then does the window end.
             while dueTime(due) <= now, dueTime(due) < phaseEnd, let index = popIdle() {
                 let scheduled = dueTime(due)
                 try send(connections[index], dueAt: scheduled, record: record)
                 if record { lateness.append(BenchClock.now() - scheduled) }
                 due += 1
             }
+            if now >= phaseEnd { break }
             let next = dueTime(due)
             guard next < phaseEnd && idleCount > 0 else {
                 // Nothing can go out before an answer frees a sender (or the window closes).
