@@ -38,29 +38,35 @@ extension SQLChatStore {
     /// Takes the room's next seq, moves the sender's cursor to it (which is also the membership
     /// check) and stores the message, unless the sender's client id is taken (`DuplicateSend`).
     ///
-    /// Three statements, each one B-tree descent: the counter, the cursor, the insert whose
-    /// unique index is the duplicate check.
+    /// No statement has a RETURNING clause: SQLite gathers RETURNING rows in a temporary B-tree
+    /// (a pager and its page buffers, opened and freed per statement), which cost more than the
+    /// point read of the counter and the change counts used instead.
     private static func insertMessage(_ context: SQLContext, app: String, room: String, _ message: NewMessage,
                                       encodedParts: String) throws -> Message {
-        let seq = try context.queryFirst("""
-            UPDATE rooms SET last_seq = last_seq + 1, last_activity_at = $3 WHERE app_id = $1 AND id = $2 RETURNING last_seq
-            """, [.text(app), .text(room), .integer(context.now)]) { $0.int64(0) }
-        guard let seq else { throw StoreError(.notFound, "room \(room) not found") }
-        let isMember = try context.queryFirst("""
+        let bumped = try context.execute("""
+            UPDATE rooms SET last_seq = last_seq + 1, last_activity_at = $3 WHERE app_id = $1 AND id = $2
+            """, [.text(app), .text(room), .integer(context.now)])
+        guard bumped == 1, let seq = try context.queryFirst("""
+            SELECT last_seq FROM rooms WHERE app_id = $1 AND id = $2
+            """, [.text(app), .text(room)], { $0.int64(0) }) else {
+            throw StoreError(.notFound, "room \(room) not found")
+        }
+        let moved = try context.execute("""
             UPDATE memberships SET read_seq = max(read_seq, $4), read_at = $5
-            WHERE app_id = $1 AND room_id = $2 AND user_id = $3 RETURNING 1
-            """, [.text(app), .text(room), .text(message.senderID), .integer(seq), .integer(context.now)]) { _ in true }
-        guard isMember != nil else {
+            WHERE app_id = $1 AND room_id = $2 AND user_id = $3
+            """, [.text(app), .text(room), .text(message.senderID), .integer(seq), .integer(context.now)])
+        guard moved == 1 else {
             throw StoreError(.notMember, "user \(message.senderID) is not a member of room \(room)")
         }
         try requireAttachments(context, app: app, room: room, parts: message.parts)
-        let id = try context.queryFirst("""
+        let inserted = try context.execute("""
             INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING RETURNING id
+            ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING
             """, [.text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
-                  .text(encodedParts), .integer(context.now)]) { $0.int64(0) }
-        guard let id else { throw DuplicateSend() }
+                  .text(encodedParts), .integer(context.now)])
+        guard inserted == 1 else { throw DuplicateSend() }
+        guard let id = context.lastInsertRowID else { throw StoreError(.internal, "no row id for the inserted message") }
         return Message(id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
                        parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil)
     }

@@ -30,6 +30,9 @@ protocol SQLConnection: AnyObject {
     /// How many times the connection waited for the database server (0 for an embedded database).
     var roundTrips: Int { get }
 
+    /// The row id of the last row this connection inserted (SQLite; nil where there is none).
+    var lastInsertRowID: Int64? { get }
+
     /// Work the connection put off from inside a COMMIT until the committed batch was handed on
     /// (SQLite: the writer's share of a checkpoint); the writer calls it after every commit.
     func afterCommit()
@@ -38,4 +41,7 @@ protocol SQLConnection: AnyObject {
 extension SQLConnection {
     /// Nothing put off, by default.
     func afterCommit() {}
+
+    /// No row ids, by default.
+    var lastInsertRowID: Int64? { nil }
 }

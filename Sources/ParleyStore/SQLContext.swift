@@ -11,6 +11,9 @@ public struct SQLContext {
     /// The engine behind the connection.
     public var dialect: SQLDialect { connection.dialect }
 
+    /// The row id of the row the last INSERT on this connection added (SQLite only; nil elsewhere).
+    public var lastInsertRowID: Int64? { connection.lastInsertRowID }
+
     /// Runs a statement and returns the number of rows it changed.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> Int {

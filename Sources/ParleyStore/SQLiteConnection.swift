@@ -147,6 +147,8 @@ final class SQLiteConnection: SQLConnection {
         return (status & 0xFF, Int(logFrames), Int(copiedFrames))
     }
 
+    var lastInsertRowID: Int64? { sqlite3_last_insert_rowid(handle) }
+
     /// fsyncs the database file through SQLite's own handle of it; returns SQLite's status.
     func syncDatabaseFile() -> Int32 {
         parley_sqlite3_sync_main_file(handle)
