@@ -45,7 +45,7 @@ public final class ParleyServer: Sendable {
         }
         self.channels = channels
         var routes = HTTPRoutes()
-        ServerRoutes.mountOperational(on: &routes, channels: channels)
+        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store)
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }

@@ -1,10 +1,11 @@
 import ParleyChannels
 import ParleyNet
+import ParleyStore
 import ParleyWire
 
 /// The routes every Parley server answers, whatever is mounted: health, version, metrics.
 enum ServerRoutes {
-    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?) {
+    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil) {
         routes.get("/healthz") { _, responder in
             responder.respond(.json(#"{"status":"ok"}"#))
         }
@@ -14,7 +15,8 @@ enum ServerRoutes {
         routes.get("/metrics") { _, responder in
             var headers = HTTPHeaders()
             headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            let body = channels?.metricsText() ?? ""
+            var body = channels?.metricsText() ?? ""
+            if let store { body += StoreMetrics.render(store.statistics) }
             responder.respond(status: .ok, headers: headers, body: Array(body.utf8))
         }
     }

@@ -25,6 +25,11 @@ public final class SQLChatStore: ChatStore {
         database.writerStatistics
     }
 
+    /// The writer's, log syncer's and checkpointer's counters, for `/metrics`.
+    public var statistics: StoreStatistics {
+        database.statistics
+    }
+
     /// Finishes queued work and closes the database.
     public func close() async {
         await database.close()

@@ -4,6 +4,8 @@ public final class StoreDatabase: Sendable {
     private let readers: ReaderPool
     /// Flushes the SQLite writer's log before its callers are answered (nil on PostgreSQL).
     let syncer: WALSyncer?
+    /// Copies the SQLite log into the database file in the background (nil on PostgreSQL).
+    private let checkpointer: WALCheckpointer?
 
     /// The engine behind the database.
     public let dialect: SQLDialect
@@ -16,44 +18,50 @@ public final class StoreDatabase: Sendable {
         let location = configuration.location
         var syncer: WALSyncer?
         if case .sqlite(let path) = location { syncer = WALSyncer.start(databasePath: path) }
-        let writer = try await GroupCommitWriter.start(
-            name: "parley-writer",
-            maxBatchSize: configuration.maxBatchSize,
-            clock: configuration.clock,
-            syncer: syncer,
-            open: { try Self.connect(location, readOnly: false) },
-            prepare: { try Migrator.migrate($0) })
+        let checkpointer: WALCheckpointer? = if case .sqlite(let path) = location { WALCheckpointer.start(path: path) } else { nil }
+        let writer: GroupCommitWriter
+        do {
+            writer = try await GroupCommitWriter.start(
+                name: "parley-writer",
+                maxBatchSize: configuration.maxBatchSize,
+                clock: configuration.clock,
+                syncer: syncer,
+                open: { try Self.connect(location, checkpointer: checkpointer) },
+                prepare: { try Migrator.migrate($0) })
+        } catch {
+            checkpointer?.close()
+            throw error
+        }
         do {
             let readers = try await ReaderPool.start(
                 name: "parley-reader",
                 count: configuration.readerCount,
                 clock: configuration.clock,
-                open: { try Self.connect(location, readOnly: true) })
-            return StoreDatabase(writer: writer, readers: readers, syncer: syncer, dialect: location.dialect)
+                open: { try Self.connect(location, checkpointer: nil, readOnly: true) })
+            return StoreDatabase(writer: writer, readers: readers, syncer: syncer, checkpointer: checkpointer,
+                                 dialect: location.dialect)
         } catch {
             await writer.close()
             throw error
         }
     }
 
-    private init(writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, dialect: SQLDialect) {
+    private init(writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, checkpointer: WALCheckpointer?,
+                 dialect: SQLDialect) {
         self.writer = writer
         self.readers = readers
         self.syncer = syncer
+        self.checkpointer = checkpointer
         self.dialect = dialect
     }
 
-    private static func connect(_ location: StoreLocation, readOnly: Bool) throws(StoreError) -> any SQLConnection {
+    /// A connection to `location`: a reader, or the writer (on SQLite handing its checkpoints to `checkpointer`).
+    private static func connect(_ location: StoreLocation, checkpointer: WALCheckpointer?,
+                                readOnly: Bool = false) throws(StoreError) -> any SQLConnection {
         switch location {
         case .sqlite(let path):
             if readOnly { return try SQLiteConnection(path: path, role: .reader) }
-            let checkpointer = WALCheckpointer.start(path: path)
-            do {
-                return try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: true))
-            } catch {
-                checkpointer.close()
-                throw error
-            }
+            return try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: true))
         case .postgres(let url):
             return try PostgresConnection(url: url)
         }
@@ -95,6 +103,25 @@ public final class StoreDatabase: Sendable {
     /// The writer's counters (transactions vs operations, queue depth).
     public var writerStatistics: WriterStatistics {
         writer.currentStatistics
+    }
+
+    /// The writer's, the log syncer's and the checkpointer's counters.
+    public var statistics: StoreStatistics {
+        var statistics = StoreStatistics()
+        statistics.writer = writer.currentStatistics
+        if let sync = syncer?.currentStatistics {
+            statistics.logSyncs = sync.syncs
+            statistics.syncedBatches = sync.batches
+            statistics.logSyncFailures = sync.failures
+        }
+        if let checkpoints = checkpointer?.currentStatistics {
+            statistics.backgroundCheckpoints = checkpoints.background
+            statistics.checkpointCatchUps = checkpoints.catchUps
+            statistics.logRestarts = checkpoints.restarts
+            statistics.limitCheckpoints = checkpoints.byWriter
+            statistics.checkpointFailures = checkpoints.failures + checkpoints.busy
+        }
+        return statistics
     }
 
     /// Finishes queued writes and reads, then closes every connection. Later calls fail with `closed`.

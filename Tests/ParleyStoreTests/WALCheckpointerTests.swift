@@ -116,6 +116,30 @@ import Testing
         #expect(rows == committed)
     }
 
+    @Test func theStoreReportsItsWritesSyncsAndCheckpoints() async throws {
+        let (directory, path) = try Self.temporaryPath()
+        defer { Self.removeDirectory(directory) }
+        let database = try await StoreDatabase.open(StoreConfiguration(location: .sqlite(path: path)))
+        let before = database.statistics
+        _ = try await database.write { context in
+            try context.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        }
+        for index in 0..<20 {
+            _ = try await database.write { context in
+                try context.execute("INSERT INTO t (id, body) VALUES ($1, $2)", [.int(index), .text("row")])
+            }
+        }
+        let after = database.statistics
+        #expect(after.writer.operations - before.writer.operations == 21)
+        #expect(after.writer.transactions > before.writer.transactions)
+        // Every acknowledged write went through an fsync of the log.
+        #expect(after.logSyncs > before.logSyncs)
+        #expect(after.syncedBatches >= after.logSyncs)
+        #expect(after.logSyncFailures == 0)
+        #expect(after.checkpointFailures == 0)
+        await database.close()
+    }
+
     @Test func closingWithACheckpointPendingStopsTheThread() async throws {
         let (directory, path) = try Self.temporaryPath()
         defer { Self.removeDirectory(directory) }
