@@ -46,7 +46,7 @@ public struct ChatRequest: Sendable {
         guard !type.isEmpty else { return nil }
         // Media types are ASCII tokens: lower-case them byte-wise (this runs on every request).
         guard type.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return String(Substring(type)) }
-        return String(decoding: type.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(decoding: type.asciiLowercased(), as: UTF8.self)
     }
 }
 

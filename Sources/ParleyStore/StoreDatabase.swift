@@ -16,9 +16,10 @@ public final class StoreDatabase: Sendable {
     /// when PostgreSQL cannot be reached, and `io` when the SQLite file cannot be opened.
     public static func open(_ configuration: StoreConfiguration) async throws -> StoreDatabase {
         let location = configuration.location
-        var syncer: WALSyncer?
-        if case .sqlite(let path) = location { syncer = WALSyncer.start(databasePath: path) }
-        let checkpointer: WALCheckpointer? = if case .sqlite(let path) = location { WALCheckpointer.start(path: path) } else { nil }
+        // SQLite's log is fsynced and checkpointed by threads of their own; PostgreSQL needs neither.
+        let sqlitePath: String? = if case .sqlite(let path) = location { path } else { nil }
+        let syncer = sqlitePath.map { WALSyncer.start(databasePath: $0) }
+        let checkpointer = sqlitePath.map { WALCheckpointer.start(path: $0) }
         let writer: GroupCommitWriter
         do {
             writer = try await GroupCommitWriter.start(

@@ -39,24 +39,21 @@ public final class ChannelsMetrics: Sendable {
 
     /// The Prometheus text exposition of every metric; `channels` is the occupied-channel count.
     public func render(channels: Int) -> String {
-        var out = ""
-        func line(_ name: String, _ type: String, _ help: String, _ value: Int) {
-            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
-        }
-        line("parley_channels_connections", "gauge", "Open Pusher protocol connections.", connections.load(ordering: .relaxed))
-        line("parley_channels_subscriptions", "gauge", "Channel subscriptions held by connections.", subscriptions.load(ordering: .relaxed))
-        line("parley_channels_channels", "gauge", "Occupied channels.", channels)
-        line("parley_channels_messages_in_total", "counter", "Messages received from clients.", messagesIn.load(ordering: .relaxed))
-        line("parley_channels_messages_out_total", "counter", "Frames queued to clients.", messagesOut.load(ordering: .relaxed))
-        line("parley_channels_bytes_in_total", "counter", "Bytes received from clients.", bytesIn.load(ordering: .relaxed))
-        line("parley_channels_bytes_out_total", "counter", "Bytes queued to clients.", bytesOut.load(ordering: .relaxed))
-        line("parley_channels_events_published_total", "counter", "Events published.", eventsPublished.load(ordering: .relaxed))
-        line("parley_channels_slow_consumers_dropped_total", "counter", "Connections closed with 4100 for not keeping up.", slowConsumersDropped.load(ordering: .relaxed))
-        line("parley_channels_api_requests_total", "counter", "HTTP API requests.", apiRequests.load(ordering: .relaxed))
-        line("parley_channels_api_errors_total", "counter", "HTTP API requests refused.", apiErrors.load(ordering: .relaxed))
-        line("parley_channels_webhook_queue", "gauge", "Webhook events waiting for delivery.", webhookQueued.load(ordering: .relaxed))
-        line("parley_channels_webhook_delivered_total", "counter", "Webhook requests delivered.", webhookDelivered.load(ordering: .relaxed))
-        line("parley_channels_webhook_failures_total", "counter", "Webhook request attempts that failed.", webhookFailures.load(ordering: .relaxed))
-        return out
+        var out = PrometheusText()
+        out.add("parley_channels_connections", "gauge", "Open Pusher protocol connections.", connections.load(ordering: .relaxed))
+        out.add("parley_channels_subscriptions", "gauge", "Channel subscriptions held by connections.", subscriptions.load(ordering: .relaxed))
+        out.add("parley_channels_channels", "gauge", "Occupied channels.", channels)
+        out.add("parley_channels_messages_in_total", "counter", "Messages received from clients.", messagesIn.load(ordering: .relaxed))
+        out.add("parley_channels_messages_out_total", "counter", "Frames queued to clients.", messagesOut.load(ordering: .relaxed))
+        out.add("parley_channels_bytes_in_total", "counter", "Bytes received from clients.", bytesIn.load(ordering: .relaxed))
+        out.add("parley_channels_bytes_out_total", "counter", "Bytes queued to clients.", bytesOut.load(ordering: .relaxed))
+        out.add("parley_channels_events_published_total", "counter", "Events published.", eventsPublished.load(ordering: .relaxed))
+        out.add("parley_channels_slow_consumers_dropped_total", "counter", "Connections closed with 4100 for not keeping up.", slowConsumersDropped.load(ordering: .relaxed))
+        out.add("parley_channels_api_requests_total", "counter", "HTTP API requests.", apiRequests.load(ordering: .relaxed))
+        out.add("parley_channels_api_errors_total", "counter", "HTTP API requests refused.", apiErrors.load(ordering: .relaxed))
+        out.add("parley_channels_webhook_queue", "gauge", "Webhook events waiting for delivery.", webhookQueued.load(ordering: .relaxed))
+        out.add("parley_channels_webhook_delivered_total", "counter", "Webhook requests delivered.", webhookDelivered.load(ordering: .relaxed))
+        out.add("parley_channels_webhook_failures_total", "counter", "Webhook request attempts that failed.", webhookFailures.load(ordering: .relaxed))
+        return out.text
     }
 }

@@ -114,7 +114,7 @@ public enum PusherRequestSignature {
     /// full Unicode lowercasing could not turn a mismatch into a match (no non-ASCII character
     /// lowercases to a hex digit).
     static func asciiLowercased(_ text: String) -> [UInt8] {
-        text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        text.utf8.asciiLowercased()
     }
 
     /// Lowercase hex of the bytes, as bytes.
