@@ -32,5 +32,10 @@ import Testing
         h.replace("X-A", "3")
         #expect(h.values(for: "x-a") == ["3"])
         #expect(!HTTPHeaders.namesEqual("a[", "A{"))
+        // Names past the small-string size compare their heap storage.
+        #expect(HTTPHeaders.namesEqual("Sec-WebSocket-Extensions", "sec-websocket-EXTENSIONS"))
+        #expect(!HTTPHeaders.namesEqual("Sec-WebSocket-Extensions", "Sec-WebSocket-Extensionz"))
+        #expect(!HTTPHeaders.namesEqual("Content-Length", "Content-Lengths"))
+        #expect(HTTPHeaders.namesEqual("", ""))
     }
 }

@@ -21,6 +21,9 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private var headTimer: TimerHandle?
     private var headInProgress = false
     private var shutdownRequested = false
+    /// The peer's address, asked of the socket once: it cannot change while the connection
+    /// lives, and a keep-alive connection would otherwise pay a system call per request.
+    private lazy var remoteAddress: SocketAddress? = connection.remoteAddress
 
     private struct PendingRequest {
         let slot: Int
@@ -211,7 +214,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         current = nil
         if !request.head.keepAlive || shutdownRequested { stopped = true }
         let value = HTTPRequest(head: request.head, target: request.target, parameters: request.parameters,
-                                body: request.body, remoteAddress: connection.remoteAddress)
+                                body: request.body, remoteAddress: remoteAddress)
         switch request.disposition {
         case .answer(let response):
             complete(slot: request.slot, with: response)

@@ -62,10 +62,26 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// ASCII case-insensitive comparison of two header names.
+    ///
+    /// Lookups run this for every field of every request, so native strings compare their
+    /// UTF-8 storage directly; only bridged strings walk the views.
     public static func namesEqual(_ a: String, _ b: String) -> Bool {
         let a = a.utf8, b = b.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A) }
+        let direct = a.withContiguousStorageIfAvailable { x in
+            b.withContiguousStorageIfAvailable { y in bytesEqualIgnoringASCIICase(x, y) }
+        }
+        if let direct, let direct { return direct }
+        return zip(a, b).allSatisfy { bytesEqualIgnoringASCIICase($0, $1) }
+    }
+
+    private static func bytesEqualIgnoringASCIICase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for i in 0..<a.count where !bytesEqualIgnoringASCIICase(a[i], b[i]) { return false }
+        return true
+    }
+
+    private static func bytesEqualIgnoringASCIICase(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
     }
 }
 
