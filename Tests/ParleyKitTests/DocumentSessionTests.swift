@@ -130,6 +130,41 @@ struct DocumentSessionTests {
         await server.stop()
     }
 
+    @Test func anEditTheServerRefusesAsTooLargeEndsTheSessionInsteadOfRetrying() async throws {
+        let server = try await LoopbackServer.start()
+        let network = SwitchableTransport()
+        let alice = try await server.client("Alice", documents: network)
+        let room = try await alice.createRoom(name: "docs", memberIDs: [])
+        let session = await alice.openDocument(room: room.id, name: "big")
+        try await session.waitUntilSynced()
+        try await session.insert("kept. ", at: 0)
+        let watcher = await alice.openDocument(room: room.id, name: "big")
+        await waitFor(watcher) { $0.text == "kept. " }
+
+        // One edit over the server's 1 MiB update limit: the server closes with 1009, and
+        // every reconnect would send the same edit again.
+        let connectsBefore = network.connects
+        try await session.insert(String(repeating: "x", count: 1_100_000), at: 6)
+        let closed = await waitFor(session) { if case .closed = $0.state { true } else { false } }
+        guard case .closed(let reason)? = closed?.state else {
+            Issue.record("expected a closed session, got \(String(describing: closed?.state))")
+            return
+        }
+        #expect(reason.contains("too large"), "\(reason)")
+        #expect(network.connects == connectsBefore)
+        #expect(await session.count == 6 + 1_100_000)
+
+        // The server kept what it had accepted and passed on nothing of the refused edit.
+        let again = await alice.openDocument(room: room.id, name: "big")
+        try await again.waitUntilSynced()
+        #expect(await again.text == "kept. ")
+        #expect(await watcher.text == "kept. ")
+        await again.close()
+        await watcher.close()
+        await alice.close()
+        await server.stop()
+    }
+
     @Test func malformedServerMessagesLeaveTheReplicaAsItWas() async throws {
         let transport = ScriptedTransport()
         let session = DocumentSession(url: "ws://scripted/v1/docs/d/ws", tokenProvider: StaticTokenProvider("t"),

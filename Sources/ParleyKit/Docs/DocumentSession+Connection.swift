@@ -113,6 +113,7 @@ extension DocumentSession {
                 ending.code = code
                 ending.reason = reason.isEmpty ? "closed (\(code))" : reason
                 if (4400...4499).contains(code) { ending.final = ending.reason }
+                if let refusal = Self.refusalOfLocalEdits(code: code, reason: reason) { ending.final = refusal }
             }
         }
         if connection != nil {
@@ -120,6 +121,19 @@ extension DocumentSession {
             _ = replica.closed(now: clock.now())
         }
         return ending
+    }
+
+    /// The reason to stop for a close that refuses what this replica sent: its unsent edits
+    /// would go out again on every reconnect and be refused again (1009: larger than the
+    /// server accepts; 1007: an update the server cannot apply). The edits stay readable in
+    /// the closed session.
+    static func refusalOfLocalEdits(code: Int, reason: String) -> String? {
+        let detail = reason.isEmpty ? "" : ": \(reason)"
+        switch code {
+        case 1009: return "the server refused an edit as too large (1009)\(detail)"
+        case 1007: return "the server refused an edit as invalid (1007)\(detail)"
+        default: return nil
+        }
     }
 
     /// Handles one message; returns the server's reason when it refused access.
