@@ -6,7 +6,9 @@
 /// ``ParleyClient/openDocument(id:presence:)``, or create one and call ``start()``. Edits are
 /// addressed in Unicode scalars. Watch ``snapshots()`` for the text, the peers and the
 /// connection. A lost connection is retried with backoff; edits made meanwhile are merged
-/// when it is back. ``close()`` ends it.
+/// when it is back. The session closes by itself, with the reason in its state, when retrying
+/// cannot help: access refused, the document gone, or an edit the server refuses (too large
+/// or invalid). ``close()`` ends it.
 public actor DocumentSession {
     /// The endpoint it connects to.
     public nonisolated let url: String

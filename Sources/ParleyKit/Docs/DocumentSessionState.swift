@@ -10,7 +10,7 @@ public enum DocumentSessionState: Sendable, Equatable {
     case synced
     /// The connection was lost; local edits are kept and merged when it is back.
     case reconnecting(attempt: Int, delay: Duration)
-    /// Stopped: closed by the app, or the server refused the document (the reason says why).
+    /// Stopped: closed by the app, or the server refused the document or an edit (the reason says why).
     case closed(reason: String)
 
     /// Whether the session is connected and in sync.
