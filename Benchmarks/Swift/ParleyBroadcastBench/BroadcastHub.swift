@@ -25,15 +25,19 @@ final class BroadcastHub: Sendable {
         socket.onClose = { socket, _, _ in partition.remove(socket) }
     }
 
-    /// Hands `frame` to every loop once; on the calling loop it is queued right away.
+    /// Hands `frame` to every loop once; on the calling loop it is queued right away, but only
+    /// after the other loops were handed theirs, so they fan out meanwhile instead of waiting
+    /// for this loop's whole partition.
     private func broadcast(_ frame: SharedBytes) {
+        var local: Partition?
         for (loop, partition) in zip(group.loops, partitions) {
             if loop.inEventLoop {
-                partition.send(frame)
+                local = partition
             } else {
                 loop.execute { partition.send(frame) }
             }
         }
+        local?.send(frame)
     }
 }
 
