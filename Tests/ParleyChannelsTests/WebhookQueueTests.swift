@@ -73,6 +73,36 @@ import ParleyWire
         #expect(q.abandoned == 1 && now - 20_000 <= 10_000)
     }
 
+    @Test func aSlowEndpointGetsAtMostItsShareOfRequestsAndOneGrowingBatch() {
+        var twoHooks = app
+        twoHooks.webhooks.append(WebhookConfig(url: WebhookURL("http://127.0.0.1:9/other")!))
+        let slow = app.webhooks[0].url, other = twoHooks.webhooks[1].url
+        var q = WebhookQueue(batchWindow: 0, maxInFlightPerEndpoint: 2)
+        var sent: [WebhookDelivery] = []
+        // Five batches, one per tick, and no endpoint answers yet.
+        for t in 0..<5 {
+            q.enqueue(app: twoHooks, event: WebhookEvent(.channelOccupied, channel: "c\(t)"), now: Int64(t))
+            sent += q.tick(now: Int64(t), wallMillis: 0)
+        }
+        #expect(sent.count == 4)
+        #expect(sent.filter { $0.url == slow }.count == 2 && sent.filter { $0.url == other }.count == 2)
+        #expect(q.inFlight(app: twoHooks.id, url: slow) == 2)
+        // The other three events wait per endpoint in one batch each; nothing is due meanwhile.
+        #expect(q.count == 6)
+        #expect(q.nextDeadline == nil)
+        #expect(q.tick(now: 100, wallMillis: 0).isEmpty)
+
+        // One answer to the slow endpoint frees a slot: its waiting batch goes out at once, whole.
+        let firstSlow = sent.first { $0.url == slow }!
+        q.result(id: firstSlow.id, status: 200, now: 200)
+        #expect(q.nextDeadline.map { $0 <= 200 } == true)
+        let next = q.tick(now: 200, wallMillis: 0)
+        #expect(next.count == 1 && next[0].url == slow && next[0].attempt == 1)
+        #expect(events(next[0]).map { $0["channel"] } == [.string("c2"), .string("c3"), .string("c4")])
+        #expect(q.inFlight(app: twoHooks.id, url: slow) == 2)
+        #expect(q.count == 3)
+    }
+
     @Test func endpointFiltersAndAppsWithoutHooks() {
         var filtered = app
         filtered.webhooks = [WebhookConfig(url: WebhookURL("http://h/x")!, eventKinds: [.memberAdded], channelPrefix: "presence-")]

@@ -8,6 +8,10 @@ import ParleyWire
 ///   again (or the member re-added) meanwhile, both halves of the pair are dropped.
 /// - A failed request is retried with exponential backoff (1 s doubling, at most 60 s) until
 ///   `retryWindow` ms after its first attempt. Each attempt is re-stamped and re-signed.
+/// - At most `maxInFlightPerEndpoint` requests to one endpoint (app and URL) are out at once.
+///   A slow endpoint would otherwise get a new request every batch window, each holding a
+///   sending thread until its timeout; further events for it wait in one batch that grows
+///   until a request comes back.
 public struct WebhookQueue: Sendable {
     struct Pending: Sendable {
         var app: AppConfig
@@ -30,6 +34,8 @@ public struct WebhookQueue: Sendable {
     public let leaveDelay: Int64
     /// Milliseconds a failing request keeps being retried.
     public let retryWindow: Int64
+    /// Requests to one endpoint that may be out at once.
+    public let maxInFlightPerEndpoint: Int
 
     private var pending: [Pending] = []
     private var delayed: [Pending] = []
@@ -40,10 +46,11 @@ public struct WebhookQueue: Sendable {
     public private(set) var abandoned = 0
 
     /// Creates an empty queue.
-    public init(batchWindow: Int64 = 50, leaveDelay: Int64 = 3000, retryWindow: Int64 = 300_000) {
+    public init(batchWindow: Int64 = 50, leaveDelay: Int64 = 3000, retryWindow: Int64 = 300_000, maxInFlightPerEndpoint: Int = 4) {
         self.batchWindow = batchWindow
         self.leaveDelay = leaveDelay
         self.retryWindow = retryWindow
+        self.maxInFlightPerEndpoint = max(1, maxInFlightPerEndpoint)
     }
 
     /// Events waiting (batched, delayed or to be retried).
@@ -74,10 +81,18 @@ public struct WebhookQueue: Sendable {
         pending.append(Pending(app: app, event: event, due: now + batchWindow))
     }
 
-    /// When `tick` next has work, if ever.
+    /// When `tick` next has work, if ever. Requests waiting for a busy endpoint are left out:
+    /// `result` frees their slot, and the caller asks again then.
     public var nextDeadline: Int64? {
-        let candidates = [pending.map(\.due).min(), delayed.map(\.due).min(), retries.map(\.due).min()].compactMap { $0 }
+        let busy = busyEndpoints()
+        let sendable = retries.filter { !busy.contains(Endpoint($0)) }
+        let candidates = [pending.map(\.due).min(), delayed.map(\.due).min(), sendable.map(\.due).min()].compactMap { $0 }
         return candidates.min()
+    }
+
+    /// Requests out at once to this endpoint.
+    func inFlight(app: String, url: WebhookURL) -> Int {
+        inFlight.values.count { $0.app.id == app && $0.url == url }
     }
 
     /// The deliveries due at `now`; `wallMillis` stamps `time_ms`.
@@ -102,14 +117,51 @@ public struct WebhookQueue: Sendable {
                 for hook in app.webhooks {
                     let accepted = events.filter { hook.accepts($0.kind, channel: $0.channel) }
                     guard !accepted.isEmpty else { continue }
-                    deliveries.append(start(Retry(app: app, url: hook.url, events: accepted, firstAttempt: now, attempt: 1, due: now), wallMillis: wallMillis))
+                    addBatch(Retry(app: app, url: hook.url, events: accepted, firstAttempt: now, attempt: 1, due: now))
                 }
             }
         }
-        let (dueRetries, waiting) = retries.partitioned { $0.due <= now }
-        retries = waiting
-        for retry in dueRetries { deliveries.append(start(retry, wallMillis: wallMillis)) }
+        // Oldest first: retries and batches that waited for their endpoint, then fresh batches.
+        var outstanding = Dictionary(grouping: inFlight.values, by: Endpoint.init).mapValues(\.count)
+        var kept: [Retry] = []
+        for retry in retries {
+            let endpoint = Endpoint(retry)
+            guard retry.due <= now, outstanding[endpoint, default: 0] < maxInFlightPerEndpoint else {
+                kept.append(retry)
+                continue
+            }
+            outstanding[endpoint, default: 0] += 1
+            deliveries.append(start(retry, wallMillis: wallMillis))
+        }
+        retries = kept
         return deliveries
+    }
+
+    /// Queues a fresh batch to be sent by this tick; one still waiting for the same busy
+    /// endpoint takes its events instead, so a slow endpoint gets one growing batch.
+    private mutating func addBatch(_ batch: Retry) {
+        let endpoint = Endpoint(batch)
+        let busy = inFlight.values.count { Endpoint($0) == endpoint } >= maxInFlightPerEndpoint
+        if busy, let waiting = retries.lastIndex(where: { $0.attempt == 1 && Endpoint($0) == endpoint }) {
+            retries[waiting].events += batch.events
+            return
+        }
+        retries.append(batch)
+    }
+
+    private func busyEndpoints() -> Set<Endpoint> {
+        let counts = Dictionary(grouping: inFlight.values, by: Endpoint.init).mapValues(\.count)
+        return Set(counts.filter { $0.value >= maxInFlightPerEndpoint }.keys)
+    }
+
+    /// One webhook target of one app.
+    private struct Endpoint: Hashable {
+        var app: String
+        var url: WebhookURL
+        init(_ retry: Retry) {
+            app = retry.app.id
+            url = retry.url
+        }
     }
 
     /// Reports a delivery's outcome: 2xx is done; anything else is retried or given up.
