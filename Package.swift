@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "ParleyWire", dependencies: ["CCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
-        .target(name: "ParleyStore", dependencies: ["CSQLite", "CPostgres"], swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["CSQLite", "CPostgres", "CLinux"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
