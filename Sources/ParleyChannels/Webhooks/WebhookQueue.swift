@@ -84,15 +84,15 @@ public struct WebhookQueue: Sendable {
     /// When `tick` next has work, if ever. Requests waiting for a busy endpoint are left out:
     /// `result` frees their slot, and the caller asks again then.
     public var nextDeadline: Int64? {
-        let busy = busyEndpoints()
-        let sendable = retries.filter { !busy.contains(Endpoint($0)) }
+        let outstanding = outstandingByEndpoint()
+        let sendable = retries.filter { outstanding[Endpoint($0), default: 0] < maxInFlightPerEndpoint }
         let candidates = [pending.map(\.due).min(), delayed.map(\.due).min(), sendable.map(\.due).min()].compactMap { $0 }
         return candidates.min()
     }
 
     /// Requests out at once to this endpoint.
     func inFlight(app: String, url: WebhookURL) -> Int {
-        inFlight.values.count { $0.app.id == app && $0.url == url }
+        outstandingByEndpoint().first { $0.key.app == app && $0.key.url == url }?.value ?? 0
     }
 
     /// The deliveries due at `now`; `wallMillis` stamps `time_ms`.
@@ -122,7 +122,7 @@ public struct WebhookQueue: Sendable {
             }
         }
         // Oldest first: retries and batches that waited for their endpoint, then fresh batches.
-        var outstanding = Dictionary(grouping: inFlight.values, by: Endpoint.init).mapValues(\.count)
+        var outstanding = outstandingByEndpoint()
         var kept: [Retry] = []
         for retry in retries {
             let endpoint = Endpoint(retry)
@@ -141,7 +141,7 @@ public struct WebhookQueue: Sendable {
     /// endpoint takes its events instead, so a slow endpoint gets one growing batch.
     private mutating func addBatch(_ batch: Retry) {
         let endpoint = Endpoint(batch)
-        let busy = inFlight.values.count { Endpoint($0) == endpoint } >= maxInFlightPerEndpoint
+        let busy = outstandingByEndpoint()[endpoint, default: 0] >= maxInFlightPerEndpoint
         if busy, let waiting = retries.lastIndex(where: { $0.attempt == 1 && Endpoint($0) == endpoint }) {
             retries[waiting].events += batch.events
             return
@@ -149,9 +149,9 @@ public struct WebhookQueue: Sendable {
         retries.append(batch)
     }
 
-    private func busyEndpoints() -> Set<Endpoint> {
-        let counts = Dictionary(grouping: inFlight.values, by: Endpoint.init).mapValues(\.count)
-        return Set(counts.filter { $0.value >= maxInFlightPerEndpoint }.keys)
+    /// Requests out at once, per endpoint.
+    private func outstandingByEndpoint() -> [Endpoint: Int] {
+        Dictionary(grouping: inFlight.values, by: Endpoint.init).mapValues(\.count)
     }
 
     /// One webhook target of one app.

@@ -72,16 +72,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             b.withContiguousStorageIfAvailable { y in bytesEqualIgnoringASCIICase(x, y) }
         }
         if let direct, let direct { return direct }
-        return zip(a, b).allSatisfy { bytesEqualIgnoringASCIICase($0, $1) }
+        return zip(a, b).allSatisfy { $0.asciiLowercased == $1.asciiLowercased }
     }
 
     private static func bytesEqualIgnoringASCIICase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        for i in 0..<a.count where !bytesEqualIgnoringASCIICase(a[i], b[i]) { return false }
+        for i in 0..<a.count where a[i].asciiLowercased != b[i].asciiLowercased { return false }
         return true
-    }
-
-    private static func bytesEqualIgnoringASCIICase(_ x: UInt8, _ y: UInt8) -> Bool {
-        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
     }
 }
 
