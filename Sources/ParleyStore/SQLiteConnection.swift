@@ -40,7 +40,7 @@ final class SQLiteConnection: SQLConnection {
         Self.configureLibrary
         var database: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &database, flags, nil)
+        let status = sqlite3_open_v2(path, &database, flags, SQLiteLogBuffer.vfsName)
         guard status == SQLITE_OK, let database else {
             let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let database { sqlite3_close_v2(database) }
@@ -77,6 +77,11 @@ final class SQLiteConnection: SQLConnection {
     private static let configureLibrary: Void = {
         _ = parley_sqlite3_disable_memory_statistics()
     }()
+
+    /// The full path of this database's write-ahead log, as SQLite names it.
+    var logPath: String {
+        sqlite3_db_filename(handle, "main").map { String(cString: $0) + "-wal" } ?? path + "-wal"
+    }
 
     /// Page cache of the single writer connection, in KiB.
     static let writerCacheKiB = 65_536

@@ -35,7 +35,8 @@ import Testing
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 64)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return "" }
-        return String(cString: buffer).trimmingCharacters(in: .newlines)
+        let bytes = buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 #endif
