@@ -27,7 +27,7 @@ extension ChatService {
     /// Like `requireMember` where the membership itself is not needed: a user found in the
     /// room's cached member list passes without a database read.
     func requireMemberAccess(_ context: ChatContext, room: String) async throws(ChatError) {
-        if let user = context.caller.userID, case .all(let members)? = await knownMembers(context, room: room), members.contains(user) {
+        if let user = context.caller.userID, case .all(let members)? = await knownMembers(context, room: room), members.ids.contains(user) {
             return
         }
         try await requireMember(context, room: room)
@@ -42,7 +42,7 @@ extension ChatService {
         let (cached, generation) = roomMembers.lookup(key)
         if let cached { return cached }
         guard let read = try? await store.members(app: context.appID, room: room, after: nil, limit: limit + 1) else { return nil }
-        let members: RoomMembersCache.Members = read.count > limit ? .tooMany : .all(read.map(\.userID))
+        let members: RoomMembersCache.Members = read.count > limit ? .tooMany : .all(.init(read.map(\.userID)))
         roomMembers.store(key, members, readAt: generation)
         return members
     }

@@ -55,7 +55,8 @@ extension ChatService {
         let data = messageEventData(message, json: json)
         var events = [ChatEvent(channel: ChatEvent.roomChannel(message.roomID), name: "message.created", data: data)]
         guard case .all(let members)? = await knownMembers(context, room: message.roomID) else { return events }
-        events += members.map { ChatEvent(channel: ChatEvent.userChannel($0), name: "room.activity", data: data) }
+        events.reserveCapacity(1 + members.userChannels.count)
+        for channel in members.userChannels { events.append(ChatEvent(channel: channel, name: "room.activity", data: data)) }
         return events
     }
 

@@ -17,10 +17,26 @@ final class RoomMembersCache: Sendable {
 
     /// What is known of one room.
     enum Members: Sendable, Equatable {
-        /// Every member's id in the store's order (rooms up to the fan-out limit).
-        case all([String])
+        /// Every member in the store's order (rooms up to the fan-out limit).
+        case all(MemberList)
         /// More members than the cache keeps.
         case tooMany
+    }
+
+    /// A room's member ids, and their personal channels' names built once for every send's
+    /// `room.activity` events.
+    struct MemberList: Sendable, Equatable, ExpressibleByArrayLiteral {
+        let ids: [String]
+        let userChannels: [String]
+
+        init(_ ids: [String]) {
+            self.ids = ids
+            self.userChannels = ids.map(ChatEvent.userChannel)
+        }
+
+        init(arrayLiteral ids: String...) { self.init(ids) }
+
+        static func == (lhs: MemberList, rhs: MemberList) -> Bool { lhs.ids == rhs.ids }
     }
 
     private struct State {

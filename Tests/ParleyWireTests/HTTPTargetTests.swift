@@ -45,6 +45,16 @@ import Testing
         #expect(try HTTPTarget("/").pathSegments == [])
     }
 
+    @Test func aPlainPathKeepsLongSegmentsWholeAndStillRejectsBadBytes() throws {
+        let target = try HTTPTarget("/v1/rooms/c98bbjhmbwz5t4n2tepm0123456789/messages")
+        #expect(target.path == "/v1/rooms/c98bbjhmbwz5t4n2tepm0123456789/messages")
+        #expect(target.rawPath == target.path)
+        #expect(target.pathSegments == ["v1", "rooms", "c98bbjhmbwz5t4n2tepm0123456789", "messages"])
+        #expect(target.query.isEmpty && target.rawQuery == nil)
+        #expect(throws: HTTPParseError.self) { try HTTPTarget("/v1/ro oms") }
+        #expect(throws: HTTPParseError.self) { try HTTPTarget("/v1/\u{7F}") }
+    }
+
     @Test func fragmentIsIgnored() throws {
         let target = try HTTPTarget("/p?q=1#frag")
         #expect(target.path == "/p")

@@ -2,6 +2,19 @@ import Testing
 @testable import ParleyWire
 
 @Suite struct JSONTests {
+    @Test func writingManyStringsGrowsTheOutputGeometrically() {
+        var out: [UInt8] = []
+        var reallocations = 0
+        var capacity = out.capacity
+        for index in 0..<1_000 {
+            JSONWriter.writeString("member-\(index)", into: &out)
+            if out.capacity != capacity { reallocations += 1; capacity = out.capacity }
+        }
+        // Exact reservations would reallocate for nearly every string.
+        #expect(reallocations < 20, "\(reallocations) reallocations")
+        #expect(out.starts(with: Array("\"member-0\"\"member-1\"".utf8)))
+    }
+
     @Test func objectEqualityForCopiesAndForSeparatelyBuiltObjects() {
         let object: JSONValue = .object(["a": .int(1), "b": .object(["c": .string("é")])])
         let copy = object

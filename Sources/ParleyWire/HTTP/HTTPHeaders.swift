@@ -9,6 +9,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Creates an empty header list.
     public init() { fields = [] }
 
+
     /// Creates a header list from name/value pairs, keeping their order.
     public init(_ pairs: [(String, String)]) { fields = pairs.map { (name: $0.0, value: $0.1) } }
 
@@ -17,6 +18,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// The number of fields, counting repeats.
     public var count: Int { fields.count }
+
+    /// Makes room for `capacity` fields, so adding a request's fields one by one allocates once.
+    public mutating func reserveCapacity(_ capacity: Int) { fields.reserveCapacity(capacity) }
 
     /// Appends a field, keeping any existing fields of the same name.
     public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
@@ -39,7 +43,16 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Every value of the field with this name, in arrival order.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+        var values: [String] = []
+        for field in fields where Self.namesEqual(field.name, name) { values.append(field.value) }
+        return values
+    }
+
+    /// How many fields have this name.
+    public func count(of name: String) -> Int {
+        var count = 0
+        for field in fields where Self.namesEqual(field.name, name) { count += 1 }
+        return count
     }
 
     /// Whether a field with this name is present.
@@ -48,9 +61,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Comma-separated tokens over all fields of this name, trimmed and lowercased
     /// (for `Connection`, `Upgrade`, `Transfer-Encoding`, `Sec-WebSocket-Extensions`...).
     public func tokens(_ name: String) -> [String] {
-        values(for: name).flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingASCIIWhitespace().lowercased()
-        }.filter { !$0.isEmpty }
+        var tokens: [String] = []
+        for field in fields where Self.namesEqual(field.name, name) {
+            for token in field.value.split(separator: ",") {
+                let trimmed = token.trimmingASCIIWhitespace()
+                if !trimmed.isEmpty { tokens.append(trimmed.lowercased()) }
+            }
+        }
+        return tokens
     }
 
     /// Iterates the fields in order.

@@ -90,7 +90,7 @@ extension HTTPRequestParser {
 
     /// HTTP/1.1 needs exactly one Host; no version may send several (RFC 9112 §3.2).
     static func hostError(_ head: HTTPRequestHead) -> HTTPParseError? {
-        let hosts = head.headers.values(for: "Host").count
+        let hosts = head.headers.count(of: "Host")
         if hosts > 1 { return .multipleHosts }
         if hosts == 0, head.version == .http1_1 { return .missingHost }
         return nil

@@ -87,6 +87,8 @@ public struct HTTPRequestParser: Sendable {
 
     /// Capacity above which an emptied buffer is released rather than kept for reuse.
     private static let retainedCapacity = 64 * 1024
+    /// Room made for a request's header fields at its first one: more than most clients send.
+    private static let typicalFieldCount = 12
 
     private enum State: Sendable, Equatable {
         case requestLine
@@ -265,6 +267,7 @@ public struct HTTPRequestParser: Sendable {
         switch parsed {
         case .failure(let error): return error
         case .success(let field):
+            if fields.count == 0 { fields.reserveCapacity(Self.typicalFieldCount) }
             fields.add(field.name, field.value)
             return nil
         }

@@ -67,7 +67,7 @@ public enum HTTPResponseWriter {
     public static func writeChunk(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
         let count = bytes.count
         guard count > 0 else { return }
-        out.reserveCapacity(out.count + count + 20)
+        out.reserveGrowing(toAtLeast: out.count + count + 20)
         HTTPSyntax.appendHex(count, to: &out)
         out.append(HTTPSyntax.cr); out.append(HTTPSyntax.lf)
         out.append(contentsOf: bytes)

@@ -21,6 +21,10 @@ public struct HTTPTarget: Sendable, Equatable {
 
     /// Splits and decodes a request target.
     public init(_ target: String) throws(HTTPParseError) {
+        if let plain = Self.plainPath(target) {
+            self = plain
+            return
+        }
         var bytes = Array(target.utf8)
         if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes.removeSubrange(hash...) }
         guard !bytes.isEmpty, bytes.allSatisfy(HTTPSyntax.isTargetByte) else { throw Self.invalidTarget }
@@ -59,6 +63,39 @@ public struct HTTPTarget: Sendable, Equatable {
     public static func == (lhs: HTTPTarget, rhs: HTTPTarget) -> Bool {
         lhs.rawPath == rhs.rawPath && lhs.rawQuery == rhs.rawQuery
             && lhs.query.count == rhs.query.count && zip(lhs.query, rhs.query).allSatisfy { $0 == $1 }
+    }
+
+    private init(plainPath: String, segments: [String]) {
+        rawPath = plainPath
+        rawQuery = nil
+        path = plainPath
+        pathSegments = segments
+        query = []
+    }
+
+    /// The target of most requests, an origin-form path with nothing to decode (no `%`, query or
+    /// fragment): the path is the target itself, and only segments longer than a small string
+    /// are allocated. Nil for any other target, which the general path splits and decodes.
+    private static func plainPath(_ target: String) -> HTTPTarget? {
+        var contiguous = target
+        let segments = contiguous.withUTF8 { bytes -> [String]? in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            var slashes = 0
+            for byte in bytes {
+                guard HTTPSyntax.isTargetByte(byte), byte != UInt8(ascii: "%"), byte != UInt8(ascii: "?"),
+                      byte != UInt8(ascii: "#") else { return nil }
+                if byte == UInt8(ascii: "/") { slashes += 1 }
+            }
+            var segments: [String] = []
+            segments.reserveCapacity(slashes)
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if index > start { segments.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+                start = index + 1
+            }
+            return segments
+        }
+        return segments.map { HTTPTarget(plainPath: target, segments: $0) }
     }
 
     // MARK: Decoding

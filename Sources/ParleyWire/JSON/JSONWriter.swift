@@ -51,7 +51,7 @@ public enum JSONWriter {
 
     /// Appends UTF-8 bytes (assumed valid) as a quoted, escaped JSON string literal.
     public static func writeString(utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.reserveCapacity(out.count + utf8.count + 2)
+        out.reserveGrowing(toAtLeast: out.count + utf8.count + 2)
         out.append(UInt8(ascii: "\""))
         var runStart = 0
         for i in 0..<utf8.count {

@@ -98,7 +98,7 @@ extension WebSocketConnection {
                 fail(.messageTooBig, "message too big", &actions)
                 return false
             }
-            messageBuffer.reserveCapacity(messageBuffer.count + Int(length))
+            messageBuffer.reserveGrowing(toAtLeast: messageBuffer.count + Int(length))
         }
         return true
     }
