@@ -9,12 +9,9 @@ import CSQLiteLogBuffer
 /// pages each frame straddles two of the file's pages, so the kernel did three page updates and
 /// two system calls per frame — about a sixth of the writer thread's time under load.
 enum SQLiteLogBuffer {
-    /// The VFS name to open connections with, registered on first use.
-    static let vfsName: String = {
-        let status = parley_log_buffer_register()
-        precondition(status == SQLITE_OK, "registering the log-buffering VFS failed with \(status)")
-        return PARLEY_LOG_BUFFER_VFS
-    }()
+    /// The VFS name to open connections with, registered on first use; nil (SQLite's default
+    /// VFS, unbuffered) should registering fail, which costs speed, not correctness.
+    static let vfsName: String? = parley_log_buffer_register() == SQLITE_OK ? PARLEY_LOG_BUFFER_VFS : nil
 
     /// Writes to the log at `path` through this VFS, summed over its open handles: as SQLite
     /// asked for them (`logical`) and as they reached the file (`physical`).

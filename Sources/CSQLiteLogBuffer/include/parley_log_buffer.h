@@ -9,11 +9,13 @@
 /// Registers, once per process, a VFS named `PARLEY_LOG_BUFFER_VFS` over the default one.
 ///
 /// It differs from the default VFS in one way: writes to a write-ahead log are gathered in
-/// memory and reach the file in one write per transaction instead of two per page (SQLite writes
-/// each frame's 24-byte header and its page separately, and its 4 KiB pages then straddle the
-/// file's pages). The gathered writes are written out before the write of a commit frame's page
-/// returns, so they are in the file before SQLite publishes the commit in the log's index, and
-/// before anything reads, syncs, sizes or truncates the log. Every other file is the default VFS's.
+/// memory and reach the file in a few large writes per transaction instead of two per page
+/// (SQLite writes each frame's 24-byte header and its page separately, and its 4 KiB pages then
+/// straddle the file's pages). What is gathered is written out before the write of a commit
+/// frame's page returns, so it is in the file before SQLite publishes the commit in the log's
+/// index, and before anything reads, syncs, sizes or truncates the log. A write that follows a
+/// read of the log is not gathered: SQLite rewrites frame checksums that way after the commit
+/// frame. Every other file is the default VFS's.
 ///
 /// Returns SQLITE_OK, or the error of registering.
 int parley_log_buffer_register(void);
