@@ -64,18 +64,21 @@ static int flush(LogFile *log) {
     return status;
 }
 
-/// Whether `data` is a frame header whose database-size field is set, which SQLite does only
+/// Whether the frame header at `data` has its database-size field set, which SQLite does only
 /// for the last frame of a commit.
-static int isCommitFrameHeader(const unsigned char *data, int amount) {
-    if (amount != FRAME_HEADER_SIZE) return 0;
+static int declaresCommit(const unsigned char *data) {
     return (data[4] | data[5] | data[6] | data[7]) != 0;
+}
+
+/// Whether `data` is a commit frame's header alone.
+static int isCommitFrameHeader(const unsigned char *data, int amount) {
+    return amount == FRAME_HEADER_SIZE && declaresCommit(data);
 }
 
 /// Whether `data` holds a whole commit frame, header and page, should SQLite write them together.
 static int isWholeCommitFrame(const unsigned char *data, int amount) {
     int page = amount - FRAME_HEADER_SIZE;
-    if (page < 512 || page > 65536 || (page & (page - 1)) != 0) return 0;
-    return (data[4] | data[5] | data[6] | data[7]) != 0;
+    return page >= 512 && page <= 65536 && (page & (page - 1)) == 0 && declaresCommit(data);
 }
 
 /// Gathers a write, or writes it through.

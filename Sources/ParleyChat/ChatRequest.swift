@@ -26,7 +26,7 @@ public struct ChatRequest: Sendable {
     public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) throws(HTTPParseError) {
         let parsed = try HTTPTarget(target)
         self.method = method
-        self.pathSegments = parsed.pathSegments.filter { !$0.isEmpty }
+        self.pathSegments = parsed.pathSegments
         self.query = parsed.query
         self.headers = headers
         self.body = body

@@ -59,7 +59,7 @@ struct ChatMount {
     static func chatRequest(from request: HTTPRequest) -> ChatRequest {
         var chatRequest = ChatRequest(method: request.method, path: "", query: request.target.query,
                                       headers: request.headers, body: request.body)
-        chatRequest.pathSegments = request.target.pathSegments  // already without empty segments
+        chatRequest.pathSegments = request.target.pathSegments
         return chatRequest
     }
 }
