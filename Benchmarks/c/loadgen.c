@@ -280,7 +280,7 @@ static void random_bytes(uint8_t *p, size_t n) {
 
 static void ep_mod(int slot, int with_out) {
     struct client *c = &cl[slot];
-    struct epoll_event ev = {.events = EPOLLIN | (with_out ? EPOLLOUT : 0), .data.u64 = (uint64_t)slot};
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLET | (with_out ? EPOLLOUT : 0), .data.u64 = (uint64_t)slot};
     if (epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev) < 0) wdie("epoll_ctl mod");
     c->want_out = (uint8_t)with_out;
 }
@@ -425,7 +425,7 @@ static void start_connect(void) {
     c->state = C_CONNECTING;
     c->cycling = (uint8_t)(S->cmd == CMD_CYCLES);
     inflight++;
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT, .data.u64 = (uint64_t)slot};
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLET, .data.u64 = (uint64_t)slot};
     c->want_out = 1;
     if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0) wdie("epoll_ctl add");
 }
@@ -832,11 +832,16 @@ static int pub_pick(void) {
     return best;
 }
 
+/* Set by on_read when its recv filled the whole buffer: more may be waiting, and with
+ * edge-triggered epoll no second event will say so. */
+static int read_again;
+
 static void on_read(int slot) {
     struct client *c = &cl[slot];
     size_t have = c->in_len;
     if (have) memcpy(rbuf, c->in, have);
     ssize_t r = recv(c->fd, rbuf + have, RBUF, 0);
+    read_again = r == (ssize_t)RBUF;
     if (r <= 0) {
         if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
         if (c->state == C_OPEN) BUMP(ME->closed_by_peer);
@@ -1122,8 +1127,10 @@ static void worker_main(int w) {
             if (c->state == C_FREE) continue;
             uint32_t ev = evs[i].events;
             if (ev & EPOLLOUT) on_writable((int)slot);
-            if (c->state != C_FREE && c->state != C_CONNECTING && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR)))
-                on_read((int)slot);
+            if (c->state != C_FREE && c->state != C_CONNECTING && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+                do on_read((int)slot);
+                while (read_again && c->state != C_FREE);
+            }
             else if (c->state == C_CONNECTING && (ev & (EPOLLHUP | EPOLLERR)) && !(ev & EPOLLOUT)) {
                 BUMP(ME->connect_errors);
                 release((int)slot);

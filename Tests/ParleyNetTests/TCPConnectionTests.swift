@@ -53,6 +53,44 @@ struct TCPConnectionTests {
         #expect(text == expected)
     }
 
+    @Test("a write with nothing queued goes to the kernel at once; only what it did not take is queued", arguments: [false, true])
+    func directWriteQueuesOnlyTheRest(shared: Bool) throws {
+        let group = try EventLoopGroup(threads: 1, logger: .silent)
+        defer { group.shutdownAndWait() }
+        // Far more than a loopback socket buffer takes at once, so the first write is short.
+        let big = [UInt8](unsafeUninitializedCapacity: 12 << 20) { buffer, count in
+            for i in buffer.indices { buffer[i] = UInt8(truncatingIfNeeded: i &* 131 &+ (i >> 16)) }
+            count = buffer.count
+        }
+        let tail = Array("|tail".utf8)
+        let queued = Collector<Int>()
+        final class Writer: ConnectionHandler {
+            let big: [UInt8], tail: [UInt8], shared: Bool, queued: Collector<Int>
+            init(big: [UInt8], tail: [UInt8], shared: Bool, queued: Collector<Int>) {
+                (self.big, self.tail, self.shared, self.queued) = (big, tail, shared, queued)
+            }
+            func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+                if shared { connection.write(SharedBytes(big)) } else { connection.write(big) }
+                queued.append(connection.outboundBytes)
+                queued.append(connection.isWriteBlocked ? 1 : 0)
+                connection.write(tail)
+            }
+        }
+        let server = try TCPServer.start(group: group, host: "127.0.0.1", port: 0) { connection in
+            connection.maxOutboundBytes = 64 << 20
+            connection.handler = Writer(big: big, tail: tail, shared: shared, queued: queued)
+        }
+        let client = try RawClient(port: server.localAddress.port)
+        client.send("go")
+        let received = client.read(count: big.count + tail.count)
+        let afterFirstWrite = queued.wait(count: 2)
+        #expect(afterFirstWrite[0] > 0 && afterFirstWrite[0] < big.count, "the kernel took part of the write, the rest waits")
+        #expect(afterFirstWrite[1] == 1, "a short write leaves the socket waiting for writability")
+        let intact = received.count == big.count + tail.count && received.prefix(big.count).elementsEqual(big)
+            && received.suffix(tail.count).elementsEqual(tail)
+        #expect(intact, "no byte lost or repeated where the direct write stopped (\(received.count) bytes)")
+    }
+
     @Test("a peer that does not read trips the outbound bound; others are unaffected", arguments: SelectorBackend.allCases)
     func outboundOverflow(backend: SelectorBackend) throws {
         let group = try EventLoopGroup(threads: 2, backend: backend, logger: .silent)

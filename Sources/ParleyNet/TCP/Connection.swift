@@ -100,6 +100,12 @@ public final class Connection: @unchecked Sendable {
     @discardableResult
     public func write(_ chunk: SharedBytes) -> Bool {
         guard state == .open else { return false }
+        if let written = sendAtOnce(UnsafeRawBufferPointer(start: chunk.baseAddress, count: chunk.count)) {
+            guard written < chunk.count else { return true }
+            outbound.append(chunk)
+            outbound.consume(written)
+            return true
+        }
         guard admits(chunk.count) else { return false }
         outbound.append(chunk)
         requestFlush()
@@ -109,17 +115,18 @@ public final class Connection: @unchecked Sendable {
     /// Queues a copy of `bytes`. Returns false if not open or over the outbound bound.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
-        guard state == .open, !bytes.isEmpty else { return state == .open }
-        guard admits(bytes.count) else { return false }
-        outbound.append(SharedBytes(bytes))
-        requestFlush()
-        return true
+        bytes.withUnsafeBytes { write($0) }
     }
 
     /// Queues a copy of `bytes`. Returns false if not open or over the outbound bound.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard state == .open, !bytes.isEmpty else { return state == .open }
+        if let written = sendAtOnce(bytes) {
+            // Only what the kernel did not take is copied.
+            if written < bytes.count { outbound.append(SharedBytes(UnsafeRawBufferPointer(rebasing: bytes[written...]))) }
+            return true
+        }
         guard admits(bytes.count) else { return false }
         outbound.append(SharedBytes(bytes))
         requestFlush()
@@ -149,34 +156,32 @@ public final class Connection: @unchecked Sendable {
 
     private func requestFlush() {
         guard !flushQueued, !writeBlocked else { return }
-        if outbound.chunkCount == 1 && sentAtOnceIn != loop.iteration {
-            sentAtOnceIn = loop.iteration
-            if sendLoneChunk() { return }
-        }
         flushQueued = true
         loop.scheduleFlush(self)
     }
 
-    /// Sends the only queued chunk straight away: a fan-out then reaches its first
-    /// subscribers while it is still queueing for the last (no second pass over every
-    /// connection). Only the first write of a loop pass goes out this way; later ones in the
-    /// same pass wait for the end-of-pass flush and leave in one `sendmsg`, and a blocked
-    /// socket batches whatever piles up behind it.
-    /// Returns false on a socket error, which is left to the deferred flush so that error
-    /// handling never runs inside a caller's `write`.
-    private func sendLoneChunk() -> Bool {
-        _ = outbound.gather(into: loop.iovecs)
-        let piece = loop.iovecs[0]
-        let written = send(fd, piece.iov_base, piece.iov_len, Int32(MSG_NOSIGNAL))
+    /// Hands a write to the kernel straight from the caller's bytes when nothing is queued
+    /// ahead of it: a fan-out then reaches its first subscribers while it is still working
+    /// through the last, and the common case neither queues, retains nor copies. Only the
+    /// first write of a loop pass goes out this way; later ones in the same pass are queued
+    /// and leave together in one `sendmsg` at the end of the pass, and a blocked socket
+    /// batches whatever piles up behind it.
+    /// Returns how many bytes the kernel took (a short count leaves the socket write-blocked),
+    /// or nil when the write must be queued whole: not first in the pass, something already
+    /// queued, or a socket error, which is left to the deferred flush so that error handling
+    /// never runs inside a caller's `write`.
+    private func sendAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard outbound.isEmpty, !writeBlocked, sentAtOnceIn != loop.iteration, !bytes.isEmpty else { return nil }
+        sentAtOnceIn = loop.iteration
+        let written = clinux_send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
         if written < 0 {
-            guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { return nil }
             setWriteBlocked(true)
-            return true
+            return 0
         }
-        outbound.consume(written)
         lastActivity = loop.now
-        if written < piece.iov_len { setWriteBlocked(true) }
-        return true
+        if written < bytes.count { setWriteBlocked(true) }
+        return written
     }
 
     /// The loop's end-of-iteration flush.
@@ -193,7 +198,7 @@ public final class Connection: @unchecked Sendable {
             for i in 0..<count { expected += loop.iovecs[i].iov_len }
             let written: Int
             if count == 1 {
-                written = send(fd, loop.iovecs[0].iov_base, loop.iovecs[0].iov_len, Int32(MSG_NOSIGNAL))
+                written = clinux_send(fd, loop.iovecs[0].iov_base, loop.iovecs[0].iov_len, Int32(MSG_NOSIGNAL))
             } else {
                 var message = msghdr()
                 message.msg_iov = loop.iovecs.baseAddress
