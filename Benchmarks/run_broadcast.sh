@@ -14,7 +14,8 @@
 # command is set), HALF_RATE (fixed rate, if C is not measured), PORT (9201), SERVER_CPUS (0),
 # PARLEY_SERVER_CPUS, LOADGEN_CPUS (1), QUIET_MAX_SECS, LOADGEN_ARGS (extra loadgen flags),
 # SEARCH (1; 0 skips the saturation search and only runs every server at HALF_RATE, e.g. to
-# repeat a like-for-like comparison quickly).
+# repeat a like-for-like comparison quickly), LOADGEN_PROCS (worker processes; default one per
+# CPU the load generator may use, and enough to keep each under 15,000 descriptors).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -27,6 +28,19 @@ HALF_RATE=${HALF_RATE:-}
 SEARCH=${SEARCH:-1}
 if [ "$SEARCH" = 0 ] && [ -z "$HALF_RATE" ]; then log "SEARCH=0 needs HALF_RATE"; exit 2; fi
 
+# The load generator stands in for clients on machines of their own: it gets a worker process for
+# each CPU it may use, so that reading never queues on one core while another idles. With a
+# single process and nothing pinned it was still reading a message's last deliveries 25-30 ms
+# after the server's last send (server-side trace, 2026-12-01), and that wait was what its p99
+# measured.
+loadgen_cpu_count() {
+  if [ -n "$LOADGEN_CPUS" ] && command -v taskset >/dev/null; then taskset -c "$LOADGEN_CPUS" nproc; else nproc; fi
+}
+LOADGEN_PROCS=${LOADGEN_PROCS:-$(loadgen_cpu_count)}
+per_proc_cap=15000
+min_procs=$(( (CLIENTS + per_proc_cap - 1) / per_proc_cap ))
+[ "$LOADGEN_PROCS" -ge "$min_procs" ] || LOADGEN_PROCS=$min_procs
+
 build_c
 command -v node >/dev/null || { log "node is missing: apt-get install nodejs node-ws"; exit 1; }
 [ -d /usr/share/nodejs/ws ] || { log "node-ws is missing: apt-get install node-ws"; exit 1; }
@@ -34,13 +48,13 @@ stamp=$(date -u +%Y%m%d-%H%M%S)
 run_dir="$OUT_DIR/broadcast-$stamp"; mkdir -p "$run_dir"
 trap 'stop_server' EXIT INT TERM
 
-{ machine_summary; echo "workload: $CLIENTS clients, 64-byte text messages, search trials ${TRIAL_SECS}s, fixed run ${HALF_SECS}s"; } | tee "$run_dir/summary.txt"
+{ machine_summary; echo "workload: $CLIENTS clients, 64-byte text messages, search trials ${TRIAL_SECS}s, fixed run ${HALF_SECS}s; load generator: $LOADGEN_PROCS worker process(es)"; } | tee "$run_dir/summary.txt"
 
 for name in $SERVERS; do
   echo; echo "=== $name ==="
   wait_quiet
   start_server "$name" "$PORT" "$run_dir/$name.server.log"
-  args=(--port "$PORT" --server-pid "$SERVER_PID" --label "$name" --clients "$CLIENTS" --max-secs 900)
+  args=(--port "$PORT" --server-pid "$SERVER_PID" --label "$name" --clients "$CLIENTS" --procs "$LOADGEN_PROCS" --max-secs 900)
   [ "$SEARCH" = 0 ] || args+=(--search --trial-secs "$TRIAL_SECS")
   if [ -z "$HALF_RATE" ]; then
     args+=(--half --half-secs "$HALF_SECS")
