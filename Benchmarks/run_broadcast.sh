@@ -37,9 +37,15 @@ loadgen_cpu_count() {
   if [ -n "$LOADGEN_CPUS" ] && command -v taskset >/dev/null; then taskset -c "$LOADGEN_CPUS" nproc; else nproc; fi
 }
 LOADGEN_PROCS=${LOADGEN_PROCS:-$(loadgen_cpu_count)}
-per_proc_cap=15000
+# Each worker must fit its share of the clients under the descriptor limit it inherits (raised
+# here as far as allowed; 256 handshakes in flight and a few files besides).
+ulimit -n 20000 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+per_proc_cap=$(( $(ulimit -n) - 64 - 256 ))
+[ "$per_proc_cap" -le 15000 ] || per_proc_cap=15000
+[ "$per_proc_cap" -ge 1 ] || { log "open-file limit $(ulimit -n) is too low for the load generator"; exit 1; }
 min_procs=$(( (CLIENTS + per_proc_cap - 1) / per_proc_cap ))
 [ "$LOADGEN_PROCS" -ge "$min_procs" ] || LOADGEN_PROCS=$min_procs
+[ "$LOADGEN_PROCS" -le 15 ] || LOADGEN_PROCS=15 # the load generator's most worker processes
 
 build_c
 command -v node >/dev/null || { log "node is missing: apt-get install nodejs node-ws"; exit 1; }

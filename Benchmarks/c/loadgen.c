@@ -280,7 +280,7 @@ static void random_bytes(uint8_t *p, size_t n) {
 
 static void ep_mod(int slot, int with_out) {
     struct client *c = &cl[slot];
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLET | (with_out ? EPOLLOUT : 0), .data.u64 = (uint64_t)slot};
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET | (with_out ? EPOLLOUT : 0), .data.u64 = (uint64_t)slot};
     if (epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev) < 0) wdie("epoll_ctl mod");
     c->want_out = (uint8_t)with_out;
 }
@@ -425,7 +425,7 @@ static void start_connect(void) {
     c->state = C_CONNECTING;
     c->cycling = (uint8_t)(S->cmd == CMD_CYCLES);
     inflight++;
-    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLET, .data.u64 = (uint64_t)slot};
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.u64 = (uint64_t)slot};
     c->want_out = 1;
     if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0) wdie("epoll_ctl add");
 }
@@ -832,16 +832,25 @@ static int pub_pick(void) {
     return best;
 }
 
-/* Set by on_read when its recv filled the whole buffer: more may be waiting, and with
- * edge-triggered epoll no second event will say so. */
+/* Sockets are edge-triggered: an event is not repeated while data stays unread, so on_read
+ * sets read_again when the socket may hold more — its recv filled the room it had, the peer
+ * has hung up (the end of stream still has to be read: data and FIN can come in one event),
+ * or the call was interrupted. The dispatcher sets peer_hung_up from the event. */
 static int read_again;
+static int peer_hung_up;
 
 static void on_read(int slot) {
     struct client *c = &cl[slot];
     size_t have = c->in_len;
+    if (have >= sizeof rbuf) { /* a carried-over partial frame never gets this long */
+        BUMP(ME->protocol_errors);
+        release(slot);
+        return;
+    }
     if (have) memcpy(rbuf, c->in, have);
-    ssize_t r = recv(c->fd, rbuf + have, RBUF, 0);
-    read_again = r == (ssize_t)RBUF;
+    size_t room = sizeof rbuf - have;
+    ssize_t r = recv(c->fd, rbuf + have, room, 0);
+    read_again = (r > 0 && ((size_t)r == room || peer_hung_up)) || (r < 0 && errno == EINTR);
     if (r <= 0) {
         if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
         if (c->state == C_OPEN) BUMP(ME->closed_by_peer);
@@ -1127,7 +1136,8 @@ static void worker_main(int w) {
             if (c->state == C_FREE) continue;
             uint32_t ev = evs[i].events;
             if (ev & EPOLLOUT) on_writable((int)slot);
-            if (c->state != C_FREE && c->state != C_CONNECTING && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+            if (c->state != C_FREE && c->state != C_CONNECTING && (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) {
+                peer_hung_up = (ev & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
                 do on_read((int)slot);
                 while (read_again && c->state != C_FREE);
             }

@@ -73,22 +73,50 @@ struct TCPConnectionTests {
                 if shared { connection.write(SharedBytes(big)) } else { connection.write(big) }
                 queued.append(connection.outboundBytes)
                 queued.append(connection.isWriteBlocked ? 1 : 0)
+                // The rest of a write the peer already has part of is not droppable output.
+                queued.append(connection.discardQueuedOutput())
                 connection.write(tail)
             }
         }
         let server = try TCPServer.start(group: group, host: "127.0.0.1", port: 0) { connection in
+            // A small send buffer makes the first write short on any host's TCP settings.
+            var size: Int32 = 64 << 10
+            setsockopt(connection.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             connection.maxOutboundBytes = 64 << 20
             connection.handler = Writer(big: big, tail: tail, shared: shared, queued: queued)
         }
         let client = try RawClient(port: server.localAddress.port)
         client.send("go")
         let received = client.read(count: big.count + tail.count)
-        let afterFirstWrite = queued.wait(count: 2)
+        let afterFirstWrite = queued.wait(count: 3)
         #expect(afterFirstWrite[0] > 0 && afterFirstWrite[0] < big.count, "the kernel took part of the write, the rest waits")
         #expect(afterFirstWrite[1] == 1, "a short write leaves the socket waiting for writability")
+        #expect(afterFirstWrite[2] == 0, "nothing of a half-sent write is dropped as unsent")
         let intact = received.count == big.count + tail.count && received.prefix(big.count).elementsEqual(big)
             && received.suffix(tail.count).elementsEqual(tail)
         #expect(intact, "no byte lost or repeated where the direct write stopped (\(received.count) bytes)")
+    }
+
+    @Test("an empty write is a no-op and does not stall the connection", arguments: [false, true])
+    func emptyWrite(shared: Bool) throws {
+        let group = try EventLoopGroup(threads: 1, logger: .silent)
+        defer { group.shutdownAndWait() }
+        final class Writer: ConnectionHandler {
+            let shared: Bool
+            init(shared: Bool) { self.shared = shared }
+            func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+                connection.write(Array("answer".utf8))
+                // Second in the pass, so it would be queued: a zero-length chunk left alone in
+                // the queue once made the end-of-pass flush loop forever.
+                if shared { connection.write(SharedBytes([])) } else { connection.write([UInt8]()) }
+            }
+        }
+        let server = try TCPServer.start(group: group, host: "127.0.0.1", port: 0) { $0.handler = Writer(shared: shared) }
+        let client = try RawClient(port: server.localAddress.port)
+        client.send("1")
+        #expect(client.read(count: 6) == Array("answer".utf8))
+        client.send("2")
+        #expect(client.read(count: 6) == Array("answer".utf8), "the loop is still serving the connection")
     }
 
     @Test("a peer that does not read trips the outbound bound; others are unaffected", arguments: SelectorBackend.allCases)

@@ -99,9 +99,10 @@ public final class Connection: @unchecked Sendable {
     /// open or the outbound bound was hit (the handler's overflow hook has run).
     @discardableResult
     public func write(_ chunk: SharedBytes) -> Bool {
-        guard state == .open else { return false }
+        guard state == .open, chunk.count > 0 else { return state == .open }
         if let written = sendAtOnce(UnsafeRawBufferPointer(start: chunk.baseAddress, count: chunk.count)) {
             guard written < chunk.count else { return true }
+            guard state == .open else { return false }
             outbound.append(chunk)
             outbound.consume(written)
             return true
@@ -123,8 +124,12 @@ public final class Connection: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard state == .open, !bytes.isEmpty else { return state == .open }
         if let written = sendAtOnce(bytes) {
-            // Only what the kernel did not take is copied.
-            if written < bytes.count { outbound.append(SharedBytes(UnsafeRawBufferPointer(rebasing: bytes[written...]))) }
+            guard written < bytes.count else { return true }
+            guard state == .open else { return false }
+            // Queued whole and consumed, so the rest counts as started: dropping unsent output
+            // (a subscriber that fell behind) must not cut a frame the peer has half of.
+            outbound.append(SharedBytes(bytes))
+            outbound.consume(written)
             return true
         }
         guard admits(bytes.count) else { return false }
