@@ -7,17 +7,6 @@ import Testing
 /// The log-buffering VFS: a transaction's log frames reach the file in a few writes, and always
 /// before another connection can see the commit.
 @Suite struct SQLiteLogBufferTests {
-    private static func temporaryDatabase() throws -> (path: String, directory: String) {
-        var template = Array("/tmp/parley-logbuffer-test-XXXXXX".utf8CString)
-        guard let directory = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
-        let name = String(cString: directory)
-        return (name + "/test.sqlite", name)
-    }
-
-    private static func remove(_ directory: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(directory + "/test.sqlite" + suffix) }
-        rmdir(directory)
-    }
 
     private static func openWriter(_ path: String) throws -> SQLiteConnection {
         let writer = try SQLiteConnection(path: path, role: .writer(checkpointer: nil, syncedElsewhere: true))
@@ -34,6 +23,12 @@ import Testing
         }
     }
 
+    private static func integrity(_ connection: SQLiteConnection) throws -> String {
+        var result = ""
+        try connection.query("PRAGMA integrity_check", []) { result = $0.text(0) }
+        return result
+    }
+
     private static func count(_ connection: SQLiteConnection) throws -> Int {
         var rows = 0
         try connection.query("SELECT count(*) FROM t", []) { rows = Int($0.int64(0)) }
@@ -41,8 +36,9 @@ import Testing
     }
 
     @Test func aTransactionsFramesReachTheLogInAFewWrites() throws {
-        let (path, directory) = try Self.temporaryDatabase()
-        defer { Self.remove(directory) }
+        let scratch = try ScratchDatabase("logbuffer")
+        defer { scratch.remove() }
+        let path = scratch.path
         let writer = try Self.openWriter(path)
         let before = SQLiteLogBuffer.writeCounts(logPath: writer.logPath)
 
@@ -59,8 +55,9 @@ import Testing
     }
 
     @Test func anotherConnectionSeesEveryCommitAsSoonAsItReturns() throws {
-        let (path, directory) = try Self.temporaryDatabase()
-        defer { Self.remove(directory) }
+        let scratch = try ScratchDatabase("logbuffer")
+        defer { scratch.remove() }
+        let path = scratch.path
         let writer = try Self.openWriter(path)
         let reader = try SQLiteConnection(path: path, role: .reader)
 
@@ -72,14 +69,13 @@ import Testing
             // memory it would read short or stale pages.
             #expect(try Self.count(reader) == (round + 1) * 40)
         }
-        var integrity = ""
-        try reader.query("PRAGMA integrity_check", []) { integrity = $0.text(0) }
-        #expect(integrity == "ok")
+        #expect(try Self.integrity(reader) == "ok")
     }
 
     @Test func aTransactionThatSpillsAndRollsBackLeavesTheLogConsistent() throws {
-        let (path, directory) = try Self.temporaryDatabase()
-        defer { Self.remove(directory) }
+        let scratch = try ScratchDatabase("logbuffer")
+        defer { scratch.remove() }
+        let path = scratch.path
         let writer = try Self.openWriter(path)
         // A tiny page cache makes SQLite write uncommitted frames to the log mid-transaction.
         try writer.run("PRAGMA cache_size = 10")
@@ -96,9 +92,7 @@ import Testing
 
         let reader = try SQLiteConnection(path: path, role: .reader)
         #expect(try Self.count(reader) == 800)
-        var integrity = ""
-        try reader.query("PRAGMA integrity_check", []) { integrity = $0.text(0) }
-        #expect(integrity == "ok")
+        #expect(try Self.integrity(reader) == "ok")
         // The same after the log is copied into the database file.
         _ = writer.checkpointPassively()
         let afterCheckpoint = try SQLiteConnection(path: path, role: .reader)
@@ -106,8 +100,9 @@ import Testing
     }
 
     @Test func aLogWhoseChecksumsWereRewrittenRecoversEveryCommit() throws {
-        let (path, directory) = try Self.temporaryDatabase()
-        defer { Self.remove(directory) }
+        let scratch = try ScratchDatabase("logbuffer")
+        defer { scratch.remove() }
+        let path = scratch.path
         let writer = try Self.openWriter(path)
         // Pages spilled to the log and changed again are overwritten in place, and SQLite then
         // rewrites the checksums of every frame from the first overwritten one (read, write header).
@@ -119,8 +114,9 @@ import Testing
 
         // What a crash would leave: the database and its log, without the shared-memory index,
         // so opening the copy rebuilds the index from the frames and their checksums.
-        let (copy, copyDirectory) = try Self.temporaryDatabase()
-        defer { Self.remove(copyDirectory) }
+        let copyScratch = try ScratchDatabase("logbuffer")
+        defer { copyScratch.remove() }
+        let copy = copyScratch.path
         for suffix in ["", "-wal"] { try Self.copyFile(path + suffix, to: copy + suffix) }
         let recovered = try SQLiteConnection(path: copy, role: .reader)
         #expect(try Self.count(recovered) == 1_000)

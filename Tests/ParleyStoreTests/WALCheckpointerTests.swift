@@ -7,21 +7,9 @@ import Testing
 /// The background WAL checkpoint: the writer's commits never copy the log themselves unless
 /// it reaches its limit, and what was committed reaches the database file.
 @Suite struct WALCheckpointerTests {
-    private static func temporaryPath() throws -> (directory: String, database: String) {
-        var template = Array("/tmp/parley-checkpoint-test-XXXXXX".utf8CString)
-        guard let directory = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
-        let path = String(cString: directory)
-        return (path, path + "/test.sqlite")
-    }
-
     private static func fileSize(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : -1
-    }
-
-    private static func removeDirectory(_ directory: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(directory + "/test.sqlite" + suffix) }
-        rmdir(directory)
     }
 
     /// Commits `count` transactions of one 2 KiB row each (every one adds frames to the log),
@@ -43,8 +31,9 @@ import Testing
     }
 
     @Test func committedPagesReachTheDatabaseFileWithoutTheWriterCheckpointing() async throws {
-        let (directory, path) = try Self.temporaryPath()
-        defer { Self.removeDirectory(directory) }
+        let scratch = try ScratchDatabase("checkpoint")
+        defer { scratch.remove() }
+        let path = scratch.path
         let checkpointer = WALCheckpointer.start(path: path, threshold: 8, limit: 1_000_000)
         var writer: SQLiteConnection? = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: false))
         try writer!.run("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
@@ -69,8 +58,9 @@ import Testing
     }
 
     @Test func theWriterCheckpointsItselfWhenTheLogReachesItsLimit() async throws {
-        let (directory, path) = try Self.temporaryPath()
-        defer { Self.removeDirectory(directory) }
+        let scratch = try ScratchDatabase("checkpoint")
+        defer { scratch.remove() }
+        let path = scratch.path
         // A background threshold the test never reaches on its own, so only the limit can act.
         let checkpointer = WALCheckpointer.start(path: path, threshold: 40, limit: 40)
         let writer = try SQLiteConnection(path: path, role: .writer(checkpointer: checkpointer, syncedElsewhere: false))
@@ -85,8 +75,9 @@ import Testing
     }
 
     @Test func theLogStartsOverUnderAStreamOfCommits() async throws {
-        let (directory, path) = try Self.temporaryPath()
-        defer { Self.removeDirectory(directory) }
+        let scratch = try ScratchDatabase("checkpoint")
+        defer { scratch.remove() }
+        let path = scratch.path
         let limit = 20_000
         let checkpointer = WALCheckpointer.start(path: path, threshold: 64, limit: limit)
         // No fsync in COMMIT (as with the syncer): commits follow each other with no pause in
@@ -117,8 +108,9 @@ import Testing
     }
 
     @Test func theStoreReportsItsWritesSyncsAndCheckpoints() async throws {
-        let (directory, path) = try Self.temporaryPath()
-        defer { Self.removeDirectory(directory) }
+        let scratch = try ScratchDatabase("checkpoint")
+        defer { scratch.remove() }
+        let path = scratch.path
         let database = try await StoreDatabase.open(StoreConfiguration(location: .sqlite(path: path)))
         let before = database.statistics
         _ = try await database.write { context in
@@ -141,8 +133,9 @@ import Testing
     }
 
     @Test func closingWithACheckpointPendingStopsTheThread() async throws {
-        let (directory, path) = try Self.temporaryPath()
-        defer { Self.removeDirectory(directory) }
+        let scratch = try ScratchDatabase("checkpoint")
+        defer { scratch.remove() }
+        let path = scratch.path
         let database = try await StoreDatabase.open(StoreConfiguration(location: .sqlite(path: path)))
         _ = try await database.write { context in
             try context.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")

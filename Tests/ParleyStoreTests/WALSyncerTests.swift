@@ -10,27 +10,21 @@ import Testing
     /// A writer on a fresh SQLite file whose log "fsync" is `sync`.
     private static func startWriter(
         syncer: WALSyncer
-    ) async throws -> (writer: GroupCommitWriter, directory: String) {
-        var template = Array("/tmp/parley-sync-test-XXXXXX".utf8CString)
-        guard let directory = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
-        let path = String(cString: directory) + "/test.sqlite"
+    ) async throws -> (writer: GroupCommitWriter, scratch: ScratchDatabase) {
+        let scratch = try ScratchDatabase("sync")
+        let path = scratch.path
         let writer = try await GroupCommitWriter.start(
             name: "test-writer", maxBatchSize: 64, clock: .system, syncer: syncer,
             open: { try SQLiteConnection(path: path, role: .writer(checkpointer: nil, syncedElsewhere: true)) },
             prepare: { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)") })
-        return (writer, String(cString: directory))
-    }
-
-    private static func remove(_ directory: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(directory + "/test.sqlite" + suffix) }
-        rmdir(directory)
+        return (writer, scratch)
     }
 
     @Test func aWriteIsAnsweredOnlyAfterTheLogIsSynced() async throws {
         let gate = Gate()
         let syncer = WALSyncer.start(sync: { gate.pass() })
-        let (writer, directory) = try await Self.startWriter(syncer: syncer)
-        defer { Self.remove(directory) }
+        let (writer, scratch) = try await Self.startWriter(syncer: syncer)
+        defer { scratch.remove() }
         let answered = LockedCounter()
 
         let write = Task {
@@ -58,8 +52,8 @@ import Testing
         let syncer = WALSyncer.start(sync: {
             if syncs.increment() == 1 { gate.pass() }
         })
-        let (writer, directory) = try await Self.startWriter(syncer: syncer)
-        defer { Self.remove(directory) }
+        let (writer, scratch) = try await Self.startWriter(syncer: syncer)
+        defer { scratch.remove() }
 
         let first = Task { try await writer.submit { try $0.execute("INSERT INTO t (v) VALUES ('first')") } }
         try await eventually { gate.hasEntered }
@@ -91,8 +85,8 @@ import Testing
 
     @Test func aLoneWriteWithTheSyncerIdleCommitsAtOnce() async throws {
         let syncer = WALSyncer.start(sync: {})
-        let (writer, directory) = try await Self.startWriter(syncer: syncer)
-        defer { Self.remove(directory) }
+        let (writer, scratch) = try await Self.startWriter(syncer: syncer)
+        defer { scratch.remove() }
         for index in 0..<3 {
             _ = try await writer.submit { try $0.execute("INSERT INTO t (v) VALUES ('\(index)')") }
         }
@@ -103,8 +97,8 @@ import Testing
 
     @Test func aFailedFsyncFailsTheWrite() async throws {
         let syncer = WALSyncer.start(sync: { () throws(StoreError) in throw StoreError(.io, "disk on fire") })
-        let (writer, directory) = try await Self.startWriter(syncer: syncer)
-        defer { Self.remove(directory) }
+        let (writer, scratch) = try await Self.startWriter(syncer: syncer)
+        defer { scratch.remove() }
         await #expect(throws: StoreError.self) {
             try await writer.submit { try $0.execute("INSERT INTO t (v) VALUES ('x')") }
         }
@@ -149,11 +143,9 @@ import Testing
     }
 
     @Test func theRealLogIsSyncedAndItsReplacementFound() async throws {
-        var template = Array("/tmp/parley-walfile-test-XXXXXX".utf8CString)
-        guard let raw = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
-        let directory = String(cString: raw)
-        defer { Self.remove(directory) }
-        let file = WALFile(databasePath: directory + "/test.sqlite")
+        let scratch = try ScratchDatabase("walfile")
+        defer { scratch.remove() }
+        let file = WALFile(databasePath: scratch.path)
         #expect(throws: StoreError.self) { try file.sync() }  // no log yet: an error, not a silent no-op
 
         let handle = open(file.path, O_CREAT | O_WRONLY, 0o600)

@@ -99,18 +99,7 @@ public final class Connection: @unchecked Sendable {
     /// open or the outbound bound was hit (the handler's overflow hook has run).
     @discardableResult
     public func write(_ chunk: SharedBytes) -> Bool {
-        guard state == .open, chunk.count > 0 else { return state == .open }
-        if let written = sendAtOnce(UnsafeRawBufferPointer(start: chunk.baseAddress, count: chunk.count)) {
-            guard written < chunk.count else { return true }
-            guard state == .open else { return false }
-            outbound.append(chunk)
-            outbound.consume(written)
-            return true
-        }
-        guard admits(chunk.count) else { return false }
-        outbound.append(chunk)
-        requestFlush()
-        return true
+        write(UnsafeRawBufferPointer(start: chunk.baseAddress, count: chunk.count), queuedAs: { chunk })
     }
 
     /// Queues a copy of `bytes`. Returns false if not open or over the outbound bound.
@@ -122,18 +111,25 @@ public final class Connection: @unchecked Sendable {
     /// Queues a copy of `bytes`. Returns false if not open or over the outbound bound.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        write(bytes, queuedAs: { SharedBytes(bytes) })
+    }
+
+    /// The one write path: the kernel first (see ``sendAtOnce(_:)``); whatever has to wait
+    /// joins the queue as `chunk()`, which is built only then.
+    @inline(__always)
+    private func write(_ bytes: UnsafeRawBufferPointer, queuedAs chunk: () -> SharedBytes) -> Bool {
         guard state == .open, !bytes.isEmpty else { return state == .open }
         if let written = sendAtOnce(bytes) {
             guard written < bytes.count else { return true }
             guard state == .open else { return false }
             // Queued whole and consumed, so the rest counts as started: dropping unsent output
             // (a subscriber that fell behind) must not cut a frame the peer has half of.
-            outbound.append(SharedBytes(bytes))
+            outbound.append(chunk())
             outbound.consume(written)
             return true
         }
         guard admits(bytes.count) else { return false }
-        outbound.append(SharedBytes(bytes))
+        outbound.append(chunk())
         requestFlush()
         return true
     }
@@ -176,7 +172,7 @@ public final class Connection: @unchecked Sendable {
     /// queued, or a socket error, which is left to the deferred flush so that error handling
     /// never runs inside a caller's `write`.
     private func sendAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        guard outbound.isEmpty, !writeBlocked, sentAtOnceIn != loop.iteration, !bytes.isEmpty else { return nil }
+        guard outbound.isEmpty, !writeBlocked, sentAtOnceIn != loop.iteration else { return nil }
         sentAtOnceIn = loop.iteration
         let written = clinux_send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
         if written < 0 {
