@@ -32,7 +32,7 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notFound: return ChatError(notFound, error.message)
         case .alreadyExists: return ChatError(.alreadyExists, error.message)
         case .foreignKeyViolation: return ChatError(.userNotFound, error.message)
-        case .constraintViolation, .invalidArgument: return ChatError(.validationFailed, error.message)
+        case .constraintViolation, .invalidArgument, .limitReached: return ChatError(.validationFailed, error.message)
         case .conflict: return ChatError(.conflict, error.message)
         case .notMember: return ChatError(.notMember, error.message)
         case .busy, .connectionLost, .closed, .io: return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)")

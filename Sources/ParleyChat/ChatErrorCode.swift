@@ -81,9 +81,17 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     // 422
     /// The request is well-formed but breaks a limit or rule (text too long, too many parts…).
     case validationFailed = "validation_failed"
+    /// The message already carries as many different reactions as the app allows
+    /// (`limits.max_reactions_per_message`); adding an existing emoji still works.
+    case tooManyReactions = "too_many_reactions"
     // 429
-    /// Too many messages too fast; retry after `Retry-After` seconds.
+    /// Too many writes of one kind too fast (messages, reactions, edits, typing…, each with its
+    /// own per-user rate); retry after `Retry-After` seconds.
     case rateLimited = "rate_limited"
+    // 507
+    /// The app's storage quota (`limits.attachment_quota_bytes`) would be passed; nothing was
+    /// stored. Retrying does not help until files are deleted or the quota is raised.
+    case storageQuotaExceeded = "storage_quota_exceeded"
     // 5xx
     /// The storage is temporarily unavailable; retry.
     case unavailable
@@ -111,10 +119,12 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
             return .contentTooLarge
         case .unsupportedMediaType:
             return HTTPStatus(415)
-        case .validationFailed:
+        case .validationFailed, .tooManyReactions:
             return HTTPStatus(422)
         case .rateLimited:
             return HTTPStatus(429)
+        case .storageQuotaExceeded:
+            return HTTPStatus(507)
         case .unavailable:
             return HTTPStatus(503)
         case .internal:

@@ -10,10 +10,13 @@ public struct ChatLimits: Sendable, Hashable {
     public var downloadURLSeconds: Int64 = 300
     /// How long tokens minted by `POST /v1/dev/token` last, in seconds.
     public var devTokenSeconds: Int64 = 24 * 3600
-    /// Sustained messages per second one user may send (0 turns the limit off).
-    public var sendsPerSecond: Double = 20
-    /// How many messages a user may send in a burst above the sustained rate.
-    public var sendBurst: Double = 40
+    /// Sustained messages per second one user may send, in every app (0 turns the limit off);
+    /// nil leaves it to each app's `limits.rates.messages`.
+    public var sendsPerSecond: Double? = nil
+    /// How many messages a user may send at once with `sendsPerSecond` (nil: twice the rate).
+    public var sendBurst: Double? = nil
+    /// Whether the per-user write rates apply at all (tests whose clock hardly moves turn them off).
+    public var userRateLimits = true
     /// The history page size when the request names none.
     public var defaultHistoryPage = 50
     /// The largest history or list page a request may ask for.

@@ -5,6 +5,7 @@ import ParleyWire
 extension ChatService {
     func uploadAttachment(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.uploads, context)
         let user = try context.requireUser()
         let room = call.parameter("room_id")
         guard let contentType = call.request.headers.first("Content-Type").map({ Substring($0).trimmingSpaces() }),
@@ -17,22 +18,34 @@ extension ChatService {
         guard !call.request.body.isEmpty else { throw ChatError(.invalidRequest, "the attachment is empty") }
         // Membership is checked before any byte reaches the disk.
         try await requireMember(context, room: room)
+        let quota = context.app.limits.attachmentQuotaBytes.map(Int64.init)
+        if let quota {
+            // A cheap look first, so a full app does not write and remove every refused file.
+            let used = try await storeCall(notFound: .roomNotFound) { try await store.attachmentBytes(app: context.appID) }
+            guard used + Int64(call.request.body.count) <= quota else { throw Self.quotaError(used: used, quota: quota) }
+        }
         let id = Self.makeIdentifier()
         let path = AttachmentFiles.relativePath(app: context.appID, id: id)
         let dimensions = ImageDimensions.sniff(call.request.body)
         try files.write(call.request.body, to: path)
         let attachment: Attachment
         do {
-            attachment = try await storeCall(notFound: .roomNotFound) {
-                try await store.createAttachment(app: context.appID, NewAttachment(
-                    id: id, roomID: room, uploaderID: user, contentType: contentType, size: Int64(call.request.body.count),
-                    width: dimensions?.width, height: dimensions?.height, storagePath: path))
-            }
+            attachment = try await store.createAttachment(app: context.appID, NewAttachment(
+                id: id, roomID: room, uploaderID: user, contentType: contentType, size: Int64(call.request.body.count),
+                width: dimensions?.width, height: dimensions?.height, storagePath: path), quotaBytes: quota)
+        } catch let error as StoreError where error.code == .limitReached {
+            // The quota again, inside the writing transaction: a concurrent upload got there first.
+            files.remove(path)
+            throw ChatError(.storageQuotaExceeded, error.message)
         } catch {
             files.remove(path)
-            throw error
+            throw ChatError.from(error, notFound: .roomNotFound)
         }
         return .json(attachmentJSON(attachment, context: context), status: .created)
+    }
+
+    static func quotaError(used: Int64, quota: Int64) -> ChatError {
+        ChatError(.storageQuotaExceeded, "this app's attachments already hold \(used) of its \(quota) bytes; delete some or raise limits.attachment_quota_bytes")
     }
 
     func getAttachment(_ call: ChatCall) async throws -> ChatResponse {

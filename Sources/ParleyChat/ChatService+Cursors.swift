@@ -5,6 +5,7 @@ import ParleyWire
 extension ChatService {
     func setCursor(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.cursors, context)
         let user = try context.requireUser()
         let room = call.parameter("room_id")
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
@@ -35,6 +36,7 @@ extension ChatService {
 
     func typing(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.typing, context)
         let user = try context.requireUser()
         let room = call.parameter("room_id")
         _ = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes, emptyAllowed: true)

@@ -18,6 +18,7 @@ extension ChatService {
 
     func addMember(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.memberships, context)
         let id = call.parameter("room_id")
         try await requireRoomAdmin(context, room: id)
         let room = try await loadRoom(context, id)
@@ -34,6 +35,7 @@ extension ChatService {
 
     func updateMember(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.memberships, context)
         let id = call.parameter("room_id"), user = call.parameter("user_id")
         try await requireRoomAdmin(context, room: id)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
@@ -51,6 +53,7 @@ extension ChatService {
 
     func removeMember(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.memberships, context)
         let id = call.parameter("room_id"), user = call.parameter("user_id")
         if context.caller.userID == user {
             try await requireMember(context, room: id)

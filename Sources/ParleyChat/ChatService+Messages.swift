@@ -35,9 +35,7 @@ extension ChatService {
             }
             sender = given
         }
-        if let wait = sendLimiter.admit(context.appID + "\u{0}" + sender, now: clock.now()) {
-            throw ChatError(.rateLimited, "too many messages; retry in \(wait) s", headers: ["Retry-After": String(wait)])
-        }
+        try admit(.messages, context, user: sender)
         let message = NewMessage(senderID: sender, clientID: try body.optionalString("client_id"), parts: try body.parts())
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
@@ -70,6 +68,7 @@ extension ChatService {
 
     func editMessage(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.edits, context)
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
@@ -87,6 +86,7 @@ extension ChatService {
 
     func deleteMessage(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.deletes, context)
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         let membership = try await requireMember(context, room: room)
         let original = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
@@ -113,13 +113,20 @@ extension ChatService {
     private func react(_ call: ChatCall, adding: Bool) async throws -> ChatResponse {
         let context = try call.requireContext()
         let user = try context.requireUser()
+        try admit(.reactions, context, user: user)
         let room = call.parameter("room_id"), id = try call.idParameter("message_id"), emoji = call.parameter("emoji")
         guard !emoji.isEmpty, emoji.count <= 64 else { throw ChatError(.validationFailed, "a reaction has 1-64 characters") }
         try await requireMember(context, room: room)
-        let change = try await storeCall(notFound: .messageNotFound) {
-            adding
-                ? try await store.addReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji)
-                : try await store.removeReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji)
+        let cap = context.app.limits.maxReactionsPerMessage
+        let change: ReactionChange
+        do {
+            change = try await adding
+                ? store.addReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji, maxDistinct: cap)
+                : store.removeReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji)
+        } catch let error as StoreError where error.code == .limitReached {
+            throw ChatError(.tooManyReactions, error.message)
+        } catch {
+            throw ChatError.from(error, notFound: .messageNotFound)
         }
         let data = ChatJSON.reactionChange(change, room: room)
         if change.changed {

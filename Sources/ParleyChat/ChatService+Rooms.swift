@@ -5,6 +5,7 @@ import ParleyWire
 extension ChatService {
     func createRoom(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.rooms, context)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
         let id = try body.optionalString("id")
         if let id { try Self.validateRoomID(id) }
@@ -30,6 +31,7 @@ extension ChatService {
 
     func openDirectRoom(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.rooms, context)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
         let pair: (String, String)
         switch context.caller {
@@ -77,6 +79,7 @@ extension ChatService {
 
     func updateRoom(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.rooms, context)
         let id = call.parameter("room_id")
         try await requireRoomAdmin(context, room: id)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
@@ -95,6 +98,7 @@ extension ChatService {
 
     func deleteRoom(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.rooms, context)
         let id = call.parameter("room_id")
         try await requireRoomAdmin(context, room: id)
         let deleted = try await membershipCall(notFound: .roomNotFound) { try await store.deleteRoom(app: context.appID, id: id) }
@@ -108,6 +112,7 @@ extension ChatService {
 
     func joinRoom(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.memberships, context)
         let user = try context.requireUser()
         let id = call.parameter("room_id")
         let room = try await loadRoom(context, id)
@@ -127,6 +132,7 @@ extension ChatService {
 
     func leaveRoom(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
+        try admit(.memberships, context)
         let user = try context.requireUser()
         let id = call.parameter("room_id")
         try await requireMember(context, room: id)

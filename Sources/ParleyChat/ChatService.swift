@@ -17,7 +17,7 @@ public final class ChatService: Sendable {
     let appsByKey: [String: AppConfig]
     let verifier: TokenVerifier
     let files: AttachmentFiles
-    let sendLimiter: SendRateLimiter
+    let limiter = RateLimiter()
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
     let router: HTTPRouter<ChatRoute>
@@ -32,7 +32,6 @@ public final class ChatService: Sendable {
         appsByKey = Dictionary(configuration.apps.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         verifier = TokenVerifier(apps: appsByID, leeway: configuration.limits.tokenLeewaySeconds)
         files = AttachmentFiles(root: configuration.dataDirectory)
-        sendLimiter = SendRateLimiter(rate: configuration.limits.sendsPerSecond, burst: configuration.limits.sendBurst)
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
     }

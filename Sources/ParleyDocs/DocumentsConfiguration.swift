@@ -1,3 +1,5 @@
+import ParleyChannels
+
 /// Limits and policies of the documents service.
 public struct DocumentsConfiguration: Sendable, Hashable {
     /// The root type name the text lives under (`doc.getText(name)` in Yjs).
@@ -18,6 +20,8 @@ public struct DocumentsConfiguration: Sendable, Hashable {
     public var maxAwarenessStateBytes = 16 << 10
     /// The most awareness clients one participant may speak for.
     public var maxAwarenessClientsPerParticipant = 8
+    /// How fast one user may create documents (the app's `limits.rates.documents`).
+    public var creationRate = UserWrite.documents.defaultLimit
     /// How long (ms) a participant may stay silent before the sweep forgets it (realtime
     /// participants that never leave explicitly).
     public var participantIdleTimeout: Int64 = 120_000

@@ -28,6 +28,8 @@ public struct DocumentsError: Error, Hashable, Sendable, CustomStringConvertible
         case storageUnavailable = "storage_unavailable"
         /// The open document was closed (evicted or reset) while the call was under way.
         case documentClosed = "document_closed"
+        /// The user created documents faster than the app's `limits.rates.documents`; retry later.
+        case rateLimited = "rate_limited"
     }
 
     /// The stable kind of the failure.

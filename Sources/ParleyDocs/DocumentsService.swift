@@ -1,3 +1,4 @@
+import ParleyChannels
 import ParleyStore
 import ParleyText
 import Synchronization
@@ -20,6 +21,7 @@ public final class DocumentsService: Sendable {
     let publisher: any DocumentPublisher
     let clock: StoreClock
     private let open = Mutex<[String: OpenDocument]>([:])
+    private let creations = RateLimiter()
 
     /// Creates the service of `app`.
     /// - Parameters:
@@ -41,6 +43,9 @@ public final class DocumentsService: Sendable {
 
     /// Creates a document; for a room document the creator must be a member of the room.
     public func createDocument(name: String, access: DocumentAccess, by user: String) async throws(DocumentsError) -> DocumentInfo {
+        if let wait = creations.admit(user, limit: configuration.creationRate, now: clock.now()) {
+            throw DocumentsError(.rateLimited, "too many new documents; retry in \(wait) s")
+        }
         let new: NewDocument
         switch access {
         case .room(let room):

@@ -26,6 +26,8 @@ public struct YWebSocketSession: Sendable {
     public static let forbiddenCode = WebSocketCloseCode(4403)
     /// Close code for a document that does not exist.
     public static let notFoundCode = WebSocketCloseCode(4404)
+    /// Close code for a user who created documents too fast (retry later).
+    public static let rateLimitedCode = WebSocketCloseCode(4429)
 
     /// The service that owns the document.
     public let service: DocumentsService
@@ -103,6 +105,7 @@ public struct YWebSocketSession: Sendable {
         case .malformedMessage, .invalidUpdate, .invalidAwareness, .invalidArgument, .alreadyExists: code = .invalidPayload
         case .missingDependencies: code = .policyViolation
         case .storageUnavailable, .documentClosed: code = .internalError
+        case .rateLimited: code = rateLimitedCode
         }
         return .close(code, reason: String(error.code.rawValue.prefix(120)))
     }

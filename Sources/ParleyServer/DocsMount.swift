@@ -26,7 +26,10 @@ final class DocsMount: Sendable {
         let publisher = DocumentFanout(hub: hub, apps: apps, sockets: sockets)
         var services: [String: DocumentsService] = [:]
         for app in apps.apps {
-            services[app.id] = DocumentsService(app: app.id, store: documents, membership: membership, publisher: publisher)
+            var configuration = DocumentsConfiguration()
+            configuration.creationRate = app.limits.rates[.documents]
+            services[app.id] = DocumentsService(app: app.id, store: documents, membership: membership, publisher: publisher,
+                                                configuration: configuration)
         }
         self.services = services
         self.sockets = sockets
@@ -108,13 +111,24 @@ final class DocsMount: Sendable {
                 documentID = try await resolve(service, token.userID)
             } catch {
                 let reason = (error as? DocumentsError).map { String($0.code.rawValue.prefix(120)) } ?? "unavailable"
-                let code = (error as? DocumentsError)?.code == .forbidden ? YWebSocketSession.forbiddenCode : YWebSocketSession.notFoundCode
+                let code = Self.closeCode(for: (error as? DocumentsError)?.code)
                 socket.close(code: code, reason: reason)
                 return
             }
             let session = YWebSocketSession(service: service, userID: token.userID,
                                             connectionID: "yws-" + connection.id, documentID: documentID)
             await connection.run(session, registry: sockets)
+        }
+    }
+}
+
+extension DocsMount {
+    /// The close code for a document that could not be resolved.
+    static func closeCode(for code: DocumentsError.Code?) -> WebSocketCloseCode {
+        switch code {
+        case .forbidden: YWebSocketSession.forbiddenCode
+        case .rateLimited: YWebSocketSession.rateLimitedCode
+        default: YWebSocketSession.notFoundCode
         }
     }
 }

@@ -113,7 +113,7 @@ extension ServeOptions {
             o, v throws(ServeOptionsError) in o.database = v
         },
         Flag(name: "--send-rate", environment: "PARLEY_SEND_RATE", placeholder: "PER_SECOND",
-             help: "Chat messages per second one user may send, bursts of twice that (default 20; 0: no limit)") {
+             help: "Chat messages per second one user may send in every app, bursts of twice that (default: each app's limits.rates.messages, 20; 0: no limit)") {
             o, v throws(ServeOptionsError) in o.sendsPerSecond = try integer(v, flag: "--send-rate", in: 0...1_000_000)
         },
         Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,

@@ -3,13 +3,25 @@ import ParleyNet
 import ParleyWire
 import Synchronization
 
-/// One y-websocket connection: turns the socket's callbacks into an ordered stream and runs
-/// the transport-free `YWebSocketSession` over it, one message at a time.
+/// One y-websocket connection: queues the socket's messages in a bounded backlog and runs the
+/// transport-free `YWebSocketSession` over them, one message at a time.
+///
+/// A peer that sends faster than its session handles updates is slowed down, not buffered:
+/// above the backlog's soft bounds the socket stops being read (TCP pushes back on the
+/// sender), and reading resumes once the session has caught up. A backlog that passes the
+/// hard bound anyway (deflated frames) closes the connection with 1008.
 final class YWebSocketConnection: Sendable {
-    private enum Event: Sendable {
+    enum Event: Sendable {
         case binary([UInt8])
         case text
         case closed
+    }
+
+    /// The backlog and the session's wait for it, shared by the loop (producer) and the task.
+    private struct Inbox {
+        var backlog: YWebSocketBacklog<Event>
+        var waiter: CheckedContinuation<Event, Never>?
+        var closed = false
     }
 
     /// A process-unique id, for the participant's connection id and the registry.
@@ -17,25 +29,23 @@ final class YWebSocketConnection: Sendable {
     private static let counter = Atomic<UInt64>(0)
     /// The socket.
     let socket: WebSocket
-    private let events: AsyncStream<Event>
+    private let inbox: Mutex<Inbox>
+    private let limits: YWebSocketBacklog<Event>.Limits
 
     /// Takes over the socket's callbacks; call on the socket's loop, in its open handler,
     /// so no message is missed.
-    init(socket: WebSocket) {
+    init(socket: WebSocket, limits: YWebSocketBacklog<Event>.Limits = .init()) {
         id = String(Self.counter.wrappingAdd(1, ordering: .relaxed).newValue)
         self.socket = socket
-        let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
-        self.events = events
-        socket.onMessage = { _, message in
+        self.limits = limits
+        inbox = Mutex(Inbox(backlog: YWebSocketBacklog(limits: limits)))
+        socket.onMessage = { [self] socket, message in
             switch message {
-            case .binary(let bytes): continuation.yield(.binary(bytes))
-            case .text: continuation.yield(.text)
+            case .binary(let bytes): deliver(.binary(bytes), bytes: bytes.count, socket: socket)
+            case .text: deliver(.text, bytes: 0, socket: socket)
             }
         }
-        socket.onClose = { _, _, _ in
-            continuation.yield(.closed)
-            continuation.finish()
-        }
+        socket.onClose = { [self] socket, _, _ in deliver(.closed, bytes: 0, socket: socket) }
     }
 
     /// Opens the session, then handles messages in arrival order until either side closes.
@@ -47,15 +57,65 @@ final class YWebSocketConnection: Sendable {
             registry.add(self, app: session.service.app, documentID: session.documentID, participant: session.participant)
         }
         defer { registry.remove(self, app: session.service.app, documentID: session.documentID) }
-        for await event in events {
-            guard session.state == .open else { break }
-            switch event {
+        while session.state == .open {
+            switch await next() {
             case .binary(let bytes): perform(await session.receive(bytes))
             case .text: perform(await session.receiveText())
             case .closed: await session.close()
             }
         }
         await session.close()
+        discardBacklog()
+    }
+
+    /// Loop: queues an event for the session, or hands it over if the session is waiting.
+    private func deliver(_ event: Event, bytes: Int, socket: WebSocket) {
+        let (waiter, pressure) = inbox.withLock { inbox -> (CheckedContinuation<Event, Never>?, YWebSocketBacklog<Event>.Pressure) in
+            guard !inbox.closed else { return (nil, .none) }
+            if case .closed = event { inbox.closed = true }
+            if let waiter = inbox.waiter {
+                inbox.waiter = nil
+                return (waiter, .none)
+            }
+            if case .closed = event {
+                // The end always gets through; what waits before it is dropped by the session.
+                _ = inbox.backlog.append(event, bytes: 0)
+                return (nil, .none)
+            }
+            let pressure = inbox.backlog.append(event, bytes: bytes)
+            // Past the hard bound the backlog was dropped; the session sees only the end.
+            if pressure == .overflow { inbox.closed = true }
+            return (nil, pressure)
+        }
+        waiter?.resume(returning: event)
+        switch pressure {
+        case .none: break
+        case .pause: socket.pauseReading()
+        case .overflow:
+            socket.close(code: .policyViolation, reason: "more than \(limits.closeBytes) bytes of unhandled messages")
+        }
+    }
+
+    /// The next event, waiting for one; resumes reading once the backlog has shrunk enough.
+    private func next() async -> Event {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
+            let (taken, resume) = inbox.withLock { inbox -> (Event?, Bool) in
+                if let (event, resume) = inbox.backlog.next() { return (event, resume) }
+                if inbox.closed { return (.closed, false) }
+                inbox.waiter = continuation
+                return (nil, false)
+            }
+            if resume { socket.resumeReading() }
+            if let taken { continuation.resume(returning: taken) }
+        }
+    }
+
+    /// Frees whatever arrived after the session ended.
+    private func discardBacklog() {
+        inbox.withLock { inbox in
+            inbox.closed = true
+            inbox.backlog.removeAll()
+        }
     }
 
     private func perform(_ actions: [YWebSocketAction]) {

@@ -68,15 +68,20 @@ public protocol ChatStore: Sendable {
 
     // MARK: Reactions
 
-    /// Adds `user`'s reaction with `emoji`; `notMember` for non-members, `conflict` on a deleted message.
-    func addReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String) async throws -> ReactionChange
+    /// Adds `user`'s reaction with `emoji`; `notMember` for non-members, `conflict` on a deleted message,
+    /// `limitReached` when the message already has `maxDistinct` other emoji (nil: no cap).
+    func addReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String,
+                     maxDistinct: Int?) async throws -> ReactionChange
     /// Removes `user`'s reaction with `emoji`.
     func removeReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String) async throws -> ReactionChange
 
     // MARK: Attachments
 
-    /// Records an uploaded file; the uploader must be a member of the room.
-    func createAttachment(app: String, _ attachment: NewAttachment) async throws -> Attachment
+    /// Records an uploaded file; the uploader must be a member of the room. With `quotaBytes`,
+    /// `limitReached` when the app's attachments would then hold more bytes than that.
+    func createAttachment(app: String, _ attachment: NewAttachment, quotaBytes: Int64?) async throws -> Attachment
+    /// The bytes of every attachment the app holds.
+    func attachmentBytes(app: String) async throws -> Int64
     /// An attachment's metadata; `notFound` if there is none.
     func attachment(app: String, id: String) async throws -> Attachment
     /// Forgets an attachment and returns its metadata (the caller removes the file).

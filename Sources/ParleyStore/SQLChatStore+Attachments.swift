@@ -1,6 +1,6 @@
 /// Attachment metadata (the files themselves are the chat service's business).
 extension SQLChatStore {
-    public func createAttachment(app: String, _ attachment: NewAttachment) async throws -> Attachment {
+    public func createAttachment(app: String, _ attachment: NewAttachment, quotaBytes: Int64?) async throws -> Attachment {
         try validateIdentifier(attachment.id, "attachment id")
         try validateIdentifier(attachment.contentType, "content type")
         try validateIdentifier(attachment.storagePath, "storage path")
@@ -9,6 +9,13 @@ extension SQLChatStore {
         }
         return try await write { context in
             _ = try Self.requireMember(context, app: app, room: attachment.roomID, user: attachment.uploaderID)
+            if let quotaBytes {
+                // Checked in the writing transaction, so concurrent uploads cannot both slip under it.
+                let used = try Self.attachmentBytes(context, app: app)
+                guard used + attachment.size <= quotaBytes else {
+                    throw StoreError(.limitReached, "the app's attachments hold \(used) bytes; \(attachment.size) more would pass its quota of \(quotaBytes)")
+                }
+            }
             try StoreError.remapping(.alreadyExists, to: StoreError(.alreadyExists, "attachment \(attachment.id) already exists")) {
                 try context.execute("""
                     INSERT INTO attachments (app_id, id, room_id, uploader_id, content_type, size, width, height, storage_path, created_at)
@@ -21,6 +28,15 @@ extension SQLChatStore {
                               contentType: attachment.contentType, size: attachment.size, width: attachment.width,
                               height: attachment.height, storagePath: attachment.storagePath, createdAt: context.now)
         }
+    }
+
+    public func attachmentBytes(app: String) async throws -> Int64 {
+        try await read { context in try Self.attachmentBytes(context, app: app) }
+    }
+
+    private static func attachmentBytes(_ context: SQLContext, app: String) throws -> Int64 {
+        try context.queryFirst("SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM attachments WHERE app_id = $1",
+                               [.text(app)]) { $0.int64(0) } ?? 0
     }
 
     public func attachment(app: String, id: String) async throws -> Attachment {

@@ -19,6 +19,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidArgument = "invalid_argument"
         /// The user is not a member of the room the operation needs membership of.
         case notMember = "not_member"
+        /// A configured cap on a row would be passed (too many different reactions on a message).
+        case limitReached = "limit_reached"
         /// The database was migrated by a newer Parley; this build refuses to touch it.
         case schemaTooNew = "schema_too_new"
         /// The database stayed locked by someone else for longer than the busy timeout.

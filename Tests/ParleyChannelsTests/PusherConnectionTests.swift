@@ -121,6 +121,34 @@ import ParleyWire
         #expect(!c.isClosed)
     }
 
+    @Test func subscriptionsPerConnectionAreCapped() {
+        var limited = app
+        limited.limits.maxChannelsPerConnection = 3
+        var c = connection(app: limited)
+        for name in ["a", "b", "c"] {
+            #expect(c.receiveText(subscribeMessage(name), now: 1).contains { if case .subscribe = $0 { true } else { false } })
+        }
+        let refused = c.receiveText(subscribeMessage("d"), now: 1)
+        #expect(!refused.contains { if case .subscribe = $0 { true } else { false } })
+        let out = sent(refused)
+        #expect(out.map(\.event) == ["pusher:error", "pusher:subscription_error"])
+        #expect(out[0].data?["code"] == .int(4303))
+        #expect(out[1].channel == "d" && out[1].data?["status"] == .int(429) && out[1].data?["type"] == .string("LimitReached"))
+        #expect(!c.isClosed && Set(c.channelNames) == ["a", "b", "c"])
+        // Subscribing again to a held channel is not a new one; leaving one makes room.
+        #expect(c.receiveText(subscribeMessage("a"), now: 1).contains { if case .subscribe = $0 { true } else { false } })
+        _ = c.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"b"}}"#), now: 1)
+        #expect(c.receiveText(subscribeMessage("d"), now: 1).contains { if case .subscribe = $0 { true } else { false } })
+    }
+
+    @Test func subscriptionCapDefaultsToOneHundred() {
+        var c = connection()
+        #expect(AppLimits().maxChannelsPerConnection == 100)
+        for i in 0..<100 { _ = c.receiveText(subscribeMessage("ch-\(i)"), now: 1) }
+        #expect(sent(c.receiveText(subscribeMessage("ch-100"), now: 1)).first?.data?["code"] == .int(4303))
+        #expect(c.channelNames.count == 100)
+    }
+
     @Test func serverToUserNeedsTheSignedInUser() {
         var c = connection()
         #expect(sent(c.receiveText(subscribeMessage("#server-to-user-12345", auth: ""), now: 1)).first?.data?["code"] == .int(4009))

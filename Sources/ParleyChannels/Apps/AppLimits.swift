@@ -18,6 +18,16 @@ public struct AppLimits: Sendable, Equatable {
     public var clientEventsPerSecond: Int = 10
     /// Most user ids in a sign-in watchlist.
     public var maxWatchlist: Int = 100
+    /// Most channels one connection may hold at once; one more is refused with
+    /// `pusher:subscription_error` (status 429) and `pusher:error` 4303.
+    public var maxChannelsPerConnection: Int = 100
+    /// Per-user rates of chat and document writes (429 with `Retry-After` above them).
+    public var rates = UserWriteRates()
+    /// Most distinct reactions (emoji) one message may carry.
+    public var maxReactionsPerMessage: Int = 50
+    /// Most attachment bytes the app may store in total (507 `storage_quota_exceeded` above it);
+    /// nil: no quota.
+    public var attachmentQuotaBytes: Int? = 10 << 30
 
     /// The spec's defaults.
     public init() {}

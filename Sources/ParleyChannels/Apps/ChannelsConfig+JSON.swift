@@ -111,6 +111,37 @@ extension AppLimits {
         maxBatchEvents = try r.int("max_batch_events", default: maxBatchEvents, range: 1...10_000)
         clientEventsPerSecond = try r.int("client_events_per_second", default: clientEventsPerSecond, range: 1...1_000_000)
         maxWatchlist = try r.int("max_watchlist", default: maxWatchlist, range: 0...10_000)
+        maxChannelsPerConnection = try r.int("max_channels_per_connection", default: maxChannelsPerConnection, range: 1...100_000)
+        maxReactionsPerMessage = try r.int("max_reactions_per_message", default: maxReactionsPerMessage, range: 1...10_000)
+        if r.value("attachment_quota_bytes") != nil {
+            let quota = try r.int("attachment_quota_bytes", default: 0, range: 0...Int.max)
+            attachmentQuotaBytes = quota == 0 ? nil : quota
+        }
+        if let ratesJSON = r.value("rates") {
+            rates = try UserWriteRates(json: ratesJSON, path: "\(path).rates")
+        }
+    }
+}
+
+extension UserWriteRates {
+    /// Decodes `{"reactions": {"per_second": 5, "burst": 30}, ...}`; absent kinds keep their
+    /// defaults, and `per_second` 0 turns a kind's limit off.
+    init(json: JSONValue, path: String) throws(ChannelsConfigError) {
+        self.init()
+        let r = try ConfigReader(json, path: path)
+        for key in r.object.keys where UserWrite(rawValue: key) == nil {
+            let known = UserWrite.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ChannelsConfigError("\(path).\(key)", "unknown kind of write (known: \(known))")
+        }
+        for write in UserWrite.allCases {
+            guard let json = r.value(write.rawValue) else { continue }
+            let rate = try ConfigReader(json, path: "\(path).\(write.rawValue)")
+            let perSecond = try rate.number("per_second", default: write.defaultLimit.perSecond, range: 0...1_000_000)
+            // A rate given without a burst may spend two seconds' worth at once.
+            let fallbackBurst = rate.value("per_second") == nil ? write.defaultLimit.burst : max(perSecond * 2, 1)
+            let burst = try rate.number("burst", default: fallbackBurst, range: 1...1_000_000)
+            self[write] = RateLimit(perSecond: perSecond, burst: burst)
+        }
     }
 }
 
@@ -147,6 +178,14 @@ private struct ConfigReader {
         guard let v = value(key) else { return fallback }
         guard let b = v.boolValue else { throw ChannelsConfigError("\(path).\(key)", "must be true or false") }
         return b
+    }
+
+    func number(_ key: String, default fallback: Double, range: ClosedRange<Double>) throws(ChannelsConfigError) -> Double {
+        guard let v = value(key) else { return fallback }
+        guard let d = v.doubleValue, range.contains(d) else {
+            throw ChannelsConfigError("\(path).\(key)", "must be a number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return d
     }
 
     func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) throws(ChannelsConfigError) -> Int {

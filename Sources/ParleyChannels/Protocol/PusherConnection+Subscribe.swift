@@ -12,6 +12,11 @@ extension PusherConnection {
         } catch {
             return subscriptionError(name, code: nil, type: "InvalidChannel", "Invalid channel name '\(name.prefix(210))' (\(error))", status: 400)
         }
+        if subscriptions[name] == nil, subscriptions.count >= app.limits.maxChannelsPerConnection {
+            return subscriptionError(name, code: PusherErrorCode.tooManySubscriptions.rawValue, type: "LimitReached",
+                                     "Subscription to \(name) refused: this connection already holds \(subscriptions.count) channels "
+                                         + "(at most \(app.limits.maxChannelsPerConnection)); unsubscribe from one first", status: 429)
+        }
         let auth = data["auth"]?.stringValue ?? ""
         var member: PresenceMember?
         switch channel.kind {

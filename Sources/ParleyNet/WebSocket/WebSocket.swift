@@ -167,6 +167,18 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         }
     }
 
+    /// Stops reading from the socket (back-pressure for a consumer that fell behind): the
+    /// kernel's buffers fill, then the peer's sends block. Messages already decoded from the
+    /// last read are still delivered. Any thread.
+    public func pauseReading() {
+        hop(loop) { [self] in connection.pauseReading() }
+    }
+
+    /// Reads again after ``pauseReading()``. Any thread.
+    public func resumeReading() {
+        hop(loop) { [self] in connection.resumeReading() }
+    }
+
     /// Starts the closing handshake; the TCP connection closes when the peer answers (or
     /// after the close timeout). Any thread.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {

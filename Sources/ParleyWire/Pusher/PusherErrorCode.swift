@@ -35,4 +35,7 @@ public struct PusherErrorCode: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let clientEventRejected = PusherErrorCode(rawValue: 4301)
     /// The watchlist has more than the allowed number of user ids.
     public static let watchlistOverLimit = PusherErrorCode(rawValue: 4302)
+    /// A subscription was refused: the connection holds as many channels as its app allows
+    /// (Parley's own code; the connection stays open).
+    public static let tooManySubscriptions = PusherErrorCode(rawValue: 4303)
 }
