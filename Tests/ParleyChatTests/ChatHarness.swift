@@ -97,6 +97,7 @@ final class ChatHarness: Sendable {
 
     /// Opens a harness, runs `body`, closes and removes everything.
     static func with<T>(_ engine: ChatEngine = .sqlite, devMode: Bool = false, limits: ChatLimits = .unthrottled,
+                        apps: [AppConfig] = [appA, appB],
                         otherChannels: (@Sendable (String, String, String) async -> ChannelAuthorization)? = nil,
                         _ body: (ChatHarness) async throws -> T) async throws -> T {
         var template = Array("/tmp/parley-chat-test-XXXXXX".utf8CString)
@@ -115,7 +116,7 @@ final class ChatHarness: Sendable {
         let clock = ManualClock()
         let store = try await SQLChatStore.open(StoreConfiguration(location: location, clock: clock.storeClock))
         let publisher = RecordingPublisher()
-        let configuration = ChatConfiguration(apps: [appA, appB], dataDirectory: directory, devMode: devMode, limits: limits,
+        let configuration = ChatConfiguration(apps: apps, dataDirectory: directory, devMode: devMode, limits: limits,
                                               otherChannels: otherChannels)
         let service = ChatService(configuration: configuration, store: store, publisher: publisher, clock: clock.storeClock)
         let drop = dropSchema
