@@ -688,6 +688,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -854,6 +857,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -1004,6 +1010,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -1055,6 +1064,9 @@ enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
           },
           "500": {
             "$ref": "#/components/responses/E500"
@@ -1135,6 +1147,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -1196,6 +1211,9 @@ enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
           },
           "500": {
             "$ref": "#/components/responses/E500"
@@ -1374,6 +1392,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -1471,6 +1492,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -1522,6 +1546,9 @@ enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
           },
           "500": {
             "$ref": "#/components/responses/E500"
@@ -1879,6 +1906,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -1937,6 +1967,9 @@ enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
           },
           "500": {
             "$ref": "#/components/responses/E500"
@@ -2031,6 +2064,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -2086,6 +2122,9 @@ enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
           },
           "500": {
             "$ref": "#/components/responses/E500"
@@ -2171,6 +2210,9 @@ enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
           },
           "500": {
             "$ref": "#/components/responses/E500"
@@ -2322,6 +2364,9 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
@@ -2438,11 +2483,17 @@ enum OpenAPIDocument {
           "422": {
             "$ref": "#/components/responses/E422"
           },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
           "500": {
             "$ref": "#/components/responses/E500"
           },
           "503": {
             "$ref": "#/components/responses/E503"
+          },
+          "507": {
+            "$ref": "#/components/responses/E507"
           }
         },
         "parameters": [
@@ -2977,7 +3028,9 @@ enum OpenAPIDocument {
                   "payload_too_large",
                   "unsupported_media_type",
                   "validation_failed",
+                  "too_many_reactions",
                   "rate_limited",
+                  "storage_quota_exceeded",
                   "internal",
                   "unavailable"
                 ],
@@ -4192,7 +4245,7 @@ enum OpenAPIDocument {
         }
       },
       "E422": {
-        "description": "Unprocessable Content. Codes: `validation_failed` — Well-formed but breaks a limit or rule (text too long, too many parts, custom data too big).",
+        "description": "Unprocessable Content. Codes: `validation_failed` — Well-formed but breaks a limit or rule (text too long, too many parts, custom data too big). `too_many_reactions` — The message already carries as many different emoji as the app allows (`limits.max_reactions_per_message`, 50 by default); reacting with one already there still works.",
         "content": {
           "application/json": {
             "schema": {
@@ -4202,7 +4255,7 @@ enum OpenAPIDocument {
         }
       },
       "E429": {
-        "description": "Too Many Requests. Codes: `rate_limited` — Too many messages too fast; retry after Retry-After seconds.",
+        "description": "Too Many Requests. Codes: `rate_limited` — Too many writes of one kind too fast; retry after Retry-After seconds. Each user has a token bucket per kind of write and app (`limits.rates` in the server's config file: messages 20/s burst 40, reactions 5/s burst 30, edits and deletes 5/s burst 20, typing 2/s burst 10, room changes 1/s burst 20, membership changes 5/s burst 50, uploads 2/s burst 10, cursor updates 10/s burst 30 by default). App-level calls are limited only where they name a sender.",
         "content": {
           "application/json": {
             "schema": {
@@ -4231,6 +4284,16 @@ enum OpenAPIDocument {
       },
       "E503": {
         "description": "Service Unavailable. Codes: `unavailable` — The storage is temporarily unavailable; retry.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "E507": {
+        "description": "Insufficient Storage. Codes: `storage_quota_exceeded` — The app's attachments would pass its storage quota (`limits.attachment_quota_bytes`, 10 GiB by default); nothing was stored. Retrying does not help until attachments are deleted or the quota is raised.",
         "content": {
           "application/json": {
             "schema": {

@@ -90,7 +90,7 @@ final class YWebSocketConnection: Sendable {
         waiter?.resume(returning: event)
         switch pressure {
         case .none: break
-        case .pause: socket.pauseReading()
+        case .pause: syncReading()
         case .overflow:
             socket.close(code: .policyViolation, reason: "more than \(limits.closeBytes) bytes of unhandled messages")
         }
@@ -105,9 +105,19 @@ final class YWebSocketConnection: Sendable {
                 inbox.waiter = continuation
                 return (nil, false)
             }
-            if resume { socket.resumeReading() }
+            if resume { syncReading() }
             if let taken { continuation.resume(returning: taken) }
         }
+    }
+
+    /// Makes the socket's reading match the backlog's advice as it stands when this runs on
+    /// the loop. Applying the current state, not the transition that asked for it, keeps a
+    /// resume from the session and a pause from the loop correct in whatever order they land.
+    private func syncReading() {
+        let apply: @Sendable () -> Void = { [self] in
+            if inbox.withLock({ $0.backlog.isPaused }) { socket.pauseReading() } else { socket.resumeReading() }
+        }
+        if socket.loop.inEventLoop { apply() } else { socket.loop.execute(apply) }
     }
 
     /// Frees whatever arrived after the session ended.
