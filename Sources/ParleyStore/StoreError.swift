@@ -19,8 +19,6 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidArgument = "invalid_argument"
         /// The user is not a member of the room the operation needs membership of.
         case notMember = "not_member"
-        /// A configured cap on a row would be passed (too many different reactions on a message).
-        case limitReached = "limit_reached"
         /// The database was migrated by a newer Parley; this build refuses to touch it.
         case schemaTooNew = "schema_too_new"
         /// The database stayed locked by someone else for longer than the busy timeout.
@@ -35,6 +33,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case closed
         /// A statement failed for a reason not covered above (a bug or an unexpected server answer).
         case `internal`
+        /// A configured cap on a row would be passed (too many different reactions on a message).
+        case limitReached = "limit_reached"
     }
 
     /// The stable kind of the failure.
