@@ -16,6 +16,8 @@ final class DocsMount: Sendable {
     /// The documents service of each app, by app id.
     let services: [String: DocumentsService]
     private let sockets: YWebSocketRegistry
+    /// Each app's bounds on a y-websocket connection's unhandled messages.
+    private let backlogLimits: [String: YWebSocketBacklog<YWebSocketConnection.Event>.Limits]
 
     /// Builds the services over the chat store's database; broadcasts go to `hub` and to the
     /// document's y-websocket connections.
@@ -33,6 +35,10 @@ final class DocsMount: Sendable {
         }
         self.services = services
         self.sockets = sockets
+        backlogLimits = Dictionary(apps.apps.map { app in
+            (app.id, .init(pauseMessages: app.limits.documentBacklogMessages, pauseBytes: app.limits.documentBacklogBytes,
+                           closeBytes: 8 * app.limits.documentBacklogBytes))
+        }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `POST /v1/channels/auth` for `private-doc-{id}`: whoever may open the document.
@@ -103,7 +109,8 @@ final class DocsMount: Sendable {
             socket.close(code: YWebSocketSession.forbiddenCode, reason: "unauthorized")
             return
         }
-        let connection = YWebSocketConnection(socket: socket)
+        let limits = backlogLimits[token.appID] ?? .init()
+        let connection = YWebSocketConnection(socket: socket, limits: limits)
         let sockets = self.sockets
         Task {
             let documentID: String

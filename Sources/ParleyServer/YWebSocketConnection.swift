@@ -9,7 +9,8 @@ import Synchronization
 /// A peer that sends faster than its session handles updates is slowed down, not buffered:
 /// above the backlog's soft bounds the socket stops being read (TCP pushes back on the
 /// sender), and reading resumes once the session has caught up. A backlog that passes the
-/// hard bound anyway (deflated frames) closes the connection with 1008.
+/// hard bound anyway (deflated frames) closes the connection with 1008. The bounds are the
+/// app's `limits.document_backlog_bytes` and `…_messages`.
 final class YWebSocketConnection: Sendable {
     enum Event: Sendable {
         case binary([UInt8])

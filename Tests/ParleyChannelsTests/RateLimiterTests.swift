@@ -61,10 +61,12 @@ import ParleyWire
         let json = #"""
         {"apps": [{"id": "1", "key": "k", "secret": "s", "limits": {
             "max_channels_per_connection": 7, "max_reactions_per_message": 12, "attachment_quota_bytes": 4096,
+            "document_backlog_bytes": 1048576, "document_backlog_messages": 8,
             "rates": {"reactions": {"per_second": 3, "burst": 9}, "typing": {"per_second": 0}, "rooms": {"per_second": 0.5}}}}]}
         """#
         let limits = try #require(try ChannelsConfig.parse(Array(json.utf8)).apps.first?.limits)
         #expect(limits.maxChannelsPerConnection == 7 && limits.maxReactionsPerMessage == 12 && limits.attachmentQuotaBytes == 4096)
+        #expect(limits.documentBacklogBytes == 1 << 20 && limits.documentBacklogMessages == 8)
         #expect(limits.rates[.reactions] == RateLimit(perSecond: 3, burst: 9))
         #expect(limits.rates[.typing].isUnlimited)
         #expect(limits.rates[.rooms] == RateLimit(perSecond: 0.5, burst: 1))

@@ -28,6 +28,11 @@ public struct AppLimits: Sendable, Equatable {
     /// Most attachment bytes the app may store in total (507 `storage_quota_exceeded` above it);
     /// nil: no quota.
     public var attachmentQuotaBytes: Int? = 10 << 30
+    /// Unhandled y-websocket messages (bytes) of one connection above which the server stops
+    /// reading its socket until half is handled; eight times this closes it with 1008.
+    public var documentBacklogBytes: Int = 4 << 20
+    /// The same bound in messages.
+    public var documentBacklogMessages: Int = 64
 
     /// The spec's defaults.
     public init() {}

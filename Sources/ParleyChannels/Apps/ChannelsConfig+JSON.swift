@@ -117,6 +117,8 @@ extension AppLimits {
             let quota = try r.int("attachment_quota_bytes", default: 0, range: 0...Int.max)
             attachmentQuotaBytes = quota == 0 ? nil : quota
         }
+        documentBacklogBytes = try r.int("document_backlog_bytes", default: documentBacklogBytes, range: 65_536...(1 << 30))
+        documentBacklogMessages = try r.int("document_backlog_messages", default: documentBacklogMessages, range: 1...100_000)
         if let ratesJSON = r.value("rates") {
             rates = try UserWriteRates(json: ratesJSON, path: "\(path).rates")
         }
