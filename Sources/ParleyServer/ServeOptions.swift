@@ -17,6 +17,9 @@ public struct ServeOptions: Sendable, Equatable {
     /// Largest outbound queue per connection before the connection is dropped, in bytes;
     /// nil leaves it to the apps config (1 MiB unless it says otherwise).
     public var maxOutboundBytes: Int? = nil
+    /// Whether WebSockets may agree permessage-deflate (each side resets after every message,
+    /// so an idle connection holds no compression state).
+    public var compression: Bool = true
     /// Seconds an HTTP connection may stay idle before it is closed.
     public var idleTimeoutSeconds: Int = 60
     /// Seconds the server waits for connections to drain on SIGINT/SIGTERM.
@@ -94,6 +97,10 @@ extension ServeOptions {
         Flag(name: "--max-outbound", environment: "PARLEY_MAX_OUTBOUND", placeholder: "BYTES",
              help: "Outbound queue bound per connection (default: the config's, else 1048576)") { o, v throws(ServeOptionsError) in
             o.maxOutboundBytes = try integer(v, flag: "--max-outbound", in: 1024...(1024 * 1024 * 1024))
+        },
+        Flag(name: "--no-compression", environment: "PARLEY_NO_COMPRESSION", placeholder: nil,
+             help: "Refuse permessage-deflate on WebSockets (default: agree it, without context takeover)") {
+            o, v throws(ServeOptionsError) in o.compression = try !boolean(v, flag: "--no-compression")
         },
         Flag(name: "--idle-timeout", environment: "PARLEY_IDLE_TIMEOUT", placeholder: "SECONDS",
              help: "Close HTTP connections idle this long (default 60)") { o, v throws(ServeOptionsError) in

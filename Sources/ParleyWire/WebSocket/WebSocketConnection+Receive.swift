@@ -194,9 +194,9 @@ extension WebSocketConnection {
         message = nil
         guard state == .open else { return messageBuffer.removeAll() }
         if completed.compressed {
-            guard let inflater = uniqueInflater() else { return fail(.internalError, "decompressor unavailable", &actions) }
             let start = messageBuffer.count
-            let outcome = inflater.finishMessage(appendingTo: &messageBuffer, limit: options.maxMessageSize)
+            guard let outcome = finishInflating() else { return fail(.internalError, "decompressor unavailable", &actions) }
+            if decompressor?.resetsPerMessage == true { releaseInflater() }
             guard inflated(outcome, from: start, isText: completed.isText, &actions) else { return }
         }
         if completed.isText {
@@ -263,20 +263,44 @@ extension WebSocketConnection {
         controlBuffer = []
         scratch = []
         compressor = nil
-        decompressor = nil
+        releaseInflater()
         actions.append(.closed(code: code, reason: reason))
     }
 
-    /// The decompressor for the peer's messages, created on first use, unshared.
+    /// The decompressor for the peer's messages, unshared: while the peer resets after every
+    /// message, one borrowed from the shared pool for the length of a message (an idle
+    /// connection holds none); otherwise this connection's own, created on first use.
     private mutating func uniqueInflater() -> WebSocketInflater? {
         guard let deflate = options.deflate else { return nil }
+        let peerResets = role == .server ? deflate.clientNoContextTakeover : deflate.serverNoContextTakeover
         if decompressor == nil {
-            decompressor = role == .server
-                ? WebSocketInflater(windowBits: deflate.clientMaxWindowBits, noContextTakeover: deflate.clientNoContextTakeover)
-                : WebSocketInflater(windowBits: deflate.serverMaxWindowBits, noContextTakeover: deflate.serverNoContextTakeover)
+            if peerResets {
+                decompressor = WebSocketZlibPool.shared.borrowInflater()
+            } else {
+                decompressor = role == .server
+                    ? WebSocketInflater(windowBits: deflate.clientMaxWindowBits, noContextTakeover: false)
+                    : WebSocketInflater(windowBits: deflate.serverMaxWindowBits, noContextTakeover: false)
+            }
         } else if !isKnownUniquelyReferenced(&decompressor) {
             decompressor = decompressor?.copy()
         }
         return decompressor
+    }
+
+    /// Inflates the stripped tail of the current message (in a function of its own so that no
+    /// local reference outlives it and `releaseInflater` can see the stream is unshared).
+    private mutating func finishInflating() -> WebSocketInflater.Outcome? {
+        guard let inflater = uniqueInflater() else { return nil }
+        return inflater.finishMessage(appendingTo: &messageBuffer, limit: options.maxMessageSize)
+    }
+
+    /// Lets go of the decompressor: a pooled one goes back to the pool (unless a copy of
+    /// this connection still shares it), an own one is freed.
+    private mutating func releaseInflater() {
+        guard var inflater = decompressor else { return }
+        decompressor = nil
+        if inflater.resetsPerMessage && isKnownUniquelyReferenced(&inflater) {
+            WebSocketZlibPool.shared.giveBack(inflater)
+        }
     }
 }
