@@ -83,7 +83,8 @@ public struct HTTPRequestDeadline: Sendable, Equatable {
     /// Body bytes arrived.
     public mutating func bodyReceived(_ count: Int) {
         guard case .body(let since, let received) = phase else { return }
-        phase = .body(since: since, received: received &+ max(0, count))
+        let (sum, overflow) = received.addingReportingOverflow(max(0, count))
+        phase = .body(since: since, received: overflow ? .max : sum)
     }
 
     /// The request has arrived whole (or the connection stopped reading): nothing to watch.
@@ -112,7 +113,7 @@ public struct HTTPRequestDeadline: Sendable, Equatable {
                     let owed = Self.bytes(in: now - graceEnd, rate: policy.minimumBodyRate)
                     if received < owed { return .expired(.bodyRate) }
                 }
-                next = min(next, Self.instantOwing(received + 1, rate: policy.minimumBodyRate, from: graceEnd))
+                next = min(next, Self.instantOwing(min(received, .max - 1) + 1, rate: policy.minimumBodyRate, from: graceEnd))
             }
             return .wait(until: next)
         }
