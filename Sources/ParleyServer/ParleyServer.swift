@@ -45,7 +45,8 @@ public final class ParleyServer: Sendable {
         }
         self.channels = channels
         var routes = HTTPRoutes()
-        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store)
+        let edgeStatistics = EdgeStatistics()
+        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics)
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
@@ -59,7 +60,7 @@ public final class ParleyServer: Sendable {
                                    publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
             let relay = PresenceRelay(chat: chat)
             channels.hub.setUserObserver(relay)
-            ChatMount(service: chat).mount(on: &routes)
+            ChatMount(service: chat, cors: CORSRules(apps: channels.config.apps, allowLoopback: options.dev)).mount(on: &routes)
             docs.mount(on: &routes, chat: chat, options: options)
             self.chat = chat
             self.docs = docs
@@ -69,11 +70,17 @@ public final class ParleyServer: Sendable {
             docs = nil
             presenceRelay = nil
         }
-        http = HTTPServer(group: group, configuration: HTTPServerConfiguration(
+        var configuration = HTTPServerConfiguration(
             host: options.host, port: options.port, limits: HTTPRequestParser.Limits(),
             idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,
-            serverName: "parley/\(ParleyVersion.string)"), routes: routes)
+            serverName: "parley/\(ParleyVersion.string)")
+        options.edge.apply(to: &configuration, fileLimit: FileDescriptorLimit.current)
+        http = HTTPServer(group: group, configuration: configuration, routes: routes)
+        edgeStatistics.attach(http)
     }
+
+    /// The most connections this server keeps open at once (``EdgeOptions/maxConnections``).
+    public var maxConnections: Int? { http.configuration.maxConnections }
 
     /// Binds and starts serving; returns the bound address.
     @discardableResult

@@ -33,6 +33,8 @@ public struct ServeOptions: Sendable, Equatable {
     /// Sustained chat messages per second one user may send (burst: twice that); 0 turns the
     /// limit off; nil keeps the chat service's default.
     public var sendsPerSecond: Int? = nil
+    /// Connection caps and request deadlines (`--max-connections`, `--head-timeout`, ...).
+    public var edge = EdgeOptions()
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -127,7 +129,7 @@ extension ServeOptions {
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
         },
-    ]
+    ] + edgeFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ServeOptionsError)
@@ -182,7 +184,7 @@ extension ServeOptions {
         return (String(argument[..<eq]), String(argument[argument.index(after: eq)...]))
     }
 
-    private static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws(ServeOptionsError) -> Int {
+    static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws(ServeOptionsError) -> Int {
         guard let n = Int(text), range.contains(n) else {
             throw ServeOptionsError(code: "invalid_value",
                                     message: "\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
@@ -190,7 +192,7 @@ extension ServeOptions {
         return n
     }
 
-    private static func boolean(_ text: String, flag: String) throws(ServeOptionsError) -> Bool {
+    static func boolean(_ text: String, flag: String) throws(ServeOptionsError) -> Bool {
         switch text.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false

@@ -5,7 +5,8 @@ import ParleyWire
 
 /// The routes every Parley server answers, whatever is mounted: health, version, metrics.
 enum ServerRoutes {
-    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil) {
+    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
+                                 edge: EdgeStatistics? = nil) {
         routes.get("/healthz") { _, responder in
             responder.respond(.json(#"{"status":"ok"}"#))
         }
@@ -17,6 +18,7 @@ enum ServerRoutes {
             headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             var body = channels?.metricsText() ?? ""
             if let store { body += StoreMetrics.render(store.statistics) }
+            if let edge { body += edge.render() }
             responder.respond(status: .ok, headers: headers, body: Array(body.utf8))
         }
     }

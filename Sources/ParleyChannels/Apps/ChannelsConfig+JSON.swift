@@ -63,6 +63,22 @@ extension AppConfig {
         if let limitsJSON = reader.value("limits") {
             limits = try AppLimits(json: limitsJSON, path: "\(path).limits")
         }
+        if let origins = reader.value("cors_origins") {
+            corsOrigins = try Self.origins(origins, path: "\(path).cors_origins")
+        }
+    }
+
+    /// `cors_origins`: an array of `http(s)://host[:port]` strings, normalised.
+    private static func origins(_ value: JSONValue, path: String) throws(ChannelsConfigError) -> [String] {
+        guard let list = value.arrayValue else { throw ChannelsConfigError(path, "must be an array of origins") }
+        var origins: [String] = []
+        for (i, item) in list.enumerated() {
+            guard let text = item.stringValue, let origin = CORSPolicy.normalize(text) else {
+                throw ChannelsConfigError("\(path)[\(i)]", "must be an origin: http(s)://host[:port], no path")
+            }
+            origins.append(origin)
+        }
+        return origins
     }
 }
 

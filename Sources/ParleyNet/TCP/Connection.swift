@@ -28,6 +28,9 @@ public final class Connection: @unchecked Sendable {
     public var closeTimeout: Duration = .seconds(5)
     /// Free slot for the layer above (e.g. the HTTP server's per-connection state).
     public var userData: AnyObject?
+    /// Runs once when the socket is closed, before the handler hears of it (a server's
+    /// connection counts are released here, whichever handler the connection has by then).
+    var closeObserver: (() -> Void)?
 
     let fd: Int32
     private var token: UInt64 = 0
@@ -376,6 +379,9 @@ public final class Connection: @unchecked Sendable {
         let handler = self.handler
         self.handler = nil
         userData = nil
+        let observer = closeObserver
+        closeObserver = nil
+        observer?()
         if let completion {
             completion(.failure(error ?? NetError(.closed, "closed while connecting")))
         } else {

@@ -75,10 +75,29 @@ extension WebSocketConnection {
                 utf8 = WebSocketUTF8Validator()
                 compressedReceived = 0
             }
-            guard admitDataFrame(length: length, &actions) else { return }
+            guard countFragment(length: length, fin: header.fin, &actions),
+                  admitDataFrame(length: length, &actions) else { return }
         }
         frame = InboundFrame(opcode: opcode, fin: header.fin, maskKey: header.maskKey, remaining: length, phase: 0)
         if length == 0 { endFrame(&actions) }
+    }
+
+    /// Bounds the frames of one message (1008 past the bounds): the size limit alone never
+    /// ends a message that keeps arriving in empty fragments.
+    private mutating func countFragment(length: UInt64, fin: Bool, _ actions: inout [Action]) -> Bool {
+        guard var current = message else { return true }
+        current.fragments += 1
+        if length == 0 && !fin { current.emptyFragments += 1 }
+        message = current
+        if current.fragments > options.maxFragmentsPerMessage {
+            fail(.policyViolation, "too many fragments in one message", &actions)
+            return false
+        }
+        if current.emptyFragments > options.maxEmptyFragmentsPerMessage {
+            fail(.policyViolation, "too many empty fragments in one message", &actions)
+            return false
+        }
+        return true
     }
 
     /// Enforces the message size limit before any payload is buffered.
