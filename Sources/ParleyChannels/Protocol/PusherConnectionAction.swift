@@ -68,3 +68,13 @@ public enum PusherSubscribeOutcome: Sendable, Equatable {
         case miss
     }
 }
+
+extension PusherConnectionAction {
+    /// Whether carrying it out makes the hub hold (or publish for) this connection.
+    var registersWithHub: Bool {
+        switch self {
+        case .subscribe, .clientEvent, .signIn: true
+        case .send, .close, .unsubscribe, .signOut: false
+        }
+    }
+}

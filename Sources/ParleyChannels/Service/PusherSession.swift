@@ -113,6 +113,9 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     private func perform(_ actions: [PusherConnectionAction]) {
         for action in actions {
+            // After the session finished (the hub has forgotten it) nothing may register it
+            // again: a subscription or sign-in then would outlive the connection. Leaving is fine.
+            if finished, action.registersWithHub { continue }
             switch action {
             case .send(let frame):
                 guard !finished else { continue }
