@@ -45,7 +45,8 @@ public final class ParleyServer: Sendable {
         }
         self.channels = channels
         var routes = HTTPRoutes()
-        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store)
+        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store,
+                                      metrics: MetricsAccess(options: options, config: channelsConfig))
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
