@@ -18,6 +18,11 @@ public struct ChatLimits: Sendable, Hashable {
     public var sendsPerSecond: Double = 20
     /// How many messages a user may send in a burst above the sustained rate.
     public var sendBurst: Double = 40
+    /// Sustained typing announcements per second one user may make in one room (0: no limit);
+    /// clients send about one a second while the user types.
+    public var typingPerSecond: Double = 2
+    /// How many typing announcements a user may make in a burst above the sustained rate.
+    public var typingBurst: Double = 5
     /// The history page size when the request names none.
     public var defaultHistoryPage = 50
     /// The largest history or list page a request may ask for.
