@@ -72,6 +72,8 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case alreadyExists = "already_exists"
     /// The change contradicts the current state (editing a deleted message, making a direct room public…).
     case conflict
+    /// The change would leave a room with members but no admin: promote another member first.
+    case lastAdmin = "last_admin"
     // 413
     /// The body is larger than the endpoint allows.
     case payloadTooLarge = "payload_too_large"
@@ -81,6 +83,14 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     // 422
     /// The request is well-formed but breaks a limit or rule (text too long, too many parts…).
     case validationFailed = "validation_failed"
+    /// An upload's declared media type is not what its bytes are (see the upload's description).
+    case contentTypeMismatch = "content_type_mismatch"
+    /// An upload's bytes start as an image but its header does not decode.
+    case invalidImage = "invalid_image"
+    /// An uploaded image is larger than the server accepts (per side or in pixels).
+    case imageTooLarge = "image_too_large"
+    /// A link (a message URL part, `avatar_url`) uses a scheme other than http, https or mailto.
+    case urlSchemeNotAllowed = "url_scheme_not_allowed"
     // 429
     /// Too many messages too fast; retry after `Retry-After` seconds.
     case rateLimited = "rate_limited"
@@ -105,13 +115,13 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
             return .notFound
         case .methodNotAllowed:
             return .methodNotAllowed
-        case .alreadyExists, .conflict:
+        case .alreadyExists, .conflict, .lastAdmin:
             return HTTPStatus(409)
         case .payloadTooLarge:
             return .contentTooLarge
         case .unsupportedMediaType:
             return HTTPStatus(415)
-        case .validationFailed:
+        case .validationFailed, .contentTypeMismatch, .invalidImage, .imageTooLarge, .urlSchemeNotAllowed:
             return HTTPStatus(422)
         case .rateLimited:
             return HTTPStatus(429)

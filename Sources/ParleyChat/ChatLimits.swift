@@ -2,6 +2,10 @@
 public struct ChatLimits: Sendable, Hashable {
     /// The largest attachment upload, in bytes (413 above it).
     public var attachmentBytes = 10 * 1024 * 1024
+    /// The widest and tallest image accepted, in pixels per side (422 `image_too_large` above).
+    public var maxImageSide = 16_384
+    /// The most pixels (width × height) an uploaded image may have (422 `image_too_large` above).
+    public var maxImagePixels = 100_000_000
     /// The largest JSON request body, in bytes (413 above it).
     public var jsonBodyBytes = 64 * 1024
     /// How far a token's `exp`, `iat` and `nbf` may be off the server clock, in seconds.
@@ -14,6 +18,11 @@ public struct ChatLimits: Sendable, Hashable {
     public var sendsPerSecond: Double = 20
     /// How many messages a user may send in a burst above the sustained rate.
     public var sendBurst: Double = 40
+    /// Sustained typing announcements per second one user may make in one room (0: no limit);
+    /// clients send about one a second while the user types.
+    public var typingPerSecond: Double = 2
+    /// How many typing announcements a user may make in a burst above the sustained rate.
+    public var typingBurst: Double = 5
     /// The history page size when the request names none.
     public var defaultHistoryPage = 50
     /// The largest history or list page a request may ask for.

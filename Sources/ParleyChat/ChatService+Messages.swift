@@ -38,7 +38,7 @@ extension ChatService {
         if let wait = sendLimiter.admit(context.appID + "\u{0}" + sender, now: clock.now()) {
             throw ChatError(.rateLimited, "too many messages; retry in \(wait) s", headers: ["Retry-After": String(wait)])
         }
-        let message = NewMessage(senderID: sender, clientID: try body.optionalString("client_id"), parts: try body.parts())
+        let message = NewMessage(senderID: sender, clientID: try body.clientID(), parts: try body.parts())
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
         }

@@ -18,6 +18,7 @@ public final class ChatService: Sendable {
     let verifier: TokenVerifier
     let files: AttachmentFiles
     let sendLimiter: SendRateLimiter
+    let typingLimiter: SendRateLimiter
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
     let router: HTTPRouter<ChatRoute>
@@ -33,6 +34,7 @@ public final class ChatService: Sendable {
         verifier = TokenVerifier(apps: appsByID, leeway: configuration.limits.tokenLeewaySeconds)
         files = AttachmentFiles(root: configuration.dataDirectory)
         sendLimiter = SendRateLimiter(rate: configuration.limits.sendsPerSecond, burst: configuration.limits.sendBurst)
+        typingLimiter = SendRateLimiter(rate: configuration.limits.typingPerSecond, burst: configuration.limits.typingBurst)
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
     }

@@ -152,7 +152,7 @@ enum OpenAPIDocument {
       },
       "get": {
         "operationId": "listUsers",
-        "summary": "List users by id.",
+        "summary": "List users by id: a user token lists itself and the users it shares a room with; app credentials list every user.",
         "tags": [
           "users"
         ],
@@ -1169,7 +1169,7 @@ enum OpenAPIDocument {
       ],
       "post": {
         "operationId": "leaveRoom",
-        "summary": "Leave a room.",
+        "summary": "Leave a room (the only admin may not while other members remain: 409 last_admin).",
         "tags": [
           "members"
         ],
@@ -1193,6 +1193,9 @@ enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/E404"
+          },
+          "409": {
+            "$ref": "#/components/responses/E409"
           },
           "422": {
             "$ref": "#/components/responses/E422"
@@ -1462,6 +1465,9 @@ enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/E404"
           },
+          "409": {
+            "$ref": "#/components/responses/E409"
+          },
           "413": {
             "$ref": "#/components/responses/E413"
           },
@@ -1519,6 +1525,9 @@ enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/E404"
+          },
+          "409": {
+            "$ref": "#/components/responses/E409"
           },
           "422": {
             "$ref": "#/components/responses/E422"
@@ -2278,7 +2287,7 @@ enum OpenAPIDocument {
       ],
       "post": {
         "operationId": "typing",
-        "summary": "Announce that the signed-in user is typing (event `typing`).",
+        "summary": "Announce that the signed-in user is typing (event `typing`, naming the token's user); at most 2 a second per user and room, bursts of 5 (429 beyond).",
         "tags": [
           "realtime"
         ],
@@ -2321,6 +2330,9 @@ enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
           },
           "500": {
             "$ref": "#/components/responses/E500"
@@ -2455,7 +2467,8 @@ enum OpenAPIDocument {
             },
             "description": "The app addressed; with a user token it must equal the token's aud."
           }
-        ]
+        ],
+        "description": "The stored type is what the bytes are, decided by their leading bytes: PNG, JPEG, GIF, WebP, PDF, UTF-8 text (text/plain; charset=utf-8) or else application/octet-stream. The declared Content-Type must agree, or the upload is refused with 422 content_type_mismatch: images and PDFs must be declared as exactly what they are; application/octet-stream claims nothing and is always accepted; text may be declared as any type that is not an image or PDF (it is stored as text/plain); other bytes as any type that is not an image, text or PDF (stored as application/octet-stream). An image header that does not decode is refused with 422 invalid_image; an image of more than 16,384 pixels a side or 100 megapixels with 422 image_too_large."
       }
     },
     "/v1/attachments/{attachment_id}": {
@@ -2597,12 +2610,27 @@ enum OpenAPIDocument {
         ],
         "responses": {
           "200": {
-            "description": "The file, with its media type.",
+            "description": "The file, with its stored media type, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; images are served `Content-Disposition: inline`, everything else `attachment` (a download, never rendered in place).",
             "content": {
               "*/*": {
                 "schema": {
                   "type": "string",
                   "contentMediaType": "application/octet-stream"
+                }
+              }
+            },
+            "headers": {
+              "Content-Disposition": {
+                "description": "`inline` for images; `attachment; filename=\"{attachment_id}\"` for anything else.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "X-Content-Type-Options": {
+                "description": "Always `nosniff`.",
+                "schema": {
+                  "type": "string",
+                  "const": "nosniff"
                 }
               }
             }
@@ -2974,9 +3002,14 @@ enum OpenAPIDocument {
                   "method_not_allowed",
                   "already_exists",
                   "conflict",
+                  "last_admin",
                   "payload_too_large",
                   "unsupported_media_type",
                   "validation_failed",
+                  "content_type_mismatch",
+                  "invalid_image",
+                  "image_too_large",
+                  "url_scheme_not_allowed",
                   "rate_limited",
                   "internal",
                   "unavailable"
@@ -3260,7 +3293,8 @@ enum OpenAPIDocument {
           "type",
           "text"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "description": "Holds only the keys listed: any other key is refused with 400 invalid_request naming it."
       },
       "AttachmentPart": {
         "type": "object",
@@ -3277,7 +3311,8 @@ enum OpenAPIDocument {
           "type",
           "attachment_id"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "description": "Holds only the keys listed: any other key is refused with 400 invalid_request naming it."
       },
       "URLPart": {
         "type": "object",
@@ -3287,14 +3322,17 @@ enum OpenAPIDocument {
           },
           "url": {
             "type": "string",
-            "minLength": 1
+            "minLength": 1,
+            "pattern": "^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):",
+            "description": "An http:, https: or mailto: URL (422 url_scheme_not_allowed otherwise)."
           }
         },
         "required": [
           "type",
           "url"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "description": "Holds only the keys listed: any other key is refused with 400 invalid_request naming it."
       },
       "MessagePart": {
         "oneOf": [
@@ -3587,7 +3625,8 @@ enum OpenAPIDocument {
             "type": "string"
           },
           "content_type": {
-            "type": "string"
+            "type": "string",
+            "description": "What the bytes are, by their leading bytes: image/png, image/jpeg, image/gif, image/webp, application/pdf, text/plain; charset=utf-8 or application/octet-stream (never the type the uploader declared)."
           },
           "size": {
             "type": "integer",
@@ -3601,7 +3640,7 @@ enum OpenAPIDocument {
               "null"
             ],
             "minimum": 0,
-            "description": "Pixels, for PNG, JPEG, GIF and WebP images."
+            "description": "Pixels, for PNG, JPEG, GIF and WebP images (at most 16,384; at most 100 megapixels in all)."
           },
           "height": {
             "type": [
@@ -3741,7 +3780,9 @@ enum OpenAPIDocument {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "pattern": "^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):",
+            "description": "An http:, https: or mailto: URL (422 url_scheme_not_allowed otherwise), or null."
           },
           "custom_data": {
             "type": [
@@ -3766,7 +3807,9 @@ enum OpenAPIDocument {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "pattern": "^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):",
+            "description": "An http:, https: or mailto: URL (422 url_scheme_not_allowed otherwise), or null."
           },
           "custom_data": {
             "type": [
@@ -3930,7 +3973,7 @@ enum OpenAPIDocument {
             ],
             "minLength": 1,
             "maxLength": 512,
-            "description": "Client-chosen id: a retry with the same id returns the original message (200)."
+            "description": "Client-chosen id of 1-512 characters (400 invalid_request otherwise): a retry with the same id returns the original message (200)."
           },
           "parts": {
             "type": "array",
@@ -4155,7 +4198,7 @@ enum OpenAPIDocument {
         }
       },
       "E409": {
-        "description": "Conflict. Codes: `already_exists` — A user or room with this id already exists.; `conflict` — The change contradicts the current state (editing a deleted message, making a direct room public).",
+        "description": "Conflict. Codes: `already_exists` — A user or room with this id already exists.; `conflict` — The change contradicts the current state (editing a deleted message, making a direct room public).; `last_admin` — The room's only admin may not leave, be removed or stop being admin while other members remain: make another member admin first (the last member may always leave).",
         "content": {
           "application/json": {
             "schema": {
@@ -4192,7 +4235,7 @@ enum OpenAPIDocument {
         }
       },
       "E422": {
-        "description": "Unprocessable Content. Codes: `validation_failed` — Well-formed but breaks a limit or rule (text too long, too many parts, custom data too big).",
+        "description": "Unprocessable Content. Codes: `validation_failed` — Well-formed but breaks a limit or rule (text too long, too many parts, custom data too big).; `content_type_mismatch` — An upload's declared Content-Type is not what its bytes are (see uploadAttachment).; `invalid_image` — An upload starts as a PNG, JPEG, GIF or WebP image but its header does not decode.; `image_too_large` — An uploaded image has more than 16,384 pixels a side or 100 megapixels.; `url_scheme_not_allowed` — A link (a url part, avatar_url) is not an http:, https: or mailto: URL.",
         "content": {
           "application/json": {
             "schema": {
@@ -4202,7 +4245,7 @@ enum OpenAPIDocument {
         }
       },
       "E429": {
-        "description": "Too Many Requests. Codes: `rate_limited` — Too many messages too fast; retry after Retry-After seconds.",
+        "description": "Too Many Requests. Codes: `rate_limited` — Too many messages (or typing announcements) too fast; retry after Retry-After seconds.",
         "content": {
           "application/json": {
             "schema": {

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Per-user token buckets for message sends: `rate` per second sustained, `burst` at once.
+/// Per-key token buckets (message sends per user, typing per user and room): `rate` per second sustained, `burst` at once.
 final class SendRateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double

@@ -46,7 +46,8 @@ public final class ParleyServer: Sendable {
         self.channels = channels
         var routes = HTTPRoutes()
         let edgeStatistics = EdgeStatistics()
-        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics)
+        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
+                                      metrics: MetricsAccess(options: options, config: channelsConfig))
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }

@@ -35,6 +35,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var sendsPerSecond: Int? = nil
     /// Connection caps and request deadlines (`--max-connections`, `--head-timeout`, ...).
     public var edge = EdgeOptions()
+    /// The bearer token `GET /metrics` requires; nil leaves it to the config's `metrics_token`.
+    public var metricsToken: String? = nil
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -124,6 +126,10 @@ extension ServeOptions {
         Flag(name: "--send-rate", environment: "PARLEY_SEND_RATE", placeholder: "PER_SECOND",
              help: "Chat messages per second one user may send, bursts of twice that (default 20; 0: no limit)") {
             o, v throws(ServeOptionsError) in o.sendsPerSecond = try integer(v, flag: "--send-rate", in: 0...1_000_000)
+        },
+        Flag(name: "--metrics-token", environment: "PARLEY_METRICS_TOKEN", placeholder: "TOKEN",
+             help: "Bearer token GET /metrics requires (default: the config's metrics_token; none: only --dev on loopback reads it)") {
+            o, v throws(ServeOptionsError) in o.metricsToken = v
         },
         Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {

@@ -22,6 +22,8 @@ public protocol ChatStore: Sendable {
     func user(app: String, id: String) async throws -> ChatUser
     /// Users by ascending id, starting after `after`, at most `limit`.
     func users(app: String, after: String?, limit: Int) async throws -> [ChatUser]
+    /// Like `users(app:after:limit:)`, but only `user` and the users who share a room with them.
+    func users(app: String, sharingRoomsWith user: String, after: String?, limit: Int) async throws -> [ChatUser]
     /// Deletes a user and their memberships (their messages stay); `notFound` if unknown.
     func deleteUser(app: String, id: String) async throws -> ChatUser
 
@@ -44,9 +46,11 @@ public protocol ChatStore: Sendable {
 
     /// Makes `userID` a member with `role`; an existing member keeps their role (`changed` false).
     func addMember(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange
-    /// Ends a membership; returns false if the user was not a member.
+    /// Ends a membership; returns false if the user was not a member; `lastAdmin` when the user
+    /// is the room's only admin and other members remain.
     func removeMember(app: String, room: String, user userID: String) async throws -> Bool
-    /// Changes a member's role; `notMember` if the user is not a member.
+    /// Changes a member's role; `notMember` if the user is not a member; `lastAdmin` when that
+    /// would demote the room's only admin while other members remain.
     func setRole(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange
     /// The user's membership of the room, or nil if they are not a member.
     func membership(app: String, room: String, user userID: String) async throws -> Membership?

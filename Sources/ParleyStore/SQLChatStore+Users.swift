@@ -47,6 +47,19 @@ extension SQLChatStore {
         }
     }
 
+    public func users(app: String, sharingRoomsWith user: String, after: String?, limit: Int) async throws -> [ChatUser] {
+        let limit = clampedLimit(limit, maximum: limits.historyPage)
+        return try await read { context in
+            try context.query("""
+                SELECT \(Self.userColumns) FROM users WHERE app_id = $1 AND id > $2 AND (id = $3 OR EXISTS (
+                    SELECT 1 FROM memberships mine JOIN memberships theirs
+                        ON theirs.app_id = mine.app_id AND theirs.room_id = mine.room_id
+                    WHERE mine.app_id = $1 AND mine.user_id = $3 AND theirs.user_id = users.id))
+                ORDER BY id LIMIT $4
+                """, [.text(app), .text(after ?? ""), .text(user), .int(limit)], Self.decodeUser)
+        }
+    }
+
     public func deleteUser(app: String, id: String) async throws -> ChatUser {
         try await write { context in
             let user = try Self.fetchUser(context, app: app, id: id)

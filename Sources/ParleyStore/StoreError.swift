@@ -19,6 +19,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidArgument = "invalid_argument"
         /// The user is not a member of the room the operation needs membership of.
         case notMember = "not_member"
+        /// The change would leave a room with members but no admin (the last admin leaving or demoted).
+        case lastAdmin = "last_admin"
         /// The database was migrated by a newer Parley; this build refuses to touch it.
         case schemaTooNew = "schema_too_new"
         /// The database stayed locked by someone else for longer than the busy timeout.

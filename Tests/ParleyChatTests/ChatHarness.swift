@@ -191,10 +191,11 @@ final class ChatHarness: Sendable {
 }
 
 extension ChatLimits {
-    /// The default limits without the send rate limit (the manual clock hardly moves).
+    /// The default limits without the send and typing rate limits (the manual clock hardly moves).
     static var unthrottled: ChatLimits {
         var limits = ChatLimits()
         limits.sendsPerSecond = 0
+        limits.typingPerSecond = 0
         return limits
     }
 }

@@ -23,6 +23,8 @@ extension ChannelsConfig {
         webhookBatchMilliseconds = try reader.int("webhook_batch_ms", default: webhookBatchMilliseconds, range: 0...60_000)
         webhookLeaveDelayMilliseconds = try reader.int("webhook_leave_delay_ms", default: webhookLeaveDelayMilliseconds, range: 0...60_000)
         webhookRetryWindowMilliseconds = try reader.int("webhook_retry_ms", default: webhookRetryWindowMilliseconds, range: 0...86_400_000)
+        metricsToken = try reader.optionalString("metrics_token")
+        if metricsToken?.isEmpty == true { throw ChannelsConfigError("$.metrics_token", "must not be empty") }
         try validate()
     }
 

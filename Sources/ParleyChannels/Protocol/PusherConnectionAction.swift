@@ -34,7 +34,8 @@ public struct PusherClientEvent: Sendable, Equatable {
     public var event: String
     /// The data exactly as the client sent it.
     public var data: JSONValue
-    /// The sender's presence user id (presence channels only).
+    /// The sender's user id as the server verified it: the presence member's on presence
+    /// channels, else the signed-in user's; nil for a connection that has not signed in.
     public var userID: String?
     /// The frame to deliver, encoded once.
     public var frame: [UInt8]
