@@ -1,6 +1,7 @@
 import ParleyChannels
 import ParleyStore
 import ParleyWire
+import Synchronization
 
 /// The chat REST service of one server: users, rooms, messages, attachments, cursors, typing,
 /// presence and channel authorisation, for every configured app.
@@ -21,6 +22,9 @@ public final class ChatService: Sendable {
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
     let router: HTTPRouter<ChatRoute>
+    let grants: ChannelGrants
+    let tokenCutoffs = TokenCutoffs(capacity: 100_000)
+    let accessObservers = Mutex<[any AccessEndObserver]>([])
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
     public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system) {
@@ -35,6 +39,7 @@ public final class ChatService: Sendable {
         sendLimiter = SendRateLimiter(rate: configuration.limits.sendsPerSecond, burst: configuration.limits.sendBurst)
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
+        grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)
     }
 
     /// Answers one request; never throws: every failure is a JSON error response.
@@ -59,6 +64,7 @@ public final class ChatService: Sendable {
     private func answer(_ request: ChatRequest, route: ChatRoute, parameters: [String: String]) async -> ChatResponse {
         do {
             let context = try authenticate(request, as: route.access)
+            if let context { try await requireCurrentToken(context) }
             var response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
             if request.method == .HEAD { response.body = [] }
             return response
