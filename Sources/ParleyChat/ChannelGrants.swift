@@ -133,8 +133,9 @@ final class ChannelGrants: SubscriptionGate {
                     }
                     guard !doomed.isEmpty else { continue }
                     for grantUser in doomed.keys { Self.remove(&state, socket: key, channel: channel, user: grantUser) }
+                    let lostConfirmed = doomed.values.contains { $0.confirmed }
                     let stillConfirmed = state.sockets[key]?[channel]?.values.contains { $0.confirmed } ?? false
-                    if !stillConfirmed { lost[channel, default: []].insert(key.socket) }
+                    if lostConfirmed, !stillConfirmed { lost[channel, default: []].insert(key.socket) }
                 }
             }
             return lost

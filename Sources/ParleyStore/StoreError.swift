@@ -17,8 +17,6 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case conflict
         /// An argument breaks a documented limit (custom data too large, too many parts…).
         case invalidArgument = "invalid_argument"
-        /// The id belonged to a row that was deleted and is never given out again (room ids).
-        case retired
         /// The user is not a member of the room the operation needs membership of.
         case notMember = "not_member"
         /// The database was migrated by a newer Parley; this build refuses to touch it.
@@ -35,6 +33,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case closed
         /// A statement failed for a reason not covered above (a bug or an unexpected server answer).
         case `internal`
+        /// The id belonged to a row that was deleted and is never given out again (room ids).
+        case retired
     }
 
     /// The stable kind of the failure.
