@@ -50,7 +50,7 @@ final class ChannelGrants: SubscriptionGate {
     /// The channel name prefixes the gate guards.
     let guardedPrefixes: [String]
     private let state = Mutex(State())
-    private let socketIsOpen = Mutex<(@Sendable (String) -> Bool)?>(nil)
+    private let socketIsOpen = Mutex<(@Sendable (_ app: String, _ socket: String) -> Bool)?>(nil)
 
     /// Grants for channels starting with one of `guardedPrefixes`.
     init(guardedPrefixes: [String]) {
@@ -64,7 +64,7 @@ final class ChannelGrants: SubscriptionGate {
 
     /// Tells the grants how to find out whether a socket is connected, so grants for sockets
     /// that do not exist (and so would never be forgotten by `socketClosed`) are not kept.
-    func setSocketCheck(_ check: @escaping @Sendable (String) -> Bool) {
+    func setSocketCheck(_ check: @escaping @Sendable (_ app: String, _ socket: String) -> Bool) {
         socketIsOpen.withLock { $0 = check }
     }
 
@@ -97,7 +97,7 @@ final class ChannelGrants: SubscriptionGate {
         }
         // Checked after recording: a socket that closed before now is forgotten here, one that
         // closes later is forgotten by `socketClosed`.
-        if confirmed, let isOpen = socketIsOpen.withLock({ $0 }), !isOpen(ticket.socket.socket) {
+        if confirmed, let isOpen = socketIsOpen.withLock({ $0 }), !isOpen(ticket.socket.app, ticket.socket.socket) {
             socketClosed(app: ticket.socket.app, socketID: ticket.socket.socket)
         }
         return confirmed

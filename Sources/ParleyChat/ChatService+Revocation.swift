@@ -7,7 +7,7 @@ extension ChatService {
     /// Makes `hub` admit sockets to the guarded channels (`guardedChannelPrefixes`) only with a
     /// live grant from `POST /v1/channels/auth`, and lets the grants check which sockets exist.
     public func guardSubscriptions(on hub: LocalChannelHub) {
-        grants.setSocketCheck { [weak hub] socket in hub?.isConnected(socketID: socket) ?? false }
+        grants.setSocketCheck { [weak hub] app, socket in hub?.isConnected(app: app, socketID: socket) ?? false }
         hub.setSubscriptionGate(grants)
     }
 

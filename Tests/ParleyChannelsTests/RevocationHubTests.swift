@@ -117,9 +117,10 @@ final class ListGate: SubscriptionGate {
         a.0.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"private-room-r"}}"#), now: clock.now)
         joinPrivate(a.0, "private-room-r")
         #expect(a.1.events("pusher:subscription_error").map(\.channel) == ["private-room-q", "private-room-r"])
-        #expect(hub.isConnected(socketID: "1.1"))
+        #expect(hub.isConnected(app: app.id, socketID: "1.1"))
+        #expect(!hub.isConnected(app: "another", socketID: "1.1"))
         a.0.transportClosed()
         #expect(gate.closedSockets == ["1.1"])
-        #expect(!hub.isConnected(socketID: "1.1"))
+        #expect(!hub.isConnected(app: app.id, socketID: "1.1"))
     }
 }

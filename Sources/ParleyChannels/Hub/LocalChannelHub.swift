@@ -14,6 +14,8 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     struct State: ~Copyable {
         var directory = ChannelDirectory()
         var handles: [String: any ChannelSubscriber] = [:]
+        /// socket id → its app's id.
+        var socketApps: [String: String] = [:]
     }
 
     private let loops: [any HubLoop]
@@ -41,6 +43,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         state.withLock { s in
             guard s.directory.connect(app: app) else { return false }
             s.handles[subscriber.socketID] = subscriber
+            s.socketApps[subscriber.socketID] = app.id
             return true
         }
     }
@@ -48,6 +51,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     public func disconnect(app: AppConfig, subscriber: any ChannelSubscriber) {
         let removed = state.withLock { s in
             guard s.handles.removeValue(forKey: subscriber.socketID) != nil else { return false }
+            s.socketApps[subscriber.socketID] = nil
             s.directory.disconnect(app: app)
             return true
         }
@@ -59,9 +63,9 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         self.gate.withLock { $0 = gate }
     }
 
-    /// Whether a connection with this socket id is open (socket ids are unique across apps).
-    public func isConnected(socketID: String) -> Bool {
-        state.withLock { s in s.handles[socketID] != nil }
+    /// Whether a connection of the app with this socket id is open.
+    public func isConnected(app: String, socketID: String) -> Bool {
+        state.withLock { s in s.socketApps[socketID] == app }
     }
 
     public func subscribe(app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest) -> PusherSubscribeOutcome {
