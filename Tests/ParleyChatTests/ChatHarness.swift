@@ -130,7 +130,7 @@ final class ChatHarness: Sendable {
     /// Opens a harness, runs `body`, closes and removes everything.
     static func with<T>(_ engine: ChatEngine = .sqlite, devMode: Bool = false, limits: ChatLimits = .unthrottled,
                         otherChannels: (@Sendable (String, String, String) async -> ChannelAuthorization)? = nil,
-                        hub: LocalChannelHub? = nil,
+                        hub: LocalChannelHub? = nil, alsoGuarded: [String] = [],
                         _ body: (ChatHarness) async throws -> T) async throws -> T {
         var template = Array("/tmp/parley-chat-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
@@ -148,8 +148,9 @@ final class ChatHarness: Sendable {
         let clock = ManualClock()
         let store = try await SQLChatStore.open(StoreConfiguration(location: location, clock: clock.storeClock))
         let publisher = RecordingPublisher()
-        let configuration = ChatConfiguration(apps: [appA, appB], dataDirectory: directory, devMode: devMode, limits: limits,
+        var configuration = ChatConfiguration(apps: [appA, appB], dataDirectory: directory, devMode: devMode, limits: limits,
                                               otherChannels: otherChannels)
+        configuration.guardedChannelPrefixes += alsoGuarded
         var servicePublisher: any ChatPublisher = publisher
         if let hub {
             let apps = AppRegistry(ChannelsConfig(apps: [appA, appB]))

@@ -117,6 +117,29 @@ struct RevocationTests {
         }
     }
 
+    @Test func aRoomDocumentsChannelIsRevokedWithTheMembership() async throws {
+        // The documents mount answers a room document's channel with the room it depends on.
+        let rooms = Mutex<[String: String]>([:])
+        let hook: @Sendable (String, String, String) async -> ChannelAuthorization = { _, _, channel in
+            guard let room = rooms.withLock({ $0[channel] }) else { return .notChatChannel }
+            return .allowedWhileMember(room: room)
+        }
+        try await ChatHarness.with(otherChannels: hook, hub: hub, alsoGuarded: ["private-doc-"]) { h in
+            await h.createUsers("alice", "bob")
+            let room = await h.createRoom("alice", members: ["bob"])
+            rooms.withLock { $0["private-doc-d1"] = room }
+            let bob = connect("1.1"), alice = connect("2.2", loop: 1)
+            try await join(h, "bob", bob, "private-doc-d1")
+            try await join(h, "alice", alice, "private-doc-d1")
+            #expect(await h.call(.DELETE, "/v1/rooms/\(room)/members/bob", as: .user("alice", app: a)).status == 204)
+            hub.publish(app: a, events: [HubEvent(channel: "private-doc-d1", event: "doc-message", data: .string("AA=="))])
+            run()
+            #expect(bob.transport.names(on: "private-doc-d1") == [SubscriptionRevocation.eventName])
+            #expect(try notice(bob.transport, on: "private-doc-d1")?["reason"]?.stringValue == "member_removed")
+            #expect(alice.transport.names(on: "private-doc-d1") == ["doc-message"])
+        }
+    }
+
     @Test func leavingEndsTheSubscriptionWithReasonLeft() async throws {
         try await ChatHarness.with(hub: hub) { h in
             await h.createUsers("alice", "bob", "carol")
