@@ -24,6 +24,9 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case tokenExpired = "token_expired"
     /// The token's `iat` or `nbf` lies in the future.
     case tokenNotYetValid = "token_not_yet_valid"
+    /// The token was issued before its user was deleted (its `iat` is earlier than the
+    /// deletion, or it has no `iat`); mint a new one.
+    case tokenRevoked = "token_revoked"
     /// The token was minted for another app than the one addressed.
     case tokenWrongAudience = "token_wrong_audience"
     /// The token's audience, the key or the `X-Parley-App` header names no hosted app.
@@ -70,6 +73,8 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     // 409
     /// A user or room with this id already exists.
     case alreadyExists = "already_exists"
+    /// The room id belonged to a deleted room; ids are never reused (choose another).
+    case roomIDRetired = "room_id_retired"
     /// The change contradicts the current state (editing a deleted message, making a direct room public…).
     case conflict
     /// The change would leave a room with members but no admin: promote another member first.
@@ -106,7 +111,7 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
         case .invalidJSON, .invalidRequest, .invalidParameter:
             return .badRequest
         case .authenticationRequired, .tokenMalformed, .tokenAlgorithmUnsupported, .tokenSignatureInvalid, .tokenExpired,
-             .tokenNotYetValid, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
+             .tokenNotYetValid, .tokenRevoked, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
             return HTTPStatus(401)
         case .notMember, .notRoomAdmin, .notAuthor, .notSelf, .appCredentialsRequired, .userTokenRequired,
              .roomNotJoinable, .directRoomFixed, .channelForbidden:
@@ -115,7 +120,7 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
             return .notFound
         case .methodNotAllowed:
             return .methodNotAllowed
-        case .alreadyExists, .conflict, .lastAdmin:
+        case .alreadyExists, .roomIDRetired, .conflict, .lastAdmin:
             return HTTPStatus(409)
         case .payloadTooLarge:
             return .contentTooLarge

@@ -1,6 +1,7 @@
 import ParleyChannels
 import ParleyStore
 import ParleyWire
+import Synchronization
 
 /// The chat REST service of one server: users, rooms, messages, attachments, cursors, typing,
 /// presence and channel authorisation, for every configured app.
@@ -22,6 +23,9 @@ public final class ChatService: Sendable {
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
     let router: HTTPRouter<ChatRoute>
+    let grants: ChannelGrants
+    let tokenCutoffs = TokenCutoffs(capacity: 100_000)
+    let accessObservers = Mutex<[any AccessEndObserver]>([])
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
     public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system) {
@@ -37,6 +41,7 @@ public final class ChatService: Sendable {
         typingLimiter = SendRateLimiter(rate: configuration.limits.typingPerSecond, burst: configuration.limits.typingBurst)
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
+        grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)
     }
 
     /// Answers one request; never throws: every failure is a JSON error response.
@@ -58,6 +63,7 @@ public final class ChatService: Sendable {
         var response: ChatResponse
         do {
             context = try authenticate(request, as: route.access)
+            if let context { try await requireCurrentToken(context) }
             response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
             if request.method == .HEAD { response.body = [] }
         } catch let error as ChatError {

@@ -9,7 +9,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "Parley chat API",
     "version": "1.0.0",
-    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated. Path and query text may not contain NUL (`%00`): the HTTP layer answers 400 `encoded_nul` before the request reaches the API. A request that announces a body is authenticated from its head: bad or missing credentials get 401 before any of the body is read, and the connection closes after that answer. A head must arrive within the server's head timeout (10 s by default) and a body within its body timeout (300 s) and, after a grace period as long as the head timeout, at its minimum rate (1024 bytes/s); otherwise 408 `request_timeout` and the connection closes. A connection over the server's caps is answered 503 `server_busy` (all connections) or `too_many_connections` (per client address) with `Retry-After`, then closed. Browsers: pages on an origin listed in the app's `cors_origins` may call the API; `OPTIONS` answers CORS preflights (204) and lists a path's methods in `Allow`."
+    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated. Path and query text may not contain NUL (`%00`): the HTTP layer answers 400 `encoded_nul` before the request reaches the API. A request that announces a body is authenticated from its head: bad or missing credentials get 401 before any of the body is read, and the connection closes after that answer. A head must arrive within the server's head timeout (10 s by default) and a body within its body timeout (300 s) and, after a grace period as long as the head timeout, at its minimum rate (1024 bytes/s); otherwise 408 `request_timeout` and the connection closes. A connection over the server's caps is answered 503 `server_busy` (all connections) or `too_many_connections` (per client address) with `Retry-After`, then closed. Browsers: pages on an origin listed in the app's `cors_origins` may call the API; `OPTIONS` answers CORS preflights (204) and lists a path's methods in `Allow`. Access ends the moment membership ends: when a member is removed or leaves, a room or a user is deleted, every realtime socket that `POST /v1/channels/auth` signed for that user on the room's channels (`private-room-{id}`, and `private-doc-{id}` of the room's documents) is taken off the channel at once and receives, on that channel, the event `parley:subscription_revoked` with data `{\"channel\",\"reason\"}` (reason `member_removed`, `left`, `room_deleted` or `user_deleted`); a signature issued earlier no longer subscribes (`pusher:subscription_error`, status 403). Open y-websocket sessions on the room's documents are closed with WebSocket code 4410 and the same reason. A deleted user's signed-in connections are closed with 4009, and tokens issued before the deletion get 401 `token_revoked`, even after the id is created again. A deleted room's id is never reused (409 `room_id_retired`)."
   },
   "servers": [
     {
@@ -2735,7 +2735,8 @@ enum OpenAPIDocument {
             },
             "description": "The app addressed; with a user token it must equal the token's aud."
           }
-        ]
+        ],
+        "description": "Signs `private-room-{id}` for members and `private-doc-{id}` for those who may open the document, for the given socket. The grant lasts while the access does: Parley admits a socket to these channels only with a grant from this endpoint, and ending the access (member removed, left, room or user deleted) takes the socket off the channel with `parley:subscription_revoked` and withdraws the signature."
       }
     },
     "/v1/channels/user-auth": {
@@ -2980,6 +2981,7 @@ enum OpenAPIDocument {
                   "token_signature_invalid",
                   "token_expired",
                   "token_not_yet_valid",
+                  "token_revoked",
                   "token_wrong_audience",
                   "unknown_app",
                   "invalid_credentials",
@@ -3001,6 +3003,7 @@ enum OpenAPIDocument {
                   "attachment_not_found",
                   "method_not_allowed",
                   "already_exists",
+                  "room_id_retired",
                   "conflict",
                   "last_admin",
                   "payload_too_large",
@@ -4151,7 +4154,7 @@ enum OpenAPIDocument {
         }
       },
       "E401": {
-        "description": "Unauthorized. Codes: `authentication_required` — No credentials were sent.; `token_malformed` — The bearer token is not a well-formed JWT with sub, exp and aud.; `token_algorithm_unsupported` — The token's alg is not HS256 (none included).; `token_signature_invalid` — The token's signature does not match the app secret.; `token_expired` — The token's exp has passed (30 s leeway).; `token_not_yet_valid` — The token's iat or nbf lies in the future.; `token_wrong_audience` — The token was minted for another app than the one addressed (X-Parley-App).; `unknown_app` — The token's audience or X-Parley-App names no hosted app.; `invalid_credentials` — The app key and secret (Basic) do not match.; `url_signature_invalid` — A signed download URL's signature does not match.; `url_expired` — A signed download URL has expired.",
+        "description": "Unauthorized. Codes: `authentication_required` — No credentials were sent.; `token_malformed` — The bearer token is not a well-formed JWT with sub, exp and aud.; `token_algorithm_unsupported` — The token's alg is not HS256 (none included).; `token_signature_invalid` — The token's signature does not match the app secret.; `token_expired` — The token's exp has passed (30 s leeway).; `token_not_yet_valid` — The token's iat or nbf lies in the future.; `token_revoked` — The token was issued before its user was deleted (iat earlier than the deletion, or no iat); mint a new one.; `token_wrong_audience` — The token was minted for another app than the one addressed (X-Parley-App).; `unknown_app` — The token's audience or X-Parley-App names no hosted app.; `invalid_credentials` — The app key and secret (Basic) do not match.; `url_signature_invalid` — A signed download URL's signature does not match.; `url_expired` — A signed download URL has expired.",
         "content": {
           "application/json": {
             "schema": {
@@ -4198,7 +4201,7 @@ enum OpenAPIDocument {
         }
       },
       "E409": {
-        "description": "Conflict. Codes: `already_exists` — A user or room with this id already exists.; `conflict` — The change contradicts the current state (editing a deleted message, making a direct room public).; `last_admin` — The room's only admin may not leave, be removed or stop being admin while other members remain: make another member admin first (the last member may always leave).",
+        "description": "Conflict. Codes: `already_exists` — A user or room with this id already exists.; `room_id_retired` — The room id belonged to a deleted room; room ids are never reused.; `conflict` — The change contradicts the current state (editing a deleted message, making a direct room public).; `last_admin` — The room's only admin may not leave, be removed or stop being admin while other members remain: make another member admin first (the last member may always leave).",
         "content": {
           "application/json": {
             "schema": {

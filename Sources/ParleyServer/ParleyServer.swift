@@ -53,12 +53,15 @@ public final class ParleyServer: Sendable {
         }
         if let channels, let store {
             let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub)
-            let configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
+            var configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
                                                   limits: options.chatLimits, otherChannels: { app, user, channel in
                                                       await docs.authorizeChannel(app: app, user: user, channel: channel)
                                                   })
+            configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             let chat = ChatService(configuration: configuration, store: store,
                                    publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
+            chat.guardSubscriptions(on: channels.hub)
+            chat.addAccessEndObserver(docs)
             let relay = PresenceRelay(chat: chat)
             channels.hub.setUserObserver(relay)
             ChatMount(service: chat, cors: CORSRules(apps: channels.config.apps, allowLoopback: options.dev)).mount(on: &routes)

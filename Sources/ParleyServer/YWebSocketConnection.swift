@@ -10,6 +10,7 @@ final class YWebSocketConnection: Sendable {
         case binary([UInt8])
         case text
         case closed
+        case revoked
     }
 
     /// A process-unique id, for the participant's connection id and the registry.
@@ -18,6 +19,9 @@ final class YWebSocketConnection: Sendable {
     /// The socket.
     let socket: WebSocket
     private let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    /// Set once access ended; messages still queued are then dropped, not handled.
+    private let revokedReason = Mutex<String?>(nil)
 
     /// Takes over the socket's callbacks; call on the socket's loop, in its open handler,
     /// so no message is missed.
@@ -26,6 +30,7 @@ final class YWebSocketConnection: Sendable {
         self.socket = socket
         let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         self.events = events
+        self.continuation = continuation
         socket.onMessage = { _, message in
             switch message {
             case .binary(let bytes): continuation.yield(.binary(bytes))
@@ -38,21 +43,45 @@ final class YWebSocketConnection: Sendable {
         }
     }
 
+    /// Ends the connection because its user's access ended: closes the socket at once with
+    /// 4410 and `reason`, and stops handling messages (from any thread).
+    func revoke(reason: String) {
+        let first = revokedReason.withLock { current in
+            guard current == nil else { return false }
+            current = reason
+            return true
+        }
+        guard first else { return }
+        socket.close(code: YWebSocketSession.revokedCode, reason: reason)
+        continuation.yield(.revoked)
+    }
+
     /// Opens the session, then handles messages in arrival order until either side closes.
     /// While open, the connection is in `registry` and receives the document's broadcasts.
     func run(_ initial: YWebSocketSession, registry: YWebSocketRegistry) async {
         var session = initial
+        var checkedAt = registry.revocationCount
         perform(await session.open())
-        if session.state == .open {
-            registry.add(self, app: session.service.app, documentID: session.documentID, participant: session.participant)
+        // A revocation that ran while access was being checked may have missed this
+        // connection (it was not registered yet): check again until none interferes.
+        while session.state == .open, !registry.add(self, app: session.service.app, documentID: session.documentID,
+                                                     participant: session.participant, ownerRoomID: session.ownerRoomID,
+                                                     checkedAt: checkedAt) {
+            checkedAt = registry.revocationCount
+            perform(await session.recheckAccess(reason: "access_ended"))
         }
         defer { registry.remove(self, app: session.service.app, documentID: session.documentID) }
         for await event in events {
             guard session.state == .open else { break }
+            if let reason = revokedReason.withLock({ $0 }) {
+                _ = await session.revoke(reason: reason)  // the socket is already closing with 4410
+                break
+            }
             switch event {
             case .binary(let bytes): perform(await session.receive(bytes))
             case .text: perform(await session.receiveText())
             case .closed: await session.close()
+            case .revoked: break
             }
         }
         await session.close()

@@ -68,7 +68,18 @@ extension SQLChatStore {
                 WHERE app_id = $1 AND id IN (SELECT room_id FROM memberships WHERE app_id = $1 AND user_id = $2)
                 """, [.text(app), .text(id)])
             try context.execute("DELETE FROM users WHERE app_id = $1 AND id = $2", [.text(app), .text(id)])
+            try context.execute("""
+                INSERT INTO user_token_cutoffs (app_id, user_id, valid_after) VALUES ($1, $2, $3)
+                ON CONFLICT (app_id, user_id) DO UPDATE SET valid_after = excluded.valid_after
+                """, [.text(app), .text(id), .integer(context.now)])
             return user
+        }
+    }
+
+    public func tokensValidAfter(app: String, user userID: String) async throws -> Int64? {
+        try await read { context in
+            try context.queryFirst("SELECT valid_after FROM user_token_cutoffs WHERE app_id = $1 AND user_id = $2",
+                                   [.text(app), .text(userID)]) { $0.int64(0) }
         }
     }
 }

@@ -35,6 +35,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case closed
         /// A statement failed for a reason not covered above (a bug or an unexpected server answer).
         case `internal`
+        /// The id belonged to a row that was deleted and is never given out again (room ids).
+        case retired
     }
 
     /// The stable kind of the failure.

@@ -40,6 +40,7 @@ struct StoreUnitTests {
         #expect(StoreError.Code.allCases.map(\.rawValue) == [
             "not_found", "already_exists", "foreign_key_violation", "constraint_violation", "conflict", "invalid_argument",
             "not_member", "last_admin", "schema_too_new", "busy", "io", "corrupt", "connection_lost", "closed", "internal",
+            "retired",
         ])
     }
 

@@ -105,6 +105,12 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         perform(connection.close(code, message: message))
     }
 
+    public func revoke(channel: String, notice: ChannelFrame) {
+        guard !finished, connection.subscriptionRevoked(channel: channel) else { return }
+        ChannelsMetrics.add(metrics.subscriptions, -1)
+        deliver(notice)
+    }
+
     private func send(_ frame: [UInt8]) {
         ChannelsMetrics.add(metrics.messagesOut)
         ChannelsMetrics.add(metrics.bytesOut, frame.count)
