@@ -34,9 +34,16 @@ struct ChannelsMount {
                                                             body: request.body))
             responder.respond(.json(answer.body, status: HTTPStatus(answer.status)))
         }
+        // A request with a body is judged by its signed head first: a stranger's body is never read.
+        let headCheck: HTTPHeadCheck = { request in
+            guard request.head.announcesBody,
+                  let refusal = service.apiRefusalBeforeBody(PusherAPIRequest(method: request.method.rawValue,
+                                                                              target: request.head.target)) else { return nil }
+            return .json(refusal.body, status: HTTPStatus(refusal.status))
+        }
         for method in [HTTPMethod.GET, .POST] {
-            routes.add(method, "/apps/{rest...}", maxBodySize: Self.apiBodyLimit, api)
-            routes.add(method, "/users/{rest...}", maxBodySize: Self.apiBodyLimit, api)
+            routes.add(method, "/apps/{rest...}", maxBodySize: Self.apiBodyLimit, headCheck: headCheck, api)
+            routes.add(method, "/users/{rest...}", maxBodySize: Self.apiBodyLimit, headCheck: headCheck, api)
         }
     }
 
