@@ -160,7 +160,8 @@ def healthz_on(sock, port):
 
 
 def test_connections_over_the_per_address_cap_get_503_with_retry_after():
-    server = edge_server(http={"max_connections_per_ip": 3, "limit_loopback": True})
+    server = edge_server(http={"max_connections_per_ip": 3, "limit_loopback": True},
+                         extra_args=["--metrics-token", "edge-metrics"])
     try:
         held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
         for sock in held:
@@ -184,7 +185,7 @@ def test_connections_over_the_per_address_cap_get_503_with_retry_after():
                 break
             time.sleep(0.05)
         assert status == 200
-        metrics = server.request("GET", "/metrics").body.decode()
+        metrics = server.request("GET", "/metrics", token="edge-metrics").body.decode()
         assert 'parley_http_connections_refused_total{cap="address"}' in metrics
         for sock in held:
             sock.close()
