@@ -78,6 +78,15 @@ final class HTTPServerCore: Sendable {
             connection.abort(NetError(.closed, "server shutting down"))
             return
         }
+        if let identity = configuration.tls {
+            do {
+                try connection.startTLS(context: identity.context, role: .server,
+                                        handshakeTimeout: configuration.tlsHandshakeTimeout)
+            } catch {
+                connection.abort(error)
+                return
+            }
+        }
         let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker)
         connection.maxOutboundBytes = configuration.maxOutboundBytes
         connection.idleTimeout = configuration.idleTimeout
