@@ -9,7 +9,7 @@ extension Connection {
     /// with ``NetError/Code/timedOut``. Loop thread, before any byte has moved.
     func startTLS(context: TLSContext, role: TLSEngine.Role, handshakeTimeout: Duration) throws(NetError) {
         precondition(tls == nil, "TLS already started")
-        var engine = try TLSEngine(context: context, role: role)
+        let engine = try TLSEngine(context: context, role: role)
         try engine.startHandshake()
         let tls = ConnectionTLS(engine: engine)
         self.tls = tls

@@ -7,14 +7,14 @@ import ParleyWire
 /// copied); it is encrypted only when the socket can take more, so a slow reader's backlog
 /// stays plaintext that can still be discarded without breaking the TLS record stream.
 final class ConnectionTLS {
-    var engine: TLSEngine
+    let engine: TLSEngine
     /// Ciphertext in wire order; a chunk once started must finish.
     var ciphertext = OutboundQueue()
     var handshakeTimer: TimerHandle?
     /// Why the connection is going down, reported to the handler when it closes.
     var failure: NetError?
 
-    init(engine: consuming TLSEngine) {
+    init(engine: TLSEngine) {
         self.engine = engine
     }
 

@@ -36,12 +36,13 @@ public final class TLSContext: @unchecked Sendable {
         guard SSL_CTX_use_certificate_chain_file(context.handle, certificateFile) == 1 else {
             throw NetError.tls(.tlsConfiguration, "\(certificateFile) is not a PEM certificate")
         }
+        let mismatch = "the private key in \(keyFile) does not belong to the certificate in \(certificateFile)"
         guard SSL_CTX_use_PrivateKey_file(context.handle, keyFile, SSL_FILETYPE_PEM) == 1 else {
-            throw NetError.tls(.tlsConfiguration, "\(keyFile) is not a PEM private key")
+            // OpenSSL compares the key with the certificate while loading it.
+            let keyMismatch = ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH
+            throw NetError.tls(.tlsConfiguration, keyMismatch ? mismatch : "\(keyFile) is not a PEM private key")
         }
-        guard SSL_CTX_check_private_key(context.handle) == 1 else {
-            throw NetError.tls(.tlsConfiguration, "the private key in \(keyFile) does not belong to the certificate in \(certificateFile)")
-        }
+        guard SSL_CTX_check_private_key(context.handle) == 1 else { throw NetError.tls(.tlsConfiguration, mismatch) }
         SSL_CTX_set_alpn_select_cb(context.handle, { _, out, outLength, offered, offeredLength, _ in
             TLSContext.selectALPN(offered: offered, count: Int(offeredLength), out: out, outLength: outLength)
         }, nil)

@@ -7,8 +7,8 @@ import ParleyWire
 /// the bytes; the engine never blocks and never sees a file descriptor, so two engines can
 /// talk to each other in a test by handing their outputs across.
 ///
-/// Noncopyable: it is the one owner of its OpenSSL session. Use it from one thread at a time.
-public struct TLSEngine: ~Copyable {
+/// It is the one owner of its OpenSSL session; use it from one thread at a time.
+public final class TLSEngine {
     /// Which end of the handshake this engine plays.
     public enum Role: Sendable {
         /// Waits for a ClientHello.
@@ -61,7 +61,7 @@ public struct TLSEngine: ~Copyable {
     // MARK: Input
 
     /// Takes ciphertext received from the peer (copied; the buffer may be reused at once).
-    public mutating func receive(_ ciphertext: UnsafeRawBufferPointer) throws(NetError) {
+    public func receive(_ ciphertext: UnsafeRawBufferPointer) throws(NetError) {
         guard let base = ciphertext.baseAddress, !ciphertext.isEmpty else { return }
         var offset = 0
         while offset < ciphertext.count {
@@ -75,7 +75,7 @@ public struct TLSEngine: ~Copyable {
     /// Advances the handshake and decrypts what it can into `buffer`. Call again until it
     /// answers ``ReadResult/needsInput``. Throws ``NetError/Code/tlsHandshakeFailed`` or
     /// ``NetError/Code/tlsProtocol`` on a fatal error (then ``hasFailed`` is set).
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(NetError) -> ReadResult {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(NetError) -> ReadResult {
         guard !hasFailed else { throw NetError(.tlsProtocol, "TLS session already failed") }
         ERR_clear_error()
         let count = SSL_read(session.handle, buffer.baseAddress, Int32(clamping: buffer.count))
@@ -93,7 +93,7 @@ public struct TLSEngine: ~Copyable {
 
     /// Starts a client's handshake (the ClientHello lands in the output). Servers wait for
     /// the peer instead, so this does nothing for them.
-    public mutating func startHandshake() throws(NetError) {
+    public func startHandshake() throws(NetError) {
         guard !isServer, !isHandshakeComplete, !hasFailed else { return }
         ERR_clear_error()
         let result = SSL_do_handshake(session.handle)
@@ -107,7 +107,7 @@ public struct TLSEngine: ~Copyable {
 
     /// Encrypts `plaintext` into the output. Only after the handshake (callers keep their
     /// plaintext until ``isHandshakeComplete``).
-    public mutating func send(_ plaintext: UnsafeRawBufferPointer) throws(NetError) {
+    public func send(_ plaintext: UnsafeRawBufferPointer) throws(NetError) {
         guard let base = plaintext.baseAddress, !plaintext.isEmpty else { return }
         guard isHandshakeComplete, !hasFailed, !isClosing else {
             throw NetError(.closed, "TLS session cannot send (handshake incomplete, failed or closing)")
@@ -123,7 +123,7 @@ public struct TLSEngine: ~Copyable {
     }
 
     /// Produces close_notify (once, and only on an established, healthy session).
-    public mutating func close() {
+    public func close() {
         guard isHandshakeComplete, !hasFailed, !isClosing else { return }
         isClosing = true
         ERR_clear_error()
@@ -135,7 +135,7 @@ public struct TLSEngine: ~Copyable {
     public var pendingOutputCount: Int { Int(BIO_ctrl_pending(session.output)) }
 
     /// Takes all ciphertext waiting to be sent, or nil when there is none.
-    public mutating func takeOutput() -> SharedBytes? {
+    public func takeOutput() -> SharedBytes? {
         let count = pendingOutputCount
         guard count > 0 else { return nil }
         var taken: Int32 = 0
@@ -178,11 +178,11 @@ public struct TLSEngine: ~Copyable {
 
     // MARK: Internals
 
-    private mutating func noteHandshake() {
+    private func noteHandshake() {
         if !isHandshakeComplete && SSL_is_init_finished(session.handle) == 1 { isHandshakeComplete = true }
     }
 
-    private mutating func fail(_ what: String) -> NetError {
+    private func fail(_ what: String) -> NetError {
         hasFailed = true
         let code: NetError.Code = isHandshakeComplete ? .tlsProtocol : .tlsHandshakeFailed
         return NetError.tls(code, isHandshakeComplete ? what : "\(what) during the handshake")
