@@ -19,7 +19,9 @@ public final class ParleyServer: Sendable {
     private let docs: DocsMount?
     private let presenceRelay: PresenceRelay?
     private let http: HTTPServer
-    private let logger: Logger
+    let logger: Logger
+    /// The certificate served when TLS is on (reloaded on SIGHUP).
+    let tlsIdentity: TLSServerIdentity?
 
     /// Creates the loops, the services and the routes; nothing listens until `start()`.
     /// With apps and an opened `store`, the chat API is mounted under `/v1`.
@@ -27,6 +29,7 @@ public final class ParleyServer: Sendable {
                 logger: Logger = Logger(label: "server")) throws(ServerStartError) {
         self.options = options
         self.logger = logger
+        tlsIdentity = try ParleyServer.loadTLS(options)
         do {
             group = try EventLoopGroup(threads: options.threads ?? EventLoopGroup.coreCount,
                                        backend: options.backend == .poll ? .poll : .epoll,
@@ -69,10 +72,12 @@ public final class ParleyServer: Sendable {
             docs = nil
             presenceRelay = nil
         }
-        http = HTTPServer(group: group, configuration: HTTPServerConfiguration(
+        var httpConfiguration = HTTPServerConfiguration(
             host: options.host, port: options.port, limits: HTTPRequestParser.Limits(),
             idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,
-            serverName: "parley/\(ParleyVersion.string)"), routes: routes)
+            serverName: "parley/\(ParleyVersion.string)")
+        httpConfiguration.tls = tlsIdentity
+        http = HTTPServer(group: group, configuration: httpConfiguration, routes: routes)
     }
 
     /// Binds and starts serving; returns the bound address.

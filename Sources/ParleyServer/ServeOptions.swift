@@ -30,6 +30,10 @@ public struct ServeOptions: Sendable, Equatable {
     /// Sustained chat messages per second one user may send (burst: twice that); 0 turns the
     /// limit off; nil keeps the chat service's default.
     public var sendsPerSecond: Int? = nil
+    /// PEM certificate (chain) to serve HTTPS/WSS with; nil serves plain HTTP.
+    public var tlsCertificateFile: String? = nil
+    /// PEM private key of ``tlsCertificateFile``.
+    public var tlsKeyFile: String? = nil
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -116,6 +120,12 @@ extension ServeOptions {
              help: "Chat messages per second one user may send, bursts of twice that (default 20; 0: no limit)") {
             o, v throws(ServeOptionsError) in o.sendsPerSecond = try integer(v, flag: "--send-rate", in: 0...1_000_000)
         },
+        Flag(name: "--tls-cert", environment: "PARLEY_TLS_CERT", placeholder: "FILE",
+             help: "Serve HTTPS/WSS with this PEM certificate chain (with --tls-key; SIGHUP reloads)") {
+            o, v throws(ServeOptionsError) in o.tlsCertificateFile = v
+        },
+        Flag(name: "--tls-key", environment: "PARLEY_TLS_KEY", placeholder: "FILE",
+             help: "PEM private key of --tls-cert") { o, v throws(ServeOptionsError) in o.tlsKeyFile = v },
         Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
@@ -148,6 +158,7 @@ extension ServeOptions {
             }
             try flag.apply(&options, value)
         }
+        try options.validateTLS()
         return options
     }
 
