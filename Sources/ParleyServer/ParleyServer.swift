@@ -19,7 +19,9 @@ public final class ParleyServer: Sendable {
     private let docs: DocsMount?
     private let presenceRelay: PresenceRelay?
     private let http: HTTPServer
-    private let logger: Logger
+    let logger: Logger
+    /// The certificate served when TLS is on (reloaded on SIGHUP).
+    let tlsIdentity: TLSServerIdentity?
 
     /// Creates the loops, the services and the routes; nothing listens until `start()`.
     /// With apps and an opened `store`, the chat API is mounted under `/v1`.
@@ -27,6 +29,7 @@ public final class ParleyServer: Sendable {
                 logger: Logger = Logger(label: "server")) throws(ServerStartError) {
         self.options = options
         self.logger = logger
+        tlsIdentity = try ParleyServer.loadTLS(options)
         do {
             group = try EventLoopGroup(threads: options.threads ?? EventLoopGroup.coreCount,
                                        backend: options.backend == .poll ? .poll : .epoll,
@@ -79,6 +82,7 @@ public final class ParleyServer: Sendable {
             idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,
             serverName: "parley/\(ParleyVersion.string)")
         options.edge.apply(to: &configuration, fileLimit: FileDescriptorLimit.current)
+        configuration.tls = tlsIdentity
         http = HTTPServer(group: group, configuration: configuration, routes: routes)
         edgeStatistics.attach(http)
     }

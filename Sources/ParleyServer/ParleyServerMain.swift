@@ -10,9 +10,15 @@ import Darwin
 
 /// Starts the server for `parley serve` and blocks until it shuts down.
 enum ParleyServerMain {
-    static func run(_ options: ServeOptions) -> Int32 {
+    static func run(_ given: ServeOptions) -> Int32 {
         let logger = Logger(label: "parley")
-        var options = options
+        var options: ServeOptions
+        switch optionsWithConfigFileTLS(given) {
+        case .success(let merged): options = merged
+        case .failure(let error):
+            printError("parley serve: \(error.message)")
+            return 2
+        }
         let config: ChannelsConfig?
         switch loadChannelsConfig(options) {
         case .success(let loaded): config = loaded
@@ -37,7 +43,7 @@ enum ParleyServerMain {
             let address = try server.start()
             installShutdown(server, logger: logger)
             logger.info("parley listening", [
-                ("address", "http://\(address)"), ("data_dir", options.dataDirectory),
+                ("address", "\(options.servesTLS ? "https" : "http")://\(address)"), ("data_dir", options.dataDirectory),
                 ("database", location.description),
                 ("apps", config.map { $0.apps.map(\.id).joined(separator: ",") } ?? "none"),
                 ("mode", options.dev ? "dev (app 1, key dev-key, secret dev-secret)" : "config"),

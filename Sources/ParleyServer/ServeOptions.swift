@@ -37,6 +37,10 @@ public struct ServeOptions: Sendable, Equatable {
     public var edge = EdgeOptions()
     /// The bearer token `GET /metrics` requires; nil leaves it to the config's `metrics_token`.
     public var metricsToken: String? = nil
+    /// PEM certificate (chain) to serve HTTPS/WSS with; nil serves plain HTTP.
+    public var tlsCertificateFile: String? = nil
+    /// PEM private key of ``tlsCertificateFile``.
+    public var tlsKeyFile: String? = nil
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -131,6 +135,12 @@ extension ServeOptions {
              help: "Bearer token GET /metrics requires (default: the config's metrics_token; none: only --dev on loopback reads it)") {
             o, v throws(ServeOptionsError) in o.metricsToken = v
         },
+        Flag(name: "--tls-cert", environment: "PARLEY_TLS_CERT", placeholder: "FILE",
+             help: "Serve HTTPS/WSS with this PEM certificate chain (with --tls-key; SIGHUP reloads)") {
+            o, v throws(ServeOptionsError) in o.tlsCertificateFile = v
+        },
+        Flag(name: "--tls-key", environment: "PARLEY_TLS_KEY", placeholder: "FILE",
+             help: "PEM private key of --tls-cert") { o, v throws(ServeOptionsError) in o.tlsKeyFile = v },
         Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
@@ -163,6 +173,7 @@ extension ServeOptions {
             }
             try flag.apply(&options, value)
         }
+        try options.validateTLS()
         return options
     }
 

@@ -103,6 +103,15 @@ final class HTTPServerCore: Sendable {
             let admission = self.admission
             connection.closeObserver = { admission.release(ticket) }
         }
+        if let identity = configuration.tls {
+            do {
+                try connection.startTLS(context: identity.context, role: .server,
+                                        handshakeTimeout: configuration.tlsHandshakeTimeout)
+            } catch {
+                connection.abort(error)
+                return
+            }
+        }
         let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker, remoteAddress: address)
         connection.maxOutboundBytes = configuration.maxOutboundBytes
         connection.idleTimeout = configuration.idleTimeout

@@ -44,6 +44,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxPipelinedRequests: Int
     /// `Server` header value; nil sends none.
     public var serverName: String?
+    /// When set, every accepted connection speaks TLS (https, wss) with this identity's
+    /// current certificate; nil serves plain HTTP.
+    public var tls: TLSServerIdentity? = nil
+    /// Longest time from accept to a finished TLS handshake; slower peers are dropped.
+    public var tlsHandshakeTimeout: Duration = .seconds(10)
 
     /// Creates a configuration.
     public init(host: String = "127.0.0.1", port: Int = 0, backlog: Int = 1024,
