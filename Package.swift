@@ -19,12 +19,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
 
         .target(name: "ParleyWire", dependencies: ["CCrypto", "CZlib"], swiftSettings: strict),
-        .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto"], swiftSettings: strict),
+        .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
         .target(name: "ParleyStore", dependencies: ["CSQLite", "CSQLiteLogBuffer", "CPostgres", "CLinux"], swiftSettings: strict),

@@ -20,6 +20,8 @@ struct ChatContext: Sendable {
     var app: AppConfig
     /// Who is calling.
     var caller: ChatCaller
+    /// The user token's `iat`, for the revocation check (nil for app calls and tokens without one).
+    var tokenIssuedAt: Int64? = nil
 
     /// The app's id, the store's namespace.
     var appID: String { app.id }

@@ -13,6 +13,10 @@ public struct ChatConfiguration: Sendable {
     /// Decides channels that are not the chat's own (`private-doc-{id}` of the documents
     /// service, say) for `POST /v1/channels/auth`; nil refuses them all.
     public var otherChannels: (@Sendable (_ app: String, _ user: String, _ channel: String) async -> ChannelAuthorization)?
+    /// Channels a socket may subscribe to only with a live grant from `POST /v1/channels/auth`
+    /// (by name prefix), so that ending a membership withdraws signatures given before; see
+    /// `ChatService.guardSubscriptions(on:)`. Add the prefixes of `otherChannels` you decide.
+    public var guardedChannelPrefixes: [String] = [ChatEvent.roomChannel("")]
 
     /// Creates a configuration.
     public init(apps: [AppConfig], dataDirectory: String, devMode: Bool = false, limits: ChatLimits = ChatLimits(),

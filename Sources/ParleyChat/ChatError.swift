@@ -35,6 +35,8 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         case .constraintViolation, .invalidArgument, .limitReached: return ChatError(.validationFailed, error.message)
         case .conflict: return ChatError(.conflict, error.message)
         case .notMember: return ChatError(.notMember, error.message)
+        case .lastAdmin: return ChatError(.lastAdmin, error.message)
+        case .retired: return ChatError(.roomIDRetired, error.message)
         case .busy, .connectionLost, .closed, .io: return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)")
         case .schemaTooNew, .corrupt, .internal: return ChatError(.internal, "storage failure: \(error.code.rawValue)")
         }

@@ -24,6 +24,9 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case tokenExpired = "token_expired"
     /// The token's `iat` or `nbf` lies in the future.
     case tokenNotYetValid = "token_not_yet_valid"
+    /// The token was issued before its user was deleted (its `iat` is earlier than the
+    /// deletion, or it has no `iat`); mint a new one.
+    case tokenRevoked = "token_revoked"
     /// The token was minted for another app than the one addressed.
     case tokenWrongAudience = "token_wrong_audience"
     /// The token's audience, the key or the `X-Parley-App` header names no hosted app.
@@ -70,8 +73,12 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     // 409
     /// A user or room with this id already exists.
     case alreadyExists = "already_exists"
+    /// The room id belonged to a deleted room; ids are never reused (choose another).
+    case roomIDRetired = "room_id_retired"
     /// The change contradicts the current state (editing a deleted message, making a direct room public…).
     case conflict
+    /// The change would leave a room with members but no admin: promote another member first.
+    case lastAdmin = "last_admin"
     // 413
     /// The body is larger than the endpoint allows.
     case payloadTooLarge = "payload_too_large"
@@ -81,6 +88,14 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     // 422
     /// The request is well-formed but breaks a limit or rule (text too long, too many parts…).
     case validationFailed = "validation_failed"
+    /// An upload's declared media type is not what its bytes are (see the upload's description).
+    case contentTypeMismatch = "content_type_mismatch"
+    /// An upload's bytes start as an image but its header does not decode.
+    case invalidImage = "invalid_image"
+    /// An uploaded image is larger than the server accepts (per side or in pixels).
+    case imageTooLarge = "image_too_large"
+    /// A link (a message URL part, `avatar_url`) uses a scheme other than http, https or mailto.
+    case urlSchemeNotAllowed = "url_scheme_not_allowed"
     /// The message already carries as many different reactions as the app allows
     /// (`limits.max_reactions_per_message`); adding an existing emoji still works.
     case tooManyReactions = "too_many_reactions"
@@ -104,7 +119,7 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
         case .invalidJSON, .invalidRequest, .invalidParameter:
             return .badRequest
         case .authenticationRequired, .tokenMalformed, .tokenAlgorithmUnsupported, .tokenSignatureInvalid, .tokenExpired,
-             .tokenNotYetValid, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
+             .tokenNotYetValid, .tokenRevoked, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
             return HTTPStatus(401)
         case .notMember, .notRoomAdmin, .notAuthor, .notSelf, .appCredentialsRequired, .userTokenRequired,
              .roomNotJoinable, .directRoomFixed, .channelForbidden:
@@ -113,13 +128,13 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
             return .notFound
         case .methodNotAllowed:
             return .methodNotAllowed
-        case .alreadyExists, .conflict:
+        case .alreadyExists, .roomIDRetired, .conflict, .lastAdmin:
             return HTTPStatus(409)
         case .payloadTooLarge:
             return .contentTooLarge
         case .unsupportedMediaType:
             return HTTPStatus(415)
-        case .validationFailed, .tooManyReactions:
+        case .validationFailed, .tooManyReactions, .contentTypeMismatch, .invalidImage, .imageTooLarge, .urlSchemeNotAllowed:
             return HTTPStatus(422)
         case .rateLimited:
             return HTTPStatus(429)

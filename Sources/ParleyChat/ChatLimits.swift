@@ -2,6 +2,10 @@
 public struct ChatLimits: Sendable, Hashable {
     /// The largest attachment upload, in bytes (413 above it).
     public var attachmentBytes = 10 * 1024 * 1024
+    /// The widest and tallest image accepted, in pixels per side (422 `image_too_large` above).
+    public var maxImageSide = 16_384
+    /// The most pixels (width × height) an uploaded image may have (422 `image_too_large` above).
+    public var maxImagePixels = 100_000_000
     /// The largest JSON request body, in bytes (413 above it).
     public var jsonBodyBytes = 64 * 1024
     /// How far a token's `exp`, `iat` and `nbf` may be off the server clock, in seconds.

@@ -8,6 +8,9 @@ public struct ChatResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: [UInt8]
+    /// The app whose credentials the request carried, once they were verified; nil for open
+    /// routes and refused credentials (a transport picks the app's CORS origins by it).
+    public var appID: String?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -18,6 +18,8 @@ extension ChatService {
         guard !call.request.body.isEmpty else { throw ChatError(.invalidRequest, "the attachment is empty") }
         // Membership is checked before any byte reaches the disk.
         try await requireMember(context, room: room)
+        // What the bytes are is settled before the store is asked about room for them.
+        let (type, dimensions) = try sniffUpload(call.request.body, declared: contentType)
         let quota = context.app.limits.attachmentQuotaBytes.map(Int64.init)
         if let quota {
             // A cheap look first, so a full app does not write and remove every refused file.
@@ -26,12 +28,11 @@ extension ChatService {
         }
         let id = Self.makeIdentifier()
         let path = AttachmentFiles.relativePath(app: context.appID, id: id)
-        let dimensions = ImageDimensions.sniff(call.request.body)
         try files.write(call.request.body, to: path)
         let attachment: Attachment
         do {
             attachment = try await store.createAttachment(app: context.appID, NewAttachment(
-                id: id, roomID: room, uploaderID: user, contentType: contentType, size: Int64(call.request.body.count),
+                id: id, roomID: room, uploaderID: user, contentType: type.contentType, size: Int64(call.request.body.count),
                 width: dimensions?.width, height: dimensions?.height, storagePath: path), quotaBytes: quota)
         } catch let error as StoreError where error.code == .limitReached {
             // The quota again, inside the writing transaction: a concurrent upload got there first.
@@ -70,10 +71,40 @@ extension ChatService {
         }
         var headers: HTTPHeaders = ["Content-Type": attachment.contentType]
         headers.add("X-Content-Type-Options", "nosniff")
+        headers.add("Content-Disposition", Self.contentDisposition(attachment))
         // Uploaded files are served as inert documents, never as pages of this origin.
         headers.add("Content-Security-Policy", "sandbox")
         headers.add("Cache-Control", "private, max-age=\(configuration.limits.downloadURLSeconds)")
         return ChatResponse(status: .ok, headers: headers, body: bytes)
+    }
+
+    /// What an upload is, by its bytes: the declared type must agree (`SniffedMediaType.accepts`),
+    /// an image's header must decode, and its size stay within the limits.
+    func sniffUpload(_ bytes: [UInt8], declared: String) throws(ChatError) -> (SniffedMediaType, ImageDimensions?) {
+        let type = SniffedMediaType.sniff(bytes)
+        let essence = declared.split(separator: ";", maxSplits: 1).first.map { String(Substring($0).trimmingSpaces()) } ?? declared
+        guard type.accepts(declared: essence) else {
+            throw ChatError(.contentTypeMismatch, "the body is \(type.rawValue), not \(essence): declare what the file is")
+        }
+        guard type.isImage else { return (type, nil) }
+        guard let dimensions = ImageDimensions.read(bytes, as: type), dimensions.width > 0, dimensions.height > 0 else {
+            throw ChatError(.invalidImage, "the \(type.rawValue) header does not decode")
+        }
+        let limits = configuration.limits
+        guard dimensions.width <= limits.maxImageSide, dimensions.height <= limits.maxImageSide,
+              dimensions.width * dimensions.height <= limits.maxImagePixels else {
+            throw ChatError(.imageTooLarge, "images may have at most \(limits.maxImageSide) pixels a side and \(limits.maxImagePixels) in all, "
+                            + "not \(dimensions.width)×\(dimensions.height)")
+        }
+        return (type, dimensions)
+    }
+
+    /// Images are shown inline; everything else (and any type stored before uploads were
+    /// sniffed) is offered as a download named after the attachment, never rendered in place.
+    static func contentDisposition(_ attachment: Attachment) -> String {
+        let essence = attachment.contentType.split(separator: ";", maxSplits: 1).first.map { String($0) } ?? ""
+        let image = SniffedMediaType(rawValue: essence.lowercased())?.isImage ?? false
+        return image ? "inline" : "attachment; filename=\"\(attachment.id)\""
     }
 
     /// The attachment a signed URL names, after checking its signature and expiry.

@@ -29,7 +29,7 @@ extension ChatService {
         let expectedApp = request.headers.first(Self.appHeader)
         if let token = Self.credential(authorization, scheme: "bearer") {
             let (app, claims) = try verifier.verify(token, now: nowSeconds, expectedApp: expectedApp)
-            return ChatContext(app: app, caller: .user(claims.userID))
+            return ChatContext(app: app, caller: .user(claims.userID), tokenIssuedAt: claims.issuedAt)
         }
         if let basic = Self.credential(authorization, scheme: "basic") {
             let app = try appCredentials(basic)

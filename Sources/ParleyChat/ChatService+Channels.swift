@@ -37,15 +37,35 @@ extension ChatService {
         guard let channel = fields["channel_name"], PusherChannel(channel) != nil else {
             throw ChatError(.invalidRequest, "channel_name must be a valid channel name")
         }
-        switch await authorizeChannel(app: context.appID, user: user, channel: channel) {
-        case .allowed:
-            let auth = PusherSignature.channelAuth(key: context.app.key, secret: context.app.secret, socketID: socketID, channel: channel)
-            return .json(["auth": .string(auth)])
-        case .denied(let error):
-            throw error
-        case .notChatChannel:
-            throw ChatError(.channelForbidden, "Parley signs only its own channels (private-room-{id}, private-doc-{id})")
+        try await grantChannel(context, user: user, socketID: socketID, channel: channel)
+        let auth = PusherSignature.channelAuth(key: context.app.key, secret: context.app.secret, socketID: socketID, channel: channel)
+        return .json(["auth": .string(auth)])
+    }
+
+    /// Decides a channel for the socket and, on a guarded channel, records the grant the hub's
+    /// gate asks for: begun before the membership is read and confirmed after, so a membership
+    /// that ends in between is seen (the confirmation fails and the check runs again).
+    private func grantChannel(_ context: ChatContext, user: String, socketID: String, channel: String) async throws(ChatError) {
+        let guarded = grants.guards(channel)
+        for _ in 0..<3 {
+            let ticket = guarded ? grants.begin(app: context.appID, channel: channel, socket: socketID, user: user) : nil
+            let room: String?
+            switch await authorizeChannel(app: context.appID, user: user, channel: channel) {
+            case .allowed:
+                room = channel.hasPrefix(Self.roomChannelPrefix) ? String(channel.dropFirst(Self.roomChannelPrefix.count)) : nil
+            case .allowedWhileMember(let owner):
+                room = owner
+            case .denied(let error):
+                if let ticket { grants.abandon(ticket) }
+                throw error
+            case .notChatChannel:
+                if let ticket { grants.abandon(ticket) }
+                throw ChatError(.channelForbidden, "Parley signs only its own channels (private-room-{id}, private-doc-{id})")
+            }
+            guard let ticket else { return }
+            if grants.confirm(ticket, room: room) { return }
         }
+        throw ChatError(.unavailable, "memberships kept changing while \(channel) was authorised; retry")
     }
 
     /// `POST /v1/channels/user-auth`: the Pusher sign-in signature for the token's user.

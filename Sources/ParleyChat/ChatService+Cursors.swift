@@ -41,6 +41,7 @@ extension ChatService {
         let room = call.parameter("room_id")
         _ = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes, emptyAllowed: true)
         try await requireMember(context, room: room)
+        // The event names the token's user, never a user the body names: receivers may believe it.
         publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "typing",
                                     data: .object(["room_id": .string(room), "user_id": .string(user)]))])
         return .noContent

@@ -65,7 +65,10 @@ extension ChatService {
         let removed = try await membershipCall(notFound: .roomNotFound) {
             try await store.removeMember(app: context.appID, room: id, user: user)
         }
-        if removed { publish(context, memberLeft(user, room: id)) }
+        if removed {
+            publish(context, memberLeft(user, room: id))
+            endAccess(AccessEnding(app: context.appID, room: id, user: user, reason: context.caller.userID == user ? .left : .memberRemoved))
+        }
         return .noContent
     }
 }

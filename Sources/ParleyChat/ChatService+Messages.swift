@@ -36,7 +36,7 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        let message = NewMessage(senderID: sender, clientID: try body.optionalString("client_id"), parts: try body.parts())
+        let message = NewMessage(senderID: sender, clientID: try body.clientID(), parts: try body.parts())
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
         }

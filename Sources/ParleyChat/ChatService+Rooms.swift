@@ -107,6 +107,7 @@ extension ChatService {
                                 data: .object(["room_id": .string(id), "seq": ChatJSON.number(deleted.room.lastSeq)]))]
         events += deleted.memberIDs.map { roomRemoved(id, user: $0) }
         publish(context, events)
+        endAccess(AccessEnding(app: context.appID, room: id, user: nil, reason: .roomDeleted))
         return .noContent
     }
 
@@ -139,7 +140,10 @@ extension ChatService {
         let removed = try await membershipCall(notFound: .roomNotFound) {
             try await store.removeMember(app: context.appID, room: id, user: user)
         }
-        if removed { publish(context, memberLeft(user, room: id)) }
+        if removed {
+            publish(context, memberLeft(user, room: id))
+            endAccess(AccessEnding(app: context.appID, room: id, user: user, reason: .left))
+        }
         return .noContent
     }
 

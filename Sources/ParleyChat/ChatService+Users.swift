@@ -21,7 +21,7 @@ extension ChatService {
         }
         try Self.validateUserID(id)
         let name = try body.string("name")
-        let avatar = try body.patchString("avatar_url").applied(to: nil)
+        let avatar = try body.patchLink("avatar_url").applied(to: nil)
         let custom = try body.customData().applied(to: nil)
         let user = try await storeCall(notFound: .userNotFound) {
             try await store.createUser(app: context.appID, NewUser(id: id, name: name, avatarURL: avatar, customData: custom))
@@ -33,8 +33,13 @@ extension ChatService {
         let context = try call.requireContext()
         let limit = try call.limit(fallback: configuration.limits.maxPage, maximum: configuration.limits.maxPage)
         let after = call.request.queryValue("after")
+        // The directory a user sees is the people they share a room with (and themself); only
+        // the app's backend lists everyone.
         let users = try await storeCall(notFound: .userNotFound) {
-            try await store.users(app: context.appID, after: after, limit: limit)
+            switch context.caller {
+            case .app: try await store.users(app: context.appID, after: after, limit: limit)
+            case .user(let me): try await store.users(app: context.appID, sharingRoomsWith: me, after: after, limit: limit)
+            }
         }
         let next: JSONValue = users.count == limit ? ChatJSON.optional(users.last?.id) : .null
         return .json(["users": .array(users.map(ChatJSON.user)), "next_after": next])
@@ -59,7 +64,7 @@ extension ChatService {
         let id = call.parameter("user_id")
         try requireSelfOrApp(context, id)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
-        var patch = UserPatch(avatarURL: try body.patchString("avatar_url"), customData: try body.customData())
+        var patch = UserPatch(avatarURL: try body.patchLink("avatar_url"), customData: try body.customData())
         switch try body.patchString("name") {
         case .keep: break
         case .set(nil): throw ChatError(.invalidRequest, "name cannot be removed")
@@ -79,10 +84,12 @@ extension ChatService {
             try await store.roomSummaries(app: context.appID, user: id, limit: configuration.limits.presenceRooms)
         }
         _ = try await membershipCall(notFound: .userNotFound) { try await store.deleteUser(app: context.appID, id: id) }
+        await recordDeletedUser(app: context.appID, user: id)
         publish(context, rooms.map { summary in
             ChatEvent(channel: ChatEvent.roomChannel(summary.room.id), name: "member.left",
                       data: .object(["room_id": .string(summary.room.id), "user_id": .string(id)]))
         })
+        endAccess(AccessEnding(app: context.appID, room: nil, user: id, reason: .userDeleted))
         return .noContent
     }
 

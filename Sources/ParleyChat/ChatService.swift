@@ -1,6 +1,7 @@
 import ParleyChannels
 import ParleyStore
 import ParleyWire
+import Synchronization
 
 /// The chat REST service of one server: users, rooms, messages, attachments, cursors, typing,
 /// presence and channel authorisation, for every configured app.
@@ -21,6 +22,9 @@ public final class ChatService: Sendable {
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
     let router: HTTPRouter<ChatRoute>
+    let grants: ChannelGrants
+    let tokenCutoffs = TokenCutoffs(capacity: 100_000)
+    let accessObservers = Mutex<[any AccessEndObserver]>([])
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
     public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system) {
@@ -34,19 +38,15 @@ public final class ChatService: Sendable {
         files = AttachmentFiles(root: configuration.dataDirectory)
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
+        grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)
     }
 
     /// Answers one request; never throws: every failure is a JSON error response.
     public func handle(_ request: ChatRequest) async -> ChatResponse {
-        switch router.match(method: request.method, segments: request.pathSegments) {
-        case .notFound:
-            return .error(ChatError(.notFound, "no such endpoint"))
-        case .methodNotAllowed(let allowed):
-            let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            return .error(ChatError(.methodNotAllowed, "use one of: \(allow)", headers: ["Allow": allow]))
-        case .found(let route, let parameters):
-            return await answer(request, route: route, parameters: parameters)
+        guard case .found(let route, let parameters) = router.match(method: request.method, segments: request.pathSegments) else {
+            return routingError(request) ?? .error(ChatError(.notFound, "no such endpoint"))
         }
+        return await answer(request, route: route, parameters: parameters)
     }
 
     /// Answers a request the transport already matched to `endpoint`, with the pattern's
@@ -56,16 +56,20 @@ public final class ChatService: Sendable {
     }
 
     private func answer(_ request: ChatRequest, route: ChatRoute, parameters: [String: String]) async -> ChatResponse {
+        var context: ChatContext?
+        var response: ChatResponse
         do {
-            let context = try authenticate(request, as: route.access)
-            var response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
+            context = try authenticate(request, as: route.access)
+            if let context { try await requireCurrentToken(context) }
+            response = try await route.handler(self, ChatCall(request: request, parameters: parameters, context: context))
             if request.method == .HEAD { response.body = [] }
-            return response
         } catch let error as ChatError {
-            return .error(error)
+            response = .error(error)
         } catch {
-            return .error(ChatError.from(error, notFound: .notFound))
+            response = .error(ChatError.from(error, notFound: .notFound))
         }
+        response.appID = context?.appID
+        return response
     }
 
     /// The routes as (method, path pattern), for documentation checks.

@@ -38,4 +38,16 @@ public struct HubChatPublisher: ChatPublisher {
         }
         hub.publish(app: config, events: hubEvents)
     }
+
+    /// Hands the revocations to the hub (unknown apps are ignored).
+    public func revoke(app: String, _ revocations: [SubscriptionRevocation]) {
+        guard let config = apps.app(id: app), !revocations.isEmpty else { return }
+        hub.revokeSubscriptions(app: config, revocations)
+    }
+
+    /// Closes the user's signed-in connections with 4009.
+    public func disconnect(app: String, user: String) {
+        guard let config = apps.app(id: app) else { return }
+        hub.terminateUser(app: config, userID: user)
+    }
 }

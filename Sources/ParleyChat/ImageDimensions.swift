@@ -22,6 +22,21 @@ public struct ImageDimensions: Sendable, Hashable {
         }
     }
 
+    /// The dimensions in the header of an image already sniffed as `type`; nil when that header
+    /// does not decode (or `type` is not an image).
+    public static func read(_ bytes: [UInt8], as type: SniffedMediaType) -> ImageDimensions? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let reader = ByteReader(buffer)
+            switch type {
+            case .png: return png(reader)
+            case .gif: return gif(reader)
+            case .jpeg: return jpeg(reader)
+            case .webp: return webp(reader)
+            case .pdf, .text, .binary: return nil
+            }
+        }
+    }
+
     // MARK: PNG
 
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

@@ -104,6 +104,8 @@ struct JSONBody {
     }
 
     /// Message parts: `[{"type":"text","text"}|{"type":"attachment","attachment_id"}|{"type":"url","url"}]`.
+    /// A part holds only its type's keys (the document's `additionalProperties: false`); a URL
+    /// part's URL must use an allowed scheme (`LinkScheme`).
     func parts(_ key: String = "parts") throws(ChatError) -> [MessagePart] {
         guard case .array(let values)? = object[key] else { throw ChatError(.invalidRequest, "\(key) must be an array of parts") }
         var parts: [MessagePart] = []
@@ -114,20 +116,46 @@ struct JSONBody {
             }
             switch type {
             case "text":
+                try Self.requireOnlyKeys(part, ["type", "text"], kind: type)
                 guard let text = part["text"]?.stringValue else { throw ChatError(.invalidRequest, "a text part needs text") }
                 parts.append(.text(text))
             case "attachment":
+                try Self.requireOnlyKeys(part, ["type", "attachment_id"], kind: type)
                 guard let id = part["attachment_id"]?.stringValue else {
                     throw ChatError(.invalidRequest, "an attachment part needs attachment_id")
                 }
                 parts.append(.attachment(id))
             case "url":
+                try Self.requireOnlyKeys(part, ["type", "url"], kind: type)
                 guard let url = part["url"]?.stringValue else { throw ChatError(.invalidRequest, "a url part needs url") }
+                try LinkScheme.check(url, field: "a url part's url")
                 parts.append(.url(url))
             default:
                 throw ChatError(.invalidRequest, "part type must be text, attachment or url")
             }
         }
         return parts
+    }
+
+    /// `invalid_request` naming the first key of `part` that its kind does not have.
+    private static func requireOnlyKeys(_ part: JSONObject, _ known: Set<String>, kind: String) throws(ChatError) {
+        guard let unknown = part.keys.first(where: { !known.contains($0) }) else { return }
+        throw ChatError(.invalidRequest, "a \(kind) part has no key \(unknown) (allowed: \(known.sorted().joined(separator: ", ")))")
+    }
+
+    /// A message's `client_id`: absent or null, else 1-512 characters (Unicode scalars, as JSON Schema counts).
+    func clientID(_ key: String = "client_id") throws(ChatError) -> String? {
+        guard let value = try optionalString(key) else { return nil }
+        guard (1...512).contains(value.unicodeScalars.count) else {
+            throw ChatError(.invalidRequest, "\(key) must have 1-512 characters")
+        }
+        return value
+    }
+
+    /// An optional URL field (absent keeps, null clears) whose URL must use an allowed scheme.
+    func patchLink(_ key: String) throws(ChatError) -> Patch<String?> {
+        let patch = try patchString(key)
+        if case .set(let url?) = patch { try LinkScheme.check(url, field: key) }
+        return patch
     }
 }

@@ -9,7 +9,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "Parley chat API",
     "version": "1.0.0",
-    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated. Path and query text may not contain NUL (`%00`): the HTTP layer answers 400 `encoded_nul` before the request reaches the API."
+    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated. Path and query text may not contain NUL (`%00`): the HTTP layer answers 400 `encoded_nul` before the request reaches the API. A request that announces a body is authenticated from its head: bad or missing credentials get 401 before any of the body is read, and the connection closes after that answer. A head must arrive within the server's head timeout (10 s by default) and a body within its body timeout (300 s) and, after a grace period as long as the head timeout, at its minimum rate (1024 bytes/s); otherwise 408 `request_timeout` and the connection closes. A connection over the server's caps is answered 503 `server_busy` (all connections) or `too_many_connections` (per client address) with `Retry-After`, then closed. Browsers: pages on an origin listed in the app's `cors_origins` may call the API; `OPTIONS` answers CORS preflights (204) and lists a path's methods in `Allow`. Access ends the moment membership ends: when a member is removed or leaves, a room or a user is deleted, every realtime socket that `POST /v1/channels/auth` signed for that user on the room's channels (`private-room-{id}`, and `private-doc-{id}` of the room's documents) is taken off the channel at once and receives, on that channel, the event `parley:subscription_revoked` with data `{\"channel\",\"reason\"}` (reason `member_removed`, `left`, `room_deleted` or `user_deleted`); a signature issued earlier no longer subscribes (`pusher:subscription_error`, status 403). Open y-websocket sessions on the room's documents are closed with WebSocket code 4410 and the same reason. A deleted user's signed-in connections are closed with 4009, and tokens issued before the deletion get 401 `token_revoked`, even after the id is created again. A deleted room's id is never reused (409 `room_id_retired`)."
   },
   "servers": [
     {
@@ -152,7 +152,7 @@ enum OpenAPIDocument {
       },
       "get": {
         "operationId": "listUsers",
-        "summary": "List users by id.",
+        "summary": "List users by id: a user token lists itself and the users it shares a room with; app credentials list every user.",
         "tags": [
           "users"
         ],
@@ -1184,7 +1184,7 @@ enum OpenAPIDocument {
       ],
       "post": {
         "operationId": "leaveRoom",
-        "summary": "Leave a room.",
+        "summary": "Leave a room (the only admin may not while other members remain: 409 last_admin).",
         "tags": [
           "members"
         ],
@@ -1208,6 +1208,9 @@ enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/E404"
+          },
+          "409": {
+            "$ref": "#/components/responses/E409"
           },
           "422": {
             "$ref": "#/components/responses/E422"
@@ -1483,6 +1486,9 @@ enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/E404"
           },
+          "409": {
+            "$ref": "#/components/responses/E409"
+          },
           "413": {
             "$ref": "#/components/responses/E413"
           },
@@ -1543,6 +1549,9 @@ enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/E404"
+          },
+          "409": {
+            "$ref": "#/components/responses/E409"
           },
           "422": {
             "$ref": "#/components/responses/E422"
@@ -2320,7 +2329,7 @@ enum OpenAPIDocument {
       ],
       "post": {
         "operationId": "typing",
-        "summary": "Announce that the signed-in user is typing (event `typing`).",
+        "summary": "Announce that the signed-in user is typing (event `typing`, naming the token's user); limited per user by the app's `limits.rates.typing`, 2 a second with bursts of 10 by default (429 beyond).",
         "tags": [
           "realtime"
         ],
@@ -2506,7 +2515,8 @@ enum OpenAPIDocument {
             },
             "description": "The app addressed; with a user token it must equal the token's aud."
           }
-        ]
+        ],
+        "description": "The stored type is what the bytes are, decided by their leading bytes: PNG, JPEG, GIF, WebP, PDF, UTF-8 text (text/plain; charset=utf-8) or else application/octet-stream. The declared Content-Type must agree, or the upload is refused with 422 content_type_mismatch: images and PDFs must be declared as exactly what they are; application/octet-stream claims nothing and is always accepted; text may be declared as any type that is not an image or PDF (it is stored as text/plain); other bytes as any type that is not an image, text or PDF (stored as application/octet-stream). An image header that does not decode is refused with 422 invalid_image; an image of more than 16,384 pixels a side or 100 megapixels with 422 image_too_large."
       }
     },
     "/v1/attachments/{attachment_id}": {
@@ -2648,12 +2658,27 @@ enum OpenAPIDocument {
         ],
         "responses": {
           "200": {
-            "description": "The file, with its media type.",
+            "description": "The file, with its stored media type, `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`; images are served `Content-Disposition: inline`, everything else `attachment` (a download, never rendered in place).",
             "content": {
               "*/*": {
                 "schema": {
                   "type": "string",
                   "contentMediaType": "application/octet-stream"
+                }
+              }
+            },
+            "headers": {
+              "Content-Disposition": {
+                "description": "`inline` for images; `attachment; filename=\"{attachment_id}\"` for anything else.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "X-Content-Type-Options": {
+                "description": "Always `nosniff`.",
+                "schema": {
+                  "type": "string",
+                  "const": "nosniff"
                 }
               }
             }
@@ -2758,7 +2783,8 @@ enum OpenAPIDocument {
             },
             "description": "The app addressed; with a user token it must equal the token's aud."
           }
-        ]
+        ],
+        "description": "Signs `private-room-{id}` for members and `private-doc-{id}` for those who may open the document, for the given socket. The grant lasts while the access does: Parley admits a socket to these channels only with a grant from this endpoint, and ending the access (member removed, left, room or user deleted) takes the socket off the channel with `parley:subscription_revoked` and withdraws the signature."
       }
     },
     "/v1/channels/user-auth": {
@@ -3003,6 +3029,7 @@ enum OpenAPIDocument {
                   "token_signature_invalid",
                   "token_expired",
                   "token_not_yet_valid",
+                  "token_revoked",
                   "token_wrong_audience",
                   "unknown_app",
                   "invalid_credentials",
@@ -3024,10 +3051,16 @@ enum OpenAPIDocument {
                   "attachment_not_found",
                   "method_not_allowed",
                   "already_exists",
+                  "room_id_retired",
                   "conflict",
+                  "last_admin",
                   "payload_too_large",
                   "unsupported_media_type",
                   "validation_failed",
+                  "content_type_mismatch",
+                  "invalid_image",
+                  "image_too_large",
+                  "url_scheme_not_allowed",
                   "too_many_reactions",
                   "rate_limited",
                   "storage_quota_exceeded",
@@ -3313,7 +3346,8 @@ enum OpenAPIDocument {
           "type",
           "text"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "description": "Holds only the keys listed: any other key is refused with 400 invalid_request naming it."
       },
       "AttachmentPart": {
         "type": "object",
@@ -3330,7 +3364,8 @@ enum OpenAPIDocument {
           "type",
           "attachment_id"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "description": "Holds only the keys listed: any other key is refused with 400 invalid_request naming it."
       },
       "URLPart": {
         "type": "object",
@@ -3340,14 +3375,17 @@ enum OpenAPIDocument {
           },
           "url": {
             "type": "string",
-            "minLength": 1
+            "minLength": 1,
+            "pattern": "^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):",
+            "description": "An http:, https: or mailto: URL (422 url_scheme_not_allowed otherwise)."
           }
         },
         "required": [
           "type",
           "url"
         ],
-        "additionalProperties": false
+        "additionalProperties": false,
+        "description": "Holds only the keys listed: any other key is refused with 400 invalid_request naming it."
       },
       "MessagePart": {
         "oneOf": [
@@ -3640,7 +3678,8 @@ enum OpenAPIDocument {
             "type": "string"
           },
           "content_type": {
-            "type": "string"
+            "type": "string",
+            "description": "What the bytes are, by their leading bytes: image/png, image/jpeg, image/gif, image/webp, application/pdf, text/plain; charset=utf-8 or application/octet-stream (never the type the uploader declared)."
           },
           "size": {
             "type": "integer",
@@ -3654,7 +3693,7 @@ enum OpenAPIDocument {
               "null"
             ],
             "minimum": 0,
-            "description": "Pixels, for PNG, JPEG, GIF and WebP images."
+            "description": "Pixels, for PNG, JPEG, GIF and WebP images (at most 16,384; at most 100 megapixels in all)."
           },
           "height": {
             "type": [
@@ -3794,7 +3833,9 @@ enum OpenAPIDocument {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "pattern": "^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):",
+            "description": "An http:, https: or mailto: URL (422 url_scheme_not_allowed otherwise), or null."
           },
           "custom_data": {
             "type": [
@@ -3819,7 +3860,9 @@ enum OpenAPIDocument {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "pattern": "^([Hh][Tt][Tt][Pp][Ss]?|[Mm][Aa][Ii][Ll][Tt][Oo]):",
+            "description": "An http:, https: or mailto: URL (422 url_scheme_not_allowed otherwise), or null."
           },
           "custom_data": {
             "type": [
@@ -3983,7 +4026,7 @@ enum OpenAPIDocument {
             ],
             "minLength": 1,
             "maxLength": 512,
-            "description": "Client-chosen id: a retry with the same id returns the original message (200)."
+            "description": "Client-chosen id of 1-512 characters (400 invalid_request otherwise): a retry with the same id returns the original message (200)."
           },
           "parts": {
             "type": "array",
@@ -4161,7 +4204,7 @@ enum OpenAPIDocument {
         }
       },
       "E401": {
-        "description": "Unauthorized. Codes: `authentication_required` — No credentials were sent.; `token_malformed` — The bearer token is not a well-formed JWT with sub, exp and aud.; `token_algorithm_unsupported` — The token's alg is not HS256 (none included).; `token_signature_invalid` — The token's signature does not match the app secret.; `token_expired` — The token's exp has passed (30 s leeway).; `token_not_yet_valid` — The token's iat or nbf lies in the future.; `token_wrong_audience` — The token was minted for another app than the one addressed (X-Parley-App).; `unknown_app` — The token's audience or X-Parley-App names no hosted app.; `invalid_credentials` — The app key and secret (Basic) do not match.; `url_signature_invalid` — A signed download URL's signature does not match.; `url_expired` — A signed download URL has expired.",
+        "description": "Unauthorized. Codes: `authentication_required` — No credentials were sent.; `token_malformed` — The bearer token is not a well-formed JWT with sub, exp and aud.; `token_algorithm_unsupported` — The token's alg is not HS256 (none included).; `token_signature_invalid` — The token's signature does not match the app secret.; `token_expired` — The token's exp has passed (30 s leeway).; `token_not_yet_valid` — The token's iat or nbf lies in the future.; `token_revoked` — The token was issued before its user was deleted (iat earlier than the deletion, or no iat); mint a new one.; `token_wrong_audience` — The token was minted for another app than the one addressed (X-Parley-App).; `unknown_app` — The token's audience or X-Parley-App names no hosted app.; `invalid_credentials` — The app key and secret (Basic) do not match.; `url_signature_invalid` — A signed download URL's signature does not match.; `url_expired` — A signed download URL has expired.",
         "content": {
           "application/json": {
             "schema": {
@@ -4208,7 +4251,7 @@ enum OpenAPIDocument {
         }
       },
       "E409": {
-        "description": "Conflict. Codes: `already_exists` — A user or room with this id already exists.; `conflict` — The change contradicts the current state (editing a deleted message, making a direct room public).",
+        "description": "Conflict. Codes: `already_exists` — A user or room with this id already exists.; `room_id_retired` — The room id belonged to a deleted room; room ids are never reused.; `conflict` — The change contradicts the current state (editing a deleted message, making a direct room public).; `last_admin` — The room's only admin may not leave, be removed or stop being admin while other members remain: make another member admin first (the last member may always leave).",
         "content": {
           "application/json": {
             "schema": {
@@ -4245,7 +4288,7 @@ enum OpenAPIDocument {
         }
       },
       "E422": {
-        "description": "Unprocessable Content. Codes: `validation_failed` — Well-formed but breaks a limit or rule (text too long, too many parts, custom data too big). `too_many_reactions` — The message already carries as many different emoji as the app allows (`limits.max_reactions_per_message`, 50 by default); reacting with one already there still works.",
+        "description": "Unprocessable Content. Codes: `validation_failed` — Well-formed but breaks a limit or rule (text too long, too many parts, custom data too big).; `content_type_mismatch` — An upload's declared Content-Type is not what its bytes are (see uploadAttachment).; `invalid_image` — An upload starts as a PNG, JPEG, GIF or WebP image but its header does not decode.; `image_too_large` — An uploaded image has more than 16,384 pixels a side or 100 megapixels.; `url_scheme_not_allowed` — A link (a url part, avatar_url) is not an http:, https: or mailto: URL.; `too_many_reactions` — The message already carries as many different emoji as the app allows (`limits.max_reactions_per_message`, 50 by default); reacting with one already there still works.",
         "content": {
           "application/json": {
             "schema": {

@@ -56,6 +56,13 @@ final class VerifiedTokenCache: Sendable {
         }
     }
 
+    /// Forgets every cached token of one user of one app (the user was deleted).
+    func forget(app: String, user: String) {
+        entries.withLock { entries in
+            entries = entries.filter { $0.value.app.id != app || $0.value.claims.userID != user }
+        }
+    }
+
     /// How many tokens are cached (for tests).
     var count: Int { entries.withLock { $0.count } }
 }

@@ -116,8 +116,15 @@ public final class DocumentsService: Sendable {
     /// Checks access and registers a participant; returns the opening messages to send it
     /// (the server's sync step 1, then the awareness of everyone present).
     public func join(_ participant: DocumentParticipant, documentID id: String) async throws(DocumentsError) -> [[UInt8]] {
-        _ = try await document(id: id, for: participant.userID)
-        return try await withOpenDocument(id) { document throws(DocumentsError) in try await document.join(participant) }
+        try await joinDocument(participant, documentID: id).messages
+    }
+
+    /// `join`, also answering the document's metadata (its owner room, for revocation).
+    public func joinDocument(_ participant: DocumentParticipant, documentID id: String) async throws(DocumentsError)
+        -> (info: DocumentInfo, messages: [[UInt8]]) {
+        let info = try await document(id: id, for: participant.userID)
+        let messages = try await withOpenDocument(id) { document throws(DocumentsError) in try await document.join(participant) }
+        return (info, messages)
     }
 
     /// Handles one y-protocols message from a participant; returns the replies for it alone.

@@ -17,11 +17,14 @@ extension OpenDocument {
                 guard state.utf8.count <= configuration.maxAwarenessStateBytes else {
                     throw DocumentsError(.invalidAwareness, "an awareness state exceeds \(configuration.maxAwarenessStateBytes) bytes")
                 }
+                let parsed: JSONValue
                 do {
-                    if case .null = try JSONParser.parse(Array(state.utf8)) { entry.state = nil }
+                    parsed = try JSONParser.parse(Array(state.utf8))
                 } catch {
                     throw DocumentsError(.invalidAwareness, "an awareness state is not JSON: \(error)")
                 }
+                if case .null = parsed { entry.state = nil }
+                if let stamped = Self.stampingUser(parsed, participant.userID) { entry.state = stamped }
             }
             if !record.awarenessClients.contains(entry.clientID) {
                 guard record.awarenessClients.count < configuration.maxAwarenessClientsPerParticipant else {
@@ -35,6 +38,18 @@ extension OpenDocument {
         participants[participant] = record
         let change = awareness.apply(AwarenessUpdate(entries: accepted), now: clock.now())
         publishAwareness(change, origin: participant)
+    }
+
+    /// A state's `user` object names the user its cursor belongs to (`{"user":{"id","name"}}`,
+    /// as Yjs editor bindings write it), so the server writes the participant's verified id
+    /// there, whatever the client put: nobody can show their cursor as someone else's. Nil
+    /// (keep the state as sent) when there is no `user` object or it already names them.
+    static func stampingUser(_ state: JSONValue, _ userID: String) -> String? {
+        guard var object = state.objectValue, var user = object["user"]?.objectValue,
+              user["id"] != .string(userID) else { return nil }
+        user["id"] = .string(userID)
+        object["user"] = .object(user)
+        return JSONWriter.string(.object(object))
     }
 
     /// Removes a participant; its awareness clients are announced as gone.

@@ -26,6 +26,9 @@ public struct YWebSocketSession: Sendable {
     public static let forbiddenCode = WebSocketCloseCode(4403)
     /// Close code for a document that does not exist.
     public static let notFoundCode = WebSocketCloseCode(4404)
+    /// Close code for a session whose access ended while it was open (membership ended, room
+    /// or user deleted); the reason says which. Reconnecting is refused (4403 or 4404).
+    public static let revokedCode = WebSocketCloseCode(4410)
     /// Close code for a user who created documents too fast (retry later).
     public static let rateLimitedCode = WebSocketCloseCode(4429)
 
@@ -37,6 +40,8 @@ public struct YWebSocketSession: Sendable {
     public let documentID: String
     /// The session's state.
     public private(set) var state: State = .connecting
+    /// The room owning the document (nil for an access-list document or before ``open()``).
+    public private(set) var ownerRoomID: String?
 
     /// Creates a session for an authenticated user on one connection.
     public init(service: DocumentsService, userID: String, connectionID: String, documentID: String) {
@@ -50,7 +55,8 @@ public struct YWebSocketSession: Sendable {
     public mutating func open() async -> [YWebSocketAction] {
         guard state == .connecting else { return [] }
         do {
-            let messages = try await service.join(participant, documentID: documentID)
+            let (info, messages) = try await service.joinDocument(participant, documentID: documentID)
+            ownerRoomID = info.ownerRoomID
             state = .open
             return messages.map(YWebSocketAction.send)
         } catch {
@@ -78,6 +84,32 @@ public struct YWebSocketSession: Sendable {
         state = .closed
         await service.leave(participant, documentID: documentID)
         return [.close(.unsupportedData, reason: "y-websocket messages are binary")]
+    }
+
+    /// Checks again that the user may open the document (after a revocation raced the open);
+    /// a close action with ``revokedCode`` when not, nothing when still allowed.
+    public mutating func recheckAccess(reason: String) async -> [YWebSocketAction] {
+        guard state == .open else { return [] }
+        do {
+            _ = try await service.document(id: documentID, for: participant.userID)
+            return []
+        } catch where error.code == .forbidden || error.code == .notFound {
+            state = .closed
+            await service.leave(participant, documentID: documentID)
+            return [.close(Self.revokedCode, reason: reason)]
+        } catch {
+            state = .closed
+            await service.leave(participant, documentID: documentID)
+            return [Self.closeAction(for: error)]
+        }
+    }
+
+    /// Ends the session because access ended; returns the close action (``revokedCode``).
+    public mutating func revoke(reason: String) async -> [YWebSocketAction] {
+        guard state != .closed else { return [] }
+        state = .closed
+        await service.leave(participant, documentID: documentID)
+        return [.close(Self.revokedCode, reason: reason)]
     }
 
     /// Call when the connection is gone: the peer's awareness is removed for the others.

@@ -30,6 +30,14 @@ public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument = "net.invalid_argument"
         /// The peer violated the protocol spoken on the connection.
         case protocolViolation = "net.protocol_violation"
+        /// TLS settings could not be loaded: a certificate or key file missing, unreadable,
+        /// not PEM, or a key that does not belong to the certificate.
+        case tlsConfiguration = "net.tls_configuration"
+        /// The TLS handshake failed: not TLS at all, no common version or cipher, an
+        /// untrusted or mismatched certificate.
+        case tlsHandshakeFailed = "net.tls_handshake_failed"
+        /// A TLS record was rejected after the handshake (bad MAC, unexpected message).
+        case tlsProtocol = "net.tls_protocol"
         /// Any other system-call failure.
         case io = "net.io"
     }

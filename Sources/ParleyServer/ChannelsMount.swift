@@ -9,6 +9,11 @@ struct ChannelsMount {
     let options: ServeOptions
     /// Largest HTTP API body (a batch of ten 10 KB events fits with room to spare).
     static let apiBodyLimit = 1 << 20
+    /// permessage-deflate without context takeover either way: a side that resets after every
+    /// message borrows a zlib stream for that message only, so an idle subscribed connection
+    /// holds none (one held per connection cost about 100 KiB of resident memory). Pusher
+    /// messages are small JSON documents, which lose little by not sharing a history.
+    static let deflatePolicy = WebSocketDeflateOptions(serverNoContextTakeover: true, clientNoContextTakeover: true)
 
     func mount(on routes: inout HTTPRoutes) {
         let service = self.service
@@ -17,7 +22,7 @@ struct ChannelsMount {
         // A consumer that fell behind gets 30 s to read that close before TCP is cut; what it
         // holds meanwhile is bounded (its queue was dropped).
         let socketOptions = WebSocketRouteOptions(maxMessageSize: options.maxMessageSize,
-                                                  deflate: WebSocketDeflateOptions(),
+                                                  deflate: options.compression ? Self.deflatePolicy : nil,
                                                   maxOutboundBytes: service.config.maxOutboundBytes + 64 * 1024,
                                                   overflowCloseCode: WebSocketCloseCode(rawValue: 4100),
                                                   closeTimeout: .seconds(30))
@@ -29,9 +34,16 @@ struct ChannelsMount {
                                                             body: request.body))
             responder.respond(.json(answer.body, status: HTTPStatus(answer.status)))
         }
+        // A request with a body is judged by its signed head first: a stranger's body is never read.
+        let headCheck: HTTPHeadCheck = { request in
+            guard request.head.announcesBody,
+                  let refusal = service.apiRefusalBeforeBody(PusherAPIRequest(method: request.method.rawValue,
+                                                                              target: request.head.target)) else { return nil }
+            return .json(refusal.body, status: HTTPStatus(refusal.status))
+        }
         for method in [HTTPMethod.GET, .POST] {
-            routes.add(method, "/apps/{rest...}", maxBodySize: Self.apiBodyLimit, api)
-            routes.add(method, "/users/{rest...}", maxBodySize: Self.apiBodyLimit, api)
+            routes.add(method, "/apps/{rest...}", maxBodySize: Self.apiBodyLimit, headCheck: headCheck, api)
+            routes.add(method, "/users/{rest...}", maxBodySize: Self.apiBodyLimit, headCheck: headCheck, api)
         }
     }
 

@@ -12,7 +12,9 @@ import ParleyWire
 /// - `GET /v1/docs/{document_id}/ws` — a document by id;
 /// - `GET /v1/rooms/{room_id}/docs/{name}/ws` — the room's document called `name`, created on
 ///   first use (what `/doc NAME` opens); room members may edit it.
-final class DocsMount: Sendable {
+final class DocsMount: AccessEndObserver {
+    /// The prefix of documents' channels (`private-doc-{id}`).
+    static let channelPrefix = DocumentBroadcast.pusherChannel(for: "")
     /// The documents service of each app, by app id.
     let services: [String: DocumentsService]
     private let sockets: YWebSocketRegistry
@@ -46,11 +48,19 @@ final class DocsMount: Sendable {
         guard let id = DocumentBroadcast.documentID(fromChannel: channel) else { return .notChatChannel }
         guard let service = services[app] else { return .denied(ChatError(.unknownApp, "no app \(app)")) }
         do {
-            return try await service.canAccess(user: user, documentID: id)
-                ? .allowed : .denied(ChatError(.channelForbidden, "you may not open document \(id)"))
+            let info = try await service.document(id: id, for: user)
+            // A room's document is open to the room's members: the grant ends with the membership.
+            return info.ownerRoomID.map { .allowedWhileMember(room: $0) } ?? .allowed
+        } catch where error.code == .forbidden || error.code == .notFound {
+            return .denied(ChatError(.channelForbidden, "you may not open document \(id)"))
         } catch {
             return .denied(ChatError(.unavailable, "documents are unavailable: \(error)"))
         }
+    }
+
+    /// Closes the y-websocket sessions whose access ended, with 4410 and the reason.
+    func accessEnded(_ ending: AccessEnding) {
+        sockets.revoke(app: ending.app, room: ending.room, user: ending.user, reason: ending.reason.rawValue)
     }
 
     /// Adds the y-websocket endpoints.
@@ -88,11 +98,7 @@ final class DocsMount: Sendable {
 
     /// The token's user, from `?token=` or a Bearer header.
     private static func authenticate(_ request: HTTPRequest, chat: ChatService) -> Result<UserToken, ChatError> {
-        var token = request.query("token")
-        if token == nil, let header = request.headers.first("Authorization"), header.lowercased().hasPrefix("bearer ") {
-            token = String(header.dropFirst("bearer ".count))
-        }
-        guard let token, !token.isEmpty else {
+        guard let token = tokenText(request), !token.isEmpty else {
             return .failure(ChatError(.authenticationRequired, "send the user token as ?token= or Authorization: Bearer"))
         }
         do {
@@ -100,6 +106,13 @@ final class DocsMount: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The token text from `?token=` or a Bearer header.
+    private static func tokenText(_ request: HTTPRequest) -> String? {
+        if let token = request.query("token") { return token }
+        guard let header = request.headers.first("Authorization"), header.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(header.dropFirst("bearer ".count))
     }
 
     /// Starts one connection: resolves the document, then feeds the session in order.
@@ -112,7 +125,18 @@ final class DocsMount: Sendable {
         let limits = backlogLimits[token.appID] ?? .init()
         let connection = YWebSocketConnection(socket: socket, limits: limits)
         let sockets = self.sockets
+        let raw = Self.tokenText(request) ?? ""
+        let expectedApp = request.headers.first("X-Parley-App")
         Task {
+            // The upgrade checked the signature; a deleted user's token is refused here.
+            do {
+                _ = try await chat.authenticateUser(raw, expectedApp: expectedApp)
+            } catch {
+                let revoked = (error as? ChatError)?.code == .tokenRevoked
+                socket.close(code: revoked ? YWebSocketSession.revokedCode : YWebSocketSession.forbiddenCode,
+                             reason: revoked ? ChatErrorCode.tokenRevoked.rawValue : "unauthorized")
+                return
+            }
             let documentID: String
             do {
                 documentID = try await resolve(service, token.userID)

@@ -19,7 +19,9 @@ public final class ParleyServer: Sendable {
     private let docs: DocsMount?
     private let presenceRelay: PresenceRelay?
     private let http: HTTPServer
-    private let logger: Logger
+    let logger: Logger
+    /// The certificate served when TLS is on (reloaded on SIGHUP).
+    let tlsIdentity: TLSServerIdentity?
 
     /// Creates the loops, the services and the routes; nothing listens until `start()`.
     /// With apps and an opened `store`, the chat API is mounted under `/v1`.
@@ -27,6 +29,7 @@ public final class ParleyServer: Sendable {
                 logger: Logger = Logger(label: "server")) throws(ServerStartError) {
         self.options = options
         self.logger = logger
+        tlsIdentity = try ParleyServer.loadTLS(options)
         do {
             group = try EventLoopGroup(threads: options.threads ?? EventLoopGroup.coreCount,
                                        backend: options.backend == .poll ? .poll : .epoll,
@@ -45,21 +48,26 @@ public final class ParleyServer: Sendable {
         }
         self.channels = channels
         var routes = HTTPRoutes()
-        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store)
+        let edgeStatistics = EdgeStatistics()
+        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
+                                      metrics: MetricsAccess(options: options, config: channelsConfig))
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
         if let channels, let store {
             let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub)
-            let configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
+            var configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
                                                   limits: options.chatLimits, otherChannels: { app, user, channel in
                                                       await docs.authorizeChannel(app: app, user: user, channel: channel)
                                                   })
+            configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             let chat = ChatService(configuration: configuration, store: store,
                                    publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
+            chat.guardSubscriptions(on: channels.hub)
+            chat.addAccessEndObserver(docs)
             let relay = PresenceRelay(chat: chat)
             channels.hub.setUserObserver(relay)
-            ChatMount(service: chat).mount(on: &routes)
+            ChatMount(service: chat, cors: CORSRules(apps: channels.config.apps, allowLoopback: options.dev)).mount(on: &routes)
             docs.mount(on: &routes, chat: chat, options: options)
             self.chat = chat
             self.docs = docs
@@ -69,11 +77,18 @@ public final class ParleyServer: Sendable {
             docs = nil
             presenceRelay = nil
         }
-        http = HTTPServer(group: group, configuration: HTTPServerConfiguration(
+        var configuration = HTTPServerConfiguration(
             host: options.host, port: options.port, limits: HTTPRequestParser.Limits(),
             idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,
-            serverName: "parley/\(ParleyVersion.string)"), routes: routes)
+            serverName: "parley/\(ParleyVersion.string)")
+        options.edge.apply(to: &configuration, fileLimit: FileDescriptorLimit.current)
+        configuration.tls = tlsIdentity
+        http = HTTPServer(group: group, configuration: configuration, routes: routes)
+        edgeStatistics.attach(http)
     }
+
+    /// The most connections this server keeps open at once (``EdgeOptions/maxConnections``).
+    public var maxConnections: Int? { http.configuration.maxConnections }
 
     /// Binds and starts serving; returns the bound address.
     @discardableResult

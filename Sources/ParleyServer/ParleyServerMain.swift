@@ -1,5 +1,6 @@
 import ParleyChannels
 import ParleyStore
+import ParleyWire
 
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +10,15 @@ import Darwin
 
 /// Starts the server for `parley serve` and blocks until it shuts down.
 enum ParleyServerMain {
-    static func run(_ options: ServeOptions) -> Int32 {
+    static func run(_ given: ServeOptions) -> Int32 {
         let logger = Logger(label: "parley")
+        var options: ServeOptions
+        switch optionsWithConfigFileTLS(given) {
+        case .success(let merged): options = merged
+        case .failure(let error):
+            printError("parley serve: \(error.message)")
+            return 2
+        }
         let config: ChannelsConfig?
         switch loadChannelsConfig(options) {
         case .success(let loaded): config = loaded
@@ -18,6 +26,14 @@ enum ParleyServerMain {
             printError("parley serve: \(error.message)")
             return 2
         }
+        switch loadEdgeOptions(options) {
+        case .success(let fromFile): options.edge = options.edge.filling(from: fromFile)
+        case .failure(let error):
+            printError("parley serve: \(error.message)")
+            return 2
+        }
+        // Every connection holds a descriptor: take all the hard limit allows before sizing the caps.
+        let fileLimit = FileDescriptorLimit.raiseToHardLimit().limit
         do {
             try prepareDataDirectory(options.dataDirectory)
             let location = StoreLocation(databaseArgument: options.database, dataDirectory: options.dataDirectory)
@@ -27,11 +43,12 @@ enum ParleyServerMain {
             let address = try server.start()
             installShutdown(server, logger: logger)
             logger.info("parley listening", [
-                ("address", "http://\(address)"), ("data_dir", options.dataDirectory),
+                ("address", "\(options.servesTLS ? "https" : "http")://\(address)"), ("data_dir", options.dataDirectory),
                 ("database", location.description),
                 ("apps", config.map { $0.apps.map(\.id).joined(separator: ",") } ?? "none"),
                 ("mode", options.dev ? "dev (app 1, key dev-key, secret dev-secret)" : "config"),
                 ("loops", "\(server.group.loops.count)"), ("backend", options.backend.rawValue),
+                ("fd_limit", "\(fileLimit)"), ("max_connections", server.maxConnections.map(String.init) ?? "none"),
                 ("version", ParleyVersion.string),
             ])
             server.wait()
@@ -60,6 +77,18 @@ enum ParleyServerMain {
             no apps configured: pass --config FILE (a JSON apps file, see README) or --dev \
             to run the development app (id 1, key dev-key, secret dev-secret)
             """))
+    }
+
+    /// The `"http"` object of the config file (connection caps, deadlines), if any.
+    static func loadEdgeOptions(_ options: ServeOptions) -> Result<EdgeOptions, ServerStartError> {
+        guard let path = options.configPath, let bytes = readFile(path) else { return .success(EdgeOptions()) }
+        do {
+            return .success(try EdgeOptions(configFile: try JSONParser.parse(bytes)))
+        } catch let error as ServerStartError {
+            return .failure(ServerStartError(code: error.code, message: "config file \(path): \(error.message)"))
+        } catch {
+            return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(error)"))
+        }
     }
 
     /// Opens the chat store (migrating it), blocking until it is ready.

@@ -17,6 +17,9 @@ public struct ServeOptions: Sendable, Equatable {
     /// Largest outbound queue per connection before the connection is dropped, in bytes;
     /// nil leaves it to the apps config (1 MiB unless it says otherwise).
     public var maxOutboundBytes: Int? = nil
+    /// Whether WebSockets may agree permessage-deflate (each side resets after every message,
+    /// so an idle connection holds no compression state).
+    public var compression: Bool = true
     /// Seconds an HTTP connection may stay idle before it is closed.
     public var idleTimeoutSeconds: Int = 60
     /// Seconds the server waits for connections to drain on SIGINT/SIGTERM.
@@ -30,6 +33,14 @@ public struct ServeOptions: Sendable, Equatable {
     /// Sustained chat messages per second one user may send (burst: twice that); 0 turns the
     /// limit off; nil keeps the chat service's default.
     public var sendsPerSecond: Int? = nil
+    /// Connection caps and request deadlines (`--max-connections`, `--head-timeout`, ...).
+    public var edge = EdgeOptions()
+    /// The bearer token `GET /metrics` requires; nil leaves it to the config's `metrics_token`.
+    public var metricsToken: String? = nil
+    /// PEM certificate (chain) to serve HTTPS/WSS with; nil serves plain HTTP.
+    public var tlsCertificateFile: String? = nil
+    /// PEM private key of ``tlsCertificateFile``.
+    public var tlsKeyFile: String? = nil
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -95,6 +106,10 @@ extension ServeOptions {
              help: "Outbound queue bound per connection (default: the config's, else 1048576)") { o, v throws(ServeOptionsError) in
             o.maxOutboundBytes = try integer(v, flag: "--max-outbound", in: 1024...(1024 * 1024 * 1024))
         },
+        Flag(name: "--no-compression", environment: "PARLEY_NO_COMPRESSION", placeholder: nil,
+             help: "Refuse permessage-deflate on WebSockets (default: agree it, without context takeover)") {
+            o, v throws(ServeOptionsError) in o.compression = try !boolean(v, flag: "--no-compression")
+        },
         Flag(name: "--idle-timeout", environment: "PARLEY_IDLE_TIMEOUT", placeholder: "SECONDS",
              help: "Close HTTP connections idle this long (default 60)") { o, v throws(ServeOptionsError) in
             o.idleTimeoutSeconds = try integer(v, flag: "--idle-timeout", in: 1...86_400)
@@ -116,11 +131,21 @@ extension ServeOptions {
              help: "Chat messages per second one user may send in every app, bursts of twice that (default: each app's limits.rates.messages, 20; 0: no limit)") {
             o, v throws(ServeOptionsError) in o.sendsPerSecond = try integer(v, flag: "--send-rate", in: 0...1_000_000)
         },
+        Flag(name: "--metrics-token", environment: "PARLEY_METRICS_TOKEN", placeholder: "TOKEN",
+             help: "Bearer token GET /metrics requires (default: the config's metrics_token; none: only --dev on loopback reads it)") {
+            o, v throws(ServeOptionsError) in o.metricsToken = v
+        },
+        Flag(name: "--tls-cert", environment: "PARLEY_TLS_CERT", placeholder: "FILE",
+             help: "Serve HTTPS/WSS with this PEM certificate chain (with --tls-key; SIGHUP reloads)") {
+            o, v throws(ServeOptionsError) in o.tlsCertificateFile = v
+        },
+        Flag(name: "--tls-key", environment: "PARLEY_TLS_KEY", placeholder: "FILE",
+             help: "PEM private key of --tls-cert") { o, v throws(ServeOptionsError) in o.tlsKeyFile = v },
         Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
         },
-    ]
+    ] + edgeFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ServeOptionsError)
@@ -148,6 +173,7 @@ extension ServeOptions {
             }
             try flag.apply(&options, value)
         }
+        try options.validateTLS()
         return options
     }
 
@@ -175,7 +201,7 @@ extension ServeOptions {
         return (String(argument[..<eq]), String(argument[argument.index(after: eq)...]))
     }
 
-    private static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws(ServeOptionsError) -> Int {
+    static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws(ServeOptionsError) -> Int {
         guard let n = Int(text), range.contains(n) else {
             throw ServeOptionsError(code: "invalid_value",
                                     message: "\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
@@ -183,7 +209,7 @@ extension ServeOptions {
         return n
     }
 
-    private static func boolean(_ text: String, flag: String) throws(ServeOptionsError) -> Bool {
+    static func boolean(_ text: String, flag: String) throws(ServeOptionsError) -> Bool {
         switch text.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false

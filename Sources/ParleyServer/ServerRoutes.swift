@@ -5,18 +5,27 @@ import ParleyWire
 
 /// The routes every Parley server answers, whatever is mounted: health, version, metrics.
 enum ServerRoutes {
-    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil) {
+    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
+                                 edge: EdgeStatistics? = nil, metrics access: MetricsAccess) {
         routes.get("/healthz") { _, responder in
             responder.respond(.json(#"{"status":"ok"}"#))
         }
         routes.get("/version") { _, responder in
             responder.respond(.json(#"{"name":"parley","version":"\#(ParleyVersion.string)"}"#))
         }
-        routes.get("/metrics") { _, responder in
+        routes.get("/metrics") { request, responder in
+            guard access.admits(authorization: request.headers.first("Authorization")) else {
+                let refusal = access.refusal
+                var response = HTTPResponse.error(HTTPStatus(401), code: "metrics_token_required", message: refusal.message)
+                for field in refusal.headers { response.headers.add(field.name, field.value) }
+                responder.respond(response)
+                return
+            }
             var headers = HTTPHeaders()
             headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             var body = channels?.metricsText() ?? ""
             if let store { body += StoreMetrics.render(store.statistics) }
+            if let edge { body += edge.render() }
             responder.respond(status: .ok, headers: headers, body: Array(body.utf8))
         }
     }

@@ -1,9 +1,14 @@
 import ParleyNet
 
-/// Turns SIGINT/SIGTERM into a graceful shutdown of the server.
+/// Turns SIGINT/SIGTERM into a graceful shutdown of the server, and SIGHUP into a reload of
+/// its TLS certificate (connections stay up).
 enum ShutdownSignalsBridge {
     static func install(server: ParleyServer, logger: Logger) throws(NetError) {
-        try ShutdownSignals.install(on: server.group.loops[0]) { signal in
+        try ShutdownSignals.install(on: server.group.loops[0], signals: [.interrupt, .terminate, .hangup]) { signal in
+            if signal == .hangup {
+                server.reloadTLS()
+                return
+            }
             logger.info("shutting down", [("signal", signal == .interrupt ? "SIGINT" : "SIGTERM"),
                                           ("grace_seconds", "\(server.options.shutdownGraceSeconds)")])
             server.shutdown()

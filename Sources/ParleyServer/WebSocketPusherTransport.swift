@@ -28,17 +28,22 @@ final class WebSocketPusherTransport: PusherTransport, @unchecked Sendable {
     func attach(_ session: PusherSession, loop: EventLoop) {
         self.session = session
         socket.userData = self
-        socket.onMessage = { [unowned self] _, message in
+        // Weak, not unowned: the socket owns the transport through `userData` and drops it
+        // on close, so a callback must find out rather than assume it is still there.
+        socket.onMessage = { [weak self] _, message in
+            guard let session = self?.session else { return }
             let now = ServerClock.monotonicMilliseconds()
             switch message {
-            case .text(let text): self.session?.receiveText(Array(text.utf8), now: now)
-            case .binary: self.session?.receiveBinary(now: now)
+            case .text(let text): session.receiveText(Array(text.utf8), now: now)
+            case .binary: session.receiveBinary(now: now)
             }
         }
-        socket.onPing = { [unowned self] _, _ in self.session?.noteActivity(now: ServerClock.monotonicMilliseconds()) }
-        socket.onPong = { [unowned self] _, _ in self.session?.noteActivity(now: ServerClock.monotonicMilliseconds()) }
-        socket.onClose = { [unowned self] _, _, _ in
+        socket.onPing = { [weak self] _, _ in self?.session?.noteActivity(now: ServerClock.monotonicMilliseconds()) }
+        socket.onPong = { [weak self] _, _ in self?.session?.noteActivity(now: ServerClock.monotonicMilliseconds()) }
+        socket.onClose = { [weak self] _, _, _ in
+            guard let self else { return }
             self.timer?.cancel()
+            self.timer = nil
             self.session?.transportClosed()
             self.session = nil
             self.socket.userData = nil

@@ -16,6 +16,8 @@ final class YWebSocketConnection: Sendable {
         case binary([UInt8])
         case text
         case closed
+        /// Access ended; what was queued has been dropped.
+        case revoked(reason: String)
     }
 
     /// The backlog and the session's wait for it, shared by the loop (producer) and the task.
@@ -23,6 +25,8 @@ final class YWebSocketConnection: Sendable {
         var backlog: YWebSocketBacklog<Event>
         var waiter: CheckedContinuation<Event, Never>?
         var closed = false
+        /// Set once access ended: nothing queued or arriving later is handled.
+        var revokedReason: String?
     }
 
     /// A process-unique id, for the participant's connection id and the registry.
@@ -49,13 +53,40 @@ final class YWebSocketConnection: Sendable {
         socket.onClose = { [self] socket, _, _ in deliver(.closed, bytes: 0, socket: socket) }
     }
 
+    /// Ends the connection because its user's access ended: closes the socket at once with
+    /// 4410 and `reason`, drops the messages still queued (they are not handled), and stops
+    /// handling messages (from any thread).
+    func revoke(reason: String) {
+        let (first, waiter) = inbox.withLock { inbox -> (Bool, CheckedContinuation<Event, Never>?) in
+            guard inbox.revokedReason == nil else { return (false, nil) }
+            inbox.revokedReason = reason
+            inbox.closed = true
+            // A fresh backlog is not paused: the socket is read again, so the peer's answer to
+            // the close arrives (and is dropped) without waiting for the close timeout.
+            inbox.backlog = YWebSocketBacklog(limits: limits)
+            let waiter = inbox.waiter
+            inbox.waiter = nil
+            return (true, waiter)
+        }
+        guard first else { return }
+        socket.close(code: YWebSocketSession.revokedCode, reason: reason)
+        syncReading()
+        waiter?.resume(returning: .revoked(reason: reason))
+    }
+
     /// Opens the session, then handles messages in arrival order until either side closes.
     /// While open, the connection is in `registry` and receives the document's broadcasts.
     func run(_ initial: YWebSocketSession, registry: YWebSocketRegistry) async {
         var session = initial
+        var checkedAt = registry.revocationCount
         perform(await session.open())
-        if session.state == .open {
-            registry.add(self, app: session.service.app, documentID: session.documentID, participant: session.participant)
+        // A revocation that ran while access was being checked may have missed this
+        // connection (it was not registered yet): check again until none interferes.
+        while session.state == .open, !registry.add(self, app: session.service.app, documentID: session.documentID,
+                                                     participant: session.participant, ownerRoomID: session.ownerRoomID,
+                                                     checkedAt: checkedAt) {
+            checkedAt = registry.revocationCount
+            perform(await session.recheckAccess(reason: "access_ended"))
         }
         defer { registry.remove(self, app: session.service.app, documentID: session.documentID) }
         while session.state == .open {
@@ -63,6 +94,7 @@ final class YWebSocketConnection: Sendable {
             case .binary(let bytes): perform(await session.receive(bytes))
             case .text: perform(await session.receiveText())
             case .closed: await session.close()
+            case .revoked(let reason): _ = await session.revoke(reason: reason)  // the socket is already closing with 4410
             }
         }
         await session.close()
@@ -101,6 +133,7 @@ final class YWebSocketConnection: Sendable {
     private func next() async -> Event {
         await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
             let (taken, resume) = inbox.withLock { inbox -> (Event?, Bool) in
+                if let reason = inbox.revokedReason { return (.revoked(reason: reason), false) }
                 if let (event, resume) = inbox.backlog.next() { return (event, resume) }
                 if inbox.closed { return (.closed, false) }
                 inbox.waiter = continuation

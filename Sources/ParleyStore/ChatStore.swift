@@ -22,12 +22,20 @@ public protocol ChatStore: Sendable {
     func user(app: String, id: String) async throws -> ChatUser
     /// Users by ascending id, starting after `after`, at most `limit`.
     func users(app: String, after: String?, limit: Int) async throws -> [ChatUser]
+    /// Like `users(app:after:limit:)`, but only `user` and the users who share a room with them.
+    func users(app: String, sharingRoomsWith user: String, after: String?, limit: Int) async throws -> [ChatUser]
     /// Deletes a user and their memberships (their messages stay); `notFound` if unknown.
+    /// In the same transaction the user's token cutoff moves to now (see `tokensValidAfter`).
     func deleteUser(app: String, id: String) async throws -> ChatUser
+    /// The time (milliseconds since the epoch) before which tokens of `userID` were issued
+    /// too early to be honoured, or nil when none was ever set. Kept after the user is deleted,
+    /// so a deleted user's tokens stay refused when the id is created again.
+    func tokensValidAfter(app: String, user userID: String) async throws -> Int64?
 
     // MARK: Rooms
 
     /// Creates a public or private room; the creator becomes admin, `memberIDs` members.
+    /// `alreadyExists` for a taken id, `retired` for the id of a deleted room.
     func createRoom(app: String, _ room: NewRoom) async throws -> Room
     /// The direct room of two users, created (both as members) if it does not exist yet.
     func createDirectRoom(app: String, between first: String, and second: String) async throws -> DirectRoomResult
@@ -37,16 +45,19 @@ public protocol ChatStore: Sendable {
     func publicRooms(app: String, after: String?, limit: Int) async throws -> [Room]
     /// Changes a room's name, custom data or public/private kind.
     func updateRoom(app: String, id: String, _ patch: RoomPatch) async throws -> Room
-    /// Deletes a room with its memberships, messages, reactions and attachment records.
+    /// Deletes a room with its memberships, messages, reactions and attachment records. The id
+    /// is retired: creating a room with it again fails with `retired`.
     func deleteRoom(app: String, id: String) async throws -> DeletedRoom
 
     // MARK: Members
 
     /// Makes `userID` a member with `role`; an existing member keeps their role (`changed` false).
     func addMember(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange
-    /// Ends a membership; returns false if the user was not a member.
+    /// Ends a membership; returns false if the user was not a member; `lastAdmin` when the user
+    /// is the room's only admin and other members remain.
     func removeMember(app: String, room: String, user userID: String) async throws -> Bool
-    /// Changes a member's role; `notMember` if the user is not a member.
+    /// Changes a member's role; `notMember` if the user is not a member; `lastAdmin` when that
+    /// would demote the room's only admin while other members remain.
     func setRole(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange
     /// The user's membership of the room, or nil if they are not a member.
     func membership(app: String, room: String, user userID: String) async throws -> Membership?

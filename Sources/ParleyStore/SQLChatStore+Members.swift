@@ -28,6 +28,9 @@ extension SQLChatStore {
 
     public func removeMember(app: String, room: String, user userID: String) async throws -> Bool {
         try await write { context in
+            if let membership = try Self.fetchMembership(context, app: app, room: room, user: userID), membership.role == .admin {
+                try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "leave")
+            }
             let removed = try context.execute("DELETE FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
                                               [.text(app), .text(room), .text(userID)])
             guard removed > 0 else {
@@ -47,11 +50,24 @@ extension SQLChatStore {
                 throw StoreError(.notMember, "user \(userID) is not a member of room \(room)")
             }
             guard membership.role != role else { return MembershipChange(membership: membership, changed: false) }
+            if membership.role == .admin { try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "stop being admin") }
             try context.execute("UPDATE memberships SET role = $4 WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
                                 [.text(app), .text(room), .text(userID), .text(role.rawValue)])
             membership.role = role
             return MembershipChange(membership: membership, changed: true)
         }
+    }
+
+    /// `lastAdmin` when `user` is the room's only admin and others remain: a room with members
+    /// always keeps someone who can manage it. Runs inside the write, so two admins leaving at
+    /// once cannot both pass.
+    static func requireAnotherAdmin(_ context: SQLContext, app: String, room: String, user: String, _ action: String) throws {
+        let counts = try context.queryFirst("""
+            SELECT (SELECT COUNT(*) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id <> $3),
+                   (SELECT COUNT(*) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id <> $3 AND role = 'admin')
+            """, [.text(app), .text(room), .text(user)]) { (others: $0.int64(0), admins: $0.int64(1)) }
+        guard let counts, counts.others > 0, counts.admins == 0 else { return }
+        throw StoreError(.lastAdmin, "user \(user) is the last admin of room \(room): make another member admin before they \(action)")
     }
 
     public func membership(app: String, room: String, user userID: String) async throws -> Membership? {

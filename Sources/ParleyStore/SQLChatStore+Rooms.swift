@@ -18,6 +18,9 @@ extension SQLChatStore {
                     """, [.text(app), .text(id), .text(room.kind.rawValue), .text(room.name), .text(room.customData),
                           .text(room.creatorID), .integer(context.now)])
             }
+            // Checked after the insert: on PostgreSQL an insert racing a deletion of the same id
+            // waits for that deletion to commit, and this read then sees its tombstone.
+            try Self.refuseRetiredRoomID(context, app: app, id: id)
             var members: [(String, MemberRole)] = room.creatorID.map { [($0, .admin)] } ?? []
             for member in room.memberIDs where !members.contains(where: { $0.0 == member }) {
                 members.append((member, .member))
@@ -125,7 +128,17 @@ extension SQLChatStore {
                 SELECT \(Self.attachmentColumns) FROM attachments WHERE app_id = $1 AND room_id = $2 ORDER BY id
                 """, [.text(app), .text(id)], Self.decodeAttachment)
             try context.execute("DELETE FROM rooms WHERE app_id = $1 AND id = $2", [.text(app), .text(id)])
+            try context.execute("""
+                INSERT INTO retired_rooms (app_id, id, deleted_at) VALUES ($1, $2, $3) ON CONFLICT (app_id, id) DO NOTHING
+                """, [.text(app), .text(id), .integer(context.now)])
             return DeletedRoom(room: room, memberIDs: members, attachments: attachments)
         }
+    }
+
+    /// `retired` when `id` belonged to a deleted room of the app: room ids are never reused.
+    private static func refuseRetiredRoomID(_ context: SQLContext, app: String, id: String) throws {
+        let retired = try context.queryFirst("SELECT 1 FROM retired_rooms WHERE app_id = $1 AND id = $2",
+                                             [.text(app), .text(id)]) { _ in true } ?? false
+        if retired { throw StoreError(.retired, "room id \(id) belonged to a deleted room and is never reused") }
     }
 }

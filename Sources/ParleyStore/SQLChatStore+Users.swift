@@ -47,6 +47,19 @@ extension SQLChatStore {
         }
     }
 
+    public func users(app: String, sharingRoomsWith user: String, after: String?, limit: Int) async throws -> [ChatUser] {
+        let limit = clampedLimit(limit, maximum: limits.historyPage)
+        return try await read { context in
+            try context.query("""
+                SELECT \(Self.userColumns) FROM users WHERE app_id = $1 AND id > $2 AND (id = $3 OR EXISTS (
+                    SELECT 1 FROM memberships mine JOIN memberships theirs
+                        ON theirs.app_id = mine.app_id AND theirs.room_id = mine.room_id
+                    WHERE mine.app_id = $1 AND mine.user_id = $3 AND theirs.user_id = users.id))
+                ORDER BY id LIMIT $4
+                """, [.text(app), .text(after ?? ""), .text(user), .int(limit)], Self.decodeUser)
+        }
+    }
+
     public func deleteUser(app: String, id: String) async throws -> ChatUser {
         try await write { context in
             let user = try Self.fetchUser(context, app: app, id: id)
@@ -55,7 +68,18 @@ extension SQLChatStore {
                 WHERE app_id = $1 AND id IN (SELECT room_id FROM memberships WHERE app_id = $1 AND user_id = $2)
                 """, [.text(app), .text(id)])
             try context.execute("DELETE FROM users WHERE app_id = $1 AND id = $2", [.text(app), .text(id)])
+            try context.execute("""
+                INSERT INTO user_token_cutoffs (app_id, user_id, valid_after) VALUES ($1, $2, $3)
+                ON CONFLICT (app_id, user_id) DO UPDATE SET valid_after = excluded.valid_after
+                """, [.text(app), .text(id), .integer(context.now)])
             return user
+        }
+    }
+
+    public func tokensValidAfter(app: String, user userID: String) async throws -> Int64? {
+        try await read { context in
+            try context.queryFirst("SELECT valid_after FROM user_token_cutoffs WHERE app_id = $1 AND user_id = $2",
+                                   [.text(app), .text(userID)]) { $0.int64(0) }
         }
     }
 }

@@ -13,6 +13,7 @@ enum Schema {
         Migration(version: 2, name: "documents", sqlite: documentsSQLite, postgres: documentsPostgres),
         Migration(version: 3, name: "unread tombstones", sqlite: unreadSQLite, postgres: unreadPostgres),
         Migration(version: 4, name: "append function", sqlite: appendFunctionSQLite, postgres: appendFunctionPostgres),
+        Migration(version: 5, name: "retired rooms and token cutoffs", sqlite: revocationSQLite, postgres: revocationPostgres),
     ]
 
     private static let chatSQLite = """

@@ -19,6 +19,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidArgument = "invalid_argument"
         /// The user is not a member of the room the operation needs membership of.
         case notMember = "not_member"
+        /// The change would leave a room with members but no admin (the last admin leaving or demoted).
+        case lastAdmin = "last_admin"
         /// The database was migrated by a newer Parley; this build refuses to touch it.
         case schemaTooNew = "schema_too_new"
         /// The database stayed locked by someone else for longer than the busy timeout.
@@ -33,6 +35,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case closed
         /// A statement failed for a reason not covered above (a bug or an unexpected server answer).
         case `internal`
+        /// The id belonged to a row that was deleted and is never given out again (room ids).
+        case retired
         /// A configured cap on a row would be passed (too many different reactions on a message).
         case limitReached = "limit_reached"
     }

@@ -41,6 +41,38 @@ final class RecordingPublisher: ChatPublisher {
     func apps() -> [String] { recorded.withLock { $0.map(\.app) } }
 
     func clear() { recorded.withLock { $0.removeAll() } }
+
+    private let revoked = Mutex<[SubscriptionRevocation]>([])
+    private let disconnected = Mutex<[String]>([])
+
+    func revoke(app: String, _ revocations: [SubscriptionRevocation]) { revoked.withLock { $0 += revocations } }
+    func disconnect(app: String, user: String) { disconnected.withLock { $0.append(user) } }
+
+    /// Every revocation handed over, in order.
+    var revocations: [SubscriptionRevocation] { revoked.withLock { $0 } }
+    /// The users whose connections were closed, in order.
+    var disconnectedUsers: [String] { disconnected.withLock { $0 } }
+}
+
+/// Hands everything to a recorder and to a real hub.
+struct TeePublisher: ChatPublisher {
+    let recorder: RecordingPublisher
+    let hub: HubChatPublisher
+
+    func publish(app: String, events: [ChatEvent]) {
+        recorder.publish(app: app, events: events)
+        hub.publish(app: app, events: events)
+    }
+
+    func revoke(app: String, _ revocations: [SubscriptionRevocation]) {
+        recorder.revoke(app: app, revocations)
+        hub.revoke(app: app, revocations)
+    }
+
+    func disconnect(app: String, user: String) {
+        recorder.disconnect(app: app, user: user)
+        hub.disconnect(app: app, user: user)
+    }
 }
 
 /// A clock that ticks one millisecond per reading and can jump ahead.
@@ -99,6 +131,7 @@ final class ChatHarness: Sendable {
     static func with<T>(_ engine: ChatEngine = .sqlite, devMode: Bool = false, limits: ChatLimits = .unthrottled,
                         apps: [AppConfig] = [appA, appB],
                         otherChannels: (@Sendable (String, String, String) async -> ChannelAuthorization)? = nil,
+                        hub: LocalChannelHub? = nil, alsoGuarded: [String] = [],
                         _ body: (ChatHarness) async throws -> T) async throws -> T {
         var template = Array("/tmp/parley-chat-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
@@ -116,9 +149,16 @@ final class ChatHarness: Sendable {
         let clock = ManualClock()
         let store = try await SQLChatStore.open(StoreConfiguration(location: location, clock: clock.storeClock))
         let publisher = RecordingPublisher()
-        let configuration = ChatConfiguration(apps: apps, dataDirectory: directory, devMode: devMode, limits: limits,
+        var configuration = ChatConfiguration(apps: apps, dataDirectory: directory, devMode: devMode, limits: limits,
                                               otherChannels: otherChannels)
-        let service = ChatService(configuration: configuration, store: store, publisher: publisher, clock: clock.storeClock)
+        configuration.guardedChannelPrefixes += alsoGuarded
+        var servicePublisher: any ChatPublisher = publisher
+        if let hub {
+            let registry = AppRegistry(ChannelsConfig(apps: apps))
+            servicePublisher = TeePublisher(recorder: publisher, hub: HubChatPublisher(hub: hub, apps: registry))
+        }
+        let service = ChatService(configuration: configuration, store: store, publisher: servicePublisher, clock: clock.storeClock)
+        if let hub { service.guardSubscriptions(on: hub) }
         let drop = dropSchema
         let harness = ChatHarness(service: service, store: store, publisher: publisher, clock: clock, dataDirectory: directory) {
             drop?()

@@ -43,6 +43,9 @@ struct UserAndRoomTests {
             #expect(await h.call(.DELETE, "/v1/users/alice", as: .user("alice", app: a)).errorCode == "app_credentials_required")
             #expect(await h.call(.DELETE, "/v1/users/alice", as: .app(a)).status == 204)
             #expect(await h.call(.GET, "/v1/users/alice", as: .app(a)).status == 404)
+            // A token minted in the second of the deletion is refused; one minted later finds no user.
+            #expect(await h.call(.GET, "/v1/me", as: .user("alice", app: a)).errorCode == "token_revoked")
+            h.clock.advance(seconds: 1)
             #expect(await h.call(.GET, "/v1/me", as: .user("alice", app: a)).errorCode == "user_not_found")
         }
     }

@@ -39,7 +39,8 @@ struct StoreUnitTests {
     @Test func errorCodesAreStable() {
         #expect(StoreError.Code.allCases.map(\.rawValue) == [
             "not_found", "already_exists", "foreign_key_violation", "constraint_violation", "conflict", "invalid_argument",
-            "not_member", "schema_too_new", "busy", "io", "corrupt", "connection_lost", "closed", "internal", "limit_reached",
+            "not_member", "last_admin", "schema_too_new", "busy", "io", "corrupt", "connection_lost", "closed", "internal",
+            "retired", "limit_reached",
         ])
     }
 

@@ -46,6 +46,10 @@ import Testing
         #expect(PusherRequestSignature.verify(method: "POST", path: "/apps/3/events", query: signed, body: body + [0x20], secret: secret, now: 1353088179) == .bodyMD5Mismatch)
         #expect(PusherRequestSignature.verify(method: "POST", path: "/apps/3/events", query: signed, body: body, secret: "wrong", now: 1353088179) == .badSignature)
         #expect(PusherRequestSignature.verify(method: "GET", path: "/apps/3/events", query: signed, body: body, secret: secret, now: 1353088179) == .badSignature)
+        // From the head alone: the signature (which covers body_md5) and the window, not the body.
+        #expect(PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: secret, now: 1353088179) == nil)
+        #expect(PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: "wrong", now: 1353088179) == .badSignature)
+        #expect(PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: secret, now: 1353088179 + 601) == .staleTimestamp)
     }
 
     @Test func signatureOverDecodedQueryValues() {

@@ -247,11 +247,13 @@ def test_uploaded_image_comes_back_byte_identical_with_dimensions(room):
 
 
 def test_typing_arrives_as_client_event_and_rest_call(room):
-    alice, bob = room.listen(room.alice), room.listen(room.bob)
+    alice, bob = room.listen(room.alice, sign_in=True), room.listen(room.bob)
     try:
-        # A Pusher client event on the room channel goes to the others, not back to the sender.
+        # A Pusher client event on the room channel goes to the others, not back to the sender,
+        # stamped with the user_id the sender signed in as.
         alice.send("client-typing", {"user_id": room.alice}, channel=room.channel)
-        assert bob.event("client-typing", room.channel) == {"user_id": room.alice}
+        event = bob.expect("client-typing", room.channel)
+        assert event["data"] == {"user_id": room.alice} and event["user_id"] == room.alice
         assert alice.nothing("client-typing")
         # The REST call publishes `typing` with the user the server authenticated.
         room.server.ok("POST", f"/v1/rooms/{room.id}/typing", token=room.token(room.bob), json_body={})

@@ -4,6 +4,7 @@ WebSockets with 1001 and exits 0."""
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import tempfile
@@ -19,11 +20,16 @@ from conftest import binary, free_port
 START_LINE = re.compile(r'msg="parley listening" address=http://(\S+):(\d+)')
 
 
-def start(args, env=None):
+def start(args, env=None, fd_soft_limit=None):
     data = tempfile.mkdtemp(prefix="parley-cli-")
+
+    def lower_soft_limit():
+        if fd_soft_limit is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (fd_soft_limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
     process = subprocess.Popen([str(binary("parley")), "serve", "--data-dir", data, *args],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env={**os.environ, **(env or {})})
+                               env={**os.environ, **(env or {})}, preexec_fn=lower_soft_limit)
     deadline = time.time() + 20
     lines = []
     while time.time() < deadline:
@@ -53,7 +59,8 @@ def test_help_lists_every_flag():
     out = subprocess.run([str(binary("parley")), "serve", "--help"], capture_output=True, text=True, timeout=20)
     assert out.returncode == 0
     for flag in ["--host", "--port", "--data-dir", "--threads", "--backend", "--max-message-size",
-                 "--max-outbound", "--idle-timeout", "--shutdown-grace", "--config", "--dev"]:
+                 "--max-outbound", "--idle-timeout", "--shutdown-grace", "--config", "--dev",
+                 "--max-connections", "--max-connections-per-ip", "--head-timeout", "--body-timeout", "--min-body-rate"]:
         assert flag in out.stdout
     top = subprocess.run([str(binary("parley")), "--help"], capture_output=True, text=True, timeout=20)
     assert top.returncode == 0 and "serve" in top.stdout
@@ -110,5 +117,25 @@ def test_sigterm_closes_websockets_with_1001_and_exits_zero():
         assert process.wait(timeout=10) == 0
         assert time.time() - sent < 10
         assert "shutting down" in process.stdout.read()
+    finally:
+        stop(process)
+
+
+def test_the_open_file_limit_is_raised_to_the_hard_limit_and_reported():
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard == resource.RLIM_INFINITY:
+        with open("/proc/sys/fs/nr_open") as nr_open:
+            hard = int(nr_open.read())
+    assert hard > 512, "this test needs a hard open-file limit above 512"
+    port = free_port()
+    process, _, _, lines = start(["--dev", "--port", str(port)], fd_soft_limit=512)
+    try:
+        assert f"fd_limit={hard}" in lines[-1]
+        assert re.search(r"max_connections=\d+", lines[-1])
+        with open(f"/proc/{process.pid}/limits") as limits:
+            row = next(line for line in limits if line.startswith("Max open files"))
+        assert row.split()[3:5] == [str(hard), str(hard)]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+            assert f"parley_open_files_limit {hard}" in answer.read().decode()
     finally:
         stop(process)

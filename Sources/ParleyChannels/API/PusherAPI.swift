@@ -32,6 +32,31 @@ public struct PusherAPI: Sendable {
         return response
     }
 
+    /// The refusal of a request whose body is still to come, judged from its head alone: an
+    /// unknown app or key, a stale or forged signature, a disabled app. Nil lets the body be
+    /// read (its MD5 and everything else are checked by ``handle(_:)``). A stranger can then
+    /// make the server read no more of a body than the head it sent.
+    public func refusalBeforeBody(_ request: PusherAPIRequest) -> PusherAPIResponse? {
+        guard let decoded = Self.decodedSegments(request.path) else { return .error(400, "Malformed path") }
+        let app: AppConfig
+        if decoded.count == 3, decoded[0] == "users", decoded[2] == "terminate_connections" {
+            guard let key = request.query["auth_key"], let found = apps.app(key: key) else { return .error(401, "Unknown auth_key") }
+            app = found
+        } else {
+            guard decoded.count >= 3, decoded[0] == "apps" else { return .error(404, "Not found") }
+            guard let found = apps.app(id: decoded[1]) else { return .error(404, "Unknown app \(decoded[1])") }
+            app = found
+        }
+        guard let key = request.query["auth_key"] else { return .error(401, "Missing auth_key parameter") }
+        guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else { return .error(401, "auth_key does not belong to app \(app.id)") }
+        if let failure = PusherRequestSignature.verifyHead(method: request.method, path: request.path, query: request.query,
+                                                           secret: app.secret, now: unixTime()) {
+            return .error(401, failure.message)
+        }
+        guard app.enabled else { return .error(403, "App \(app.id) is disabled") }
+        return nil
+    }
+
     private func route(_ request: PusherAPIRequest) -> PusherAPIResponse {
         guard let decoded = Self.decodedSegments(request.path) else { return .error(400, "Malformed path") }
         // /users/{uid}/terminate_connections: the app is found by auth_key.

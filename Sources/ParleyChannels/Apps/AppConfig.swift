@@ -18,6 +18,9 @@ public struct AppConfig: Sendable, Equatable {
     public var webhooks: [WebhookConfig] = []
     /// Limits.
     public var limits = AppLimits()
+    /// Web origins (`https://app.example.com`) whose pages may call the chat REST API and
+    /// auth endpoints for this app from a browser (CORS), normalised; empty: none.
+    public var corsOrigins: [String] = []
 
     /// Creates an app with the given credentials and defaults for everything else.
     public init(id: String, key: String, secret: String) {

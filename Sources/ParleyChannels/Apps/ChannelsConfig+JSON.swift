@@ -23,6 +23,8 @@ extension ChannelsConfig {
         webhookBatchMilliseconds = try reader.int("webhook_batch_ms", default: webhookBatchMilliseconds, range: 0...60_000)
         webhookLeaveDelayMilliseconds = try reader.int("webhook_leave_delay_ms", default: webhookLeaveDelayMilliseconds, range: 0...60_000)
         webhookRetryWindowMilliseconds = try reader.int("webhook_retry_ms", default: webhookRetryWindowMilliseconds, range: 0...86_400_000)
+        metricsToken = try reader.optionalString("metrics_token")
+        if metricsToken?.isEmpty == true { throw ChannelsConfigError("$.metrics_token", "must not be empty") }
         try validate()
     }
 
@@ -63,6 +65,22 @@ extension AppConfig {
         if let limitsJSON = reader.value("limits") {
             limits = try AppLimits(json: limitsJSON, path: "\(path).limits")
         }
+        if let origins = reader.value("cors_origins") {
+            corsOrigins = try Self.origins(origins, path: "\(path).cors_origins")
+        }
+    }
+
+    /// `cors_origins`: an array of `http(s)://host[:port]` strings, normalised.
+    private static func origins(_ value: JSONValue, path: String) throws(ChannelsConfigError) -> [String] {
+        guard let list = value.arrayValue else { throw ChannelsConfigError(path, "must be an array of origins") }
+        var origins: [String] = []
+        for (i, item) in list.enumerated() {
+            guard let text = item.stringValue, let origin = CORSPolicy.normalize(text) else {
+                throw ChannelsConfigError("\(path)[\(i)]", "must be an origin: http(s)://host[:port], no path")
+            }
+            origins.append(origin)
+        }
+        return origins
     }
 }
 

@@ -4,7 +4,7 @@ import ParleyWire
 ///
 /// The JSON form (`parley serve --config FILE`, or its `"channels"` member):
 /// ```
-/// {"activity_timeout": 120, "max_outbound_bytes": 1048576, "webhook_batch_ms": 50,
+/// {"activity_timeout": 120, "max_outbound_bytes": 1048576, "webhook_batch_ms": 50, "metrics_token": "…",
 ///  "apps": [{"id": "1", "key": "k", "secret": "s", "enabled": true,
 ///            "client_events": true, "user_authentication": true, "subscription_count": false,
 ///            "webhooks": [{"url": "http://127.0.0.1:9000/hook", "event_types": ["channel_occupied"],
@@ -27,6 +27,8 @@ public struct ChannelsConfig: Sendable, Equatable {
     public var webhookLeaveDelayMilliseconds: Int = 3000
     /// How long a failing webhook batch is retried, in milliseconds.
     public var webhookRetryWindowMilliseconds: Int = 5 * 60 * 1000
+    /// The bearer token `GET /metrics` requires (`metrics_token`); nil: see the server's rule.
+    public var metricsToken: String? = nil
 
     /// Creates a configuration with the given apps and default settings.
     public init(apps: [AppConfig]) { self.apps = apps }

@@ -225,6 +225,12 @@ public struct ChannelDirectory: Sendable {
         apps[app]?.channels[channel]?.memberOrder ?? []
     }
 
+    /// The sockets subscribed to a channel.
+    public func subscribers(app: String, channel name: String) -> [String] {
+        guard let sockets = apps[app]?.channels[name]?.sockets else { return [] }
+        return Array(sockets.keys)
+    }
+
     /// The sockets signed in as a user.
     public func sockets(app: String, userID: String) -> [String] {
         Array(apps[app]?.users[userID] ?? [])

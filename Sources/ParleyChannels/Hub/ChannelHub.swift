@@ -24,6 +24,9 @@ public protocol ChannelHub: AnyObject, Sendable {
     func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool]
     /// Closes every connection signed in as the user with 4009.
     func terminateUser(app: AppConfig, userID: String)
+    /// Ends subscriptions at once, sending each revoked socket `parley:subscription_revoked`
+    /// on the channel; an event published after this returns does not reach them.
+    func revokeSubscriptions(app: AppConfig, _ revocations: [SubscriptionRevocation])
     /// What the HTTP API reports about a channel.
     func snapshot(app: AppConfig, channel: String) -> ChannelSnapshot
     /// Occupied channels whose names start with the prefix.
@@ -33,6 +36,9 @@ public protocol ChannelHub: AnyObject, Sendable {
 }
 
 extension ChannelHub {
+    /// A hub without subscriptions of its own (a recorder, a relay) has nothing to revoke.
+    public func revokeSubscriptions(app: AppConfig, _ revocations: [SubscriptionRevocation]) {}
+
     /// Every channel might have subscribers: a hub that cannot tell cheaply gets every event.
     public func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool] {
         Array(repeating: true, count: channels.count)

@@ -14,4 +14,7 @@ public protocol ChannelSubscriber: AnyObject, Sendable {
     func deliver(_ frame: ChannelFrame) -> Bool
     /// Closes the connection with an error (terminated user, shutdown).
     func terminate(_ code: PusherErrorCode, message: String)
+    /// The hub already removed the connection from `channel` (its fan-out table too): forget
+    /// the subscription and send `notice` (`parley:subscription_revoked`) to the client.
+    func revoke(channel: String, notice: ChannelFrame)
 }

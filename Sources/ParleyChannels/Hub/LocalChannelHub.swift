@@ -14,12 +14,15 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     struct State: ~Copyable {
         var directory = ChannelDirectory()
         var handles: [String: any ChannelSubscriber] = [:]
+        /// socket id → its app's id.
+        var socketApps: [String: String] = [:]
     }
 
     private let loops: [any HubLoop]
     private let tables: [LoopChannelTable]
     private let state = Mutex(State())
     private let userObserver = Mutex<(any SignedInUserObserver)?>(nil)
+    private let gate = Mutex<(any SubscriptionGate)?>(nil)
     private let clock: @Sendable () -> Int64
     /// Where webhook events go (nil: none).
     public let webhooks: (any WebhookSink)?
@@ -40,21 +43,41 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         state.withLock { s in
             guard s.directory.connect(app: app) else { return false }
             s.handles[subscriber.socketID] = subscriber
+            s.socketApps[subscriber.socketID] = app.id
             return true
         }
     }
 
     public func disconnect(app: AppConfig, subscriber: any ChannelSubscriber) {
-        state.withLock { s in
-            guard s.handles.removeValue(forKey: subscriber.socketID) != nil else { return }
+        let removed = state.withLock { s in
+            guard s.handles.removeValue(forKey: subscriber.socketID) != nil else { return false }
+            s.socketApps[subscriber.socketID] = nil
             s.directory.disconnect(app: app)
+            return true
         }
+        if removed { gate.withLock { $0 }?.socketClosed(app: app.id, socketID: subscriber.socketID) }
+    }
+
+    /// Sets the rule subscriptions must pass (replacing any earlier one; nil: none).
+    public func setSubscriptionGate(_ gate: (any SubscriptionGate)?) {
+        self.gate.withLock { $0 = gate }
+    }
+
+    /// Whether a connection of the app with this socket id is open.
+    public func isConnected(app: String, socketID: String) -> Bool {
+        state.withLock { s in s.socketApps[socketID] == app }
     }
 
     public func subscribe(app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest) -> PusherSubscribeOutcome {
         let now = clock()
         let table = tables[subscriber.loopIndex], appID = app.id, channel = request.channel.name
+        let gate = self.gate.withLock { $0 }
         return state.withLock { s in
+            // Asked under the lock: a revocation either finds this subscription in the
+            // directory or withdrew the grant before the gate was asked (see SubscriptionGate).
+            if let refusal = gate?.refusal(app: appID, socketID: subscriber.socketID, channel: channel) {
+                return .refused(code: PusherErrorCode.unauthorized.rawValue, message: refusal, status: 403)
+            }
             let (outcome, effects) = s.directory.subscribe(app: app, socketID: subscriber.socketID, request: request, now: now)
             // Effects and the fan-out registration are queued while the lock is held, so every
             // loop sees membership changes in directory order: a broadcast decided before this
@@ -152,6 +175,42 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
             loops[target.loopIndex].execute {
                 target.terminate(.unauthorized, message: "Connection terminated by the server for user \(userID)")
             }
+        }
+    }
+
+    public func revokeSubscriptions(app: AppConfig, _ revocations: [SubscriptionRevocation]) {
+        guard !revocations.isEmpty else { return }
+        let now = clock()
+        let appID = app.id
+        state.withLock { s in
+            for revocation in revocations {
+                let channel = revocation.channel
+                let notice = ChannelFrame(json: revocation.noticeFrame)
+                for socketID in Self.targets(of: revocation, in: s.directory, app: appID) {
+                    guard let target = s.handles[socketID] else { continue }
+                    let table = tables[target.loopIndex]
+                    // One task: the fan-out entry goes before anything published after this
+                    // call is delivered on that loop, and the notice is the socket's last word
+                    // on the channel.
+                    loops[target.loopIndex].execute {
+                        table.remove(app: appID, channel: channel, target)
+                        target.revoke(channel: channel, notice: notice)
+                    }
+                    perform(s.directory.unsubscribe(app: app, socketID: socketID, channel: channel, now: now), handles: s.handles, app: app)
+                }
+            }
+        }
+    }
+
+    /// The subscribed sockets a revocation names.
+    private static func targets(of revocation: SubscriptionRevocation, in directory: ChannelDirectory, app: String) -> [String] {
+        let subscribed = directory.subscribers(app: app, channel: revocation.channel)
+        switch revocation.target {
+        case .all:
+            return subscribed.sorted()
+        case .sockets(let sockets, let user):
+            let signedIn = user.map { Set(directory.sockets(app: app, userID: $0)) } ?? []
+            return subscribed.filter { sockets.contains($0) || signedIn.contains($0) }.sorted()
         }
     }
 

@@ -56,7 +56,7 @@ extension PusherConnection {
         switch outcome {
         case .refused(let code, let message, let status):
             subscriptions[name] = nil
-            return subscriptionError(name, code: code, type: status == 401 ? "AuthError" : "LimitReached", message, status: status)
+            return subscriptionError(name, code: code, type: status == 401 || status == 403 ? "AuthError" : "LimitReached", message, status: status)
         case .succeeded(let members, let cache):
             subscriptions[name]?.state = .subscribed
             var actions: [PusherConnectionAction] = []
@@ -73,6 +73,13 @@ extension PusherConnection {
             }
             return actions
         }
+    }
+
+    /// The hub ended the subscription (access revoked); true when the connection held it.
+    /// The hub has already removed it, so no `.unsubscribe` action follows.
+    public mutating func subscriptionRevoked(channel name: String) -> Bool {
+        guard !isClosed else { return false }
+        return subscriptions.removeValue(forKey: name) != nil
     }
 
     /// Handles `pusher:unsubscribe`; no reply.

@@ -34,7 +34,8 @@ public struct PusherClientEvent: Sendable, Equatable {
     public var event: String
     /// The data exactly as the client sent it.
     public var data: JSONValue
-    /// The sender's presence user id (presence channels only).
+    /// The sender's user id as the server verified it: the presence member's on presence
+    /// channels, else the signed-in user's; nil for a connection that has not signed in.
     public var userID: String?
     /// The frame to deliver, encoded once.
     public var frame: [UInt8]
@@ -66,5 +67,15 @@ public enum PusherSubscribeOutcome: Sendable, Equatable {
         case hit([UInt8])
         /// Nothing cached: the client gets `pusher:cache_miss`.
         case miss
+    }
+}
+
+extension PusherConnectionAction {
+    /// Whether carrying it out makes the hub hold (or publish for) this connection.
+    var registersWithHub: Bool {
+        switch self {
+        case .subscribe, .clientEvent, .signIn: true
+        case .send, .close, .unsubscribe, .signOut: false
+        }
     }
 }

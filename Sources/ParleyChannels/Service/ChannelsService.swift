@@ -82,6 +82,17 @@ public final class ChannelsService: Sendable {
     /// Answers an HTTP API request.
     public func handleAPI(_ request: PusherAPIRequest) -> PusherAPIResponse { api.handle(request) }
 
+    /// The refusal of an HTTP API request judged from its head, before its body is read; nil
+    /// when the body should be read (see ``PusherAPI/refusalBeforeBody(_:)``).
+    public func apiRefusalBeforeBody(_ request: PusherAPIRequest) -> PusherAPIResponse? {
+        let refusal = api.refusalBeforeBody(request)
+        if refusal != nil {
+            ChannelsMetrics.add(metrics.apiRequests)
+            ChannelsMetrics.add(metrics.apiErrors)
+        }
+        return refusal
+    }
+
     /// The `/metrics` body (Prometheus text format 0.0.4).
     public func metricsText() -> String { metrics.render(channels: hub.channelCount(apps: apps.apps)) }
 

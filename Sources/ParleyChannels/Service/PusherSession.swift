@@ -105,6 +105,12 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         perform(connection.close(code, message: message))
     }
 
+    public func revoke(channel: String, notice: ChannelFrame) {
+        guard !finished, connection.subscriptionRevoked(channel: channel) else { return }
+        ChannelsMetrics.add(metrics.subscriptions, -1)
+        deliver(notice)
+    }
+
     private func send(_ frame: [UInt8]) {
         ChannelsMetrics.add(metrics.messagesOut)
         ChannelsMetrics.add(metrics.bytesOut, frame.count)
@@ -113,6 +119,9 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     private func perform(_ actions: [PusherConnectionAction]) {
         for action in actions {
+            // After the session finished (the hub has forgotten it) nothing may register it
+            // again: a subscription or sign-in then would outlive the connection. Leaving is fine.
+            if finished, action.registersWithHub { continue }
             switch action {
             case .send(let frame):
                 guard !finished else { continue }

@@ -4,6 +4,12 @@ import ParleyWire
 /// from any thread.
 public typealias HTTPHandler = @Sendable (HTTPRequest, HTTPResponder) -> Void
 
+/// Looks at a request on the loop before a byte of its body is read (the request's `body` is
+/// empty): return nil to read the body and run the handler, or the response to refuse with.
+/// A refusal of a request that announced a body closes the connection after the answer, so
+/// a client that was refused never gets to send, and the server never buffers, that body.
+public typealias HTTPHeadCheck = @Sendable (HTTPRequest) -> HTTPResponse?
+
 /// Decides, on the loop, whether to accept a WebSocket upgrade: return nil to accept, or the
 /// response to refuse with (e.g. 401/403/404 for an unknown app key or origin).
 public typealias WebSocketUpgradeCheck = @Sendable (HTTPRequest, WebSocketServerHandshake) -> HTTPResponse?
@@ -17,8 +23,14 @@ public typealias WebSocketOpenHandler = @Sendable (HTTPRequest, WebSocket) -> Vo
 /// Patterns follow ``HTTPRouter``: `/apps/{appId}/events`, a final `{rest...}` catch-all.
 public struct HTTPRoutes: Sendable {
     enum Entry: Sendable {
-        case http(HTTPHandler, maxBodySize: Int?)
+        case http(HTTPRoute)
         case webSocket(WebSocketRoute)
+    }
+
+    struct HTTPRoute: Sendable {
+        var handler: HTTPHandler
+        var maxBodySize: Int?
+        var headCheck: HTTPHeadCheck?
     }
 
     struct WebSocketRoute: Sendable {
@@ -32,10 +44,11 @@ public struct HTTPRoutes: Sendable {
     /// Creates an empty table.
     public init() {}
 
-    /// Adds an HTTP handler; `maxBodySize` overrides the server's body limit for this route.
+    /// Adds an HTTP handler; `maxBodySize` overrides the server's body limit for this route;
+    /// `headCheck` may refuse a request before its body is read.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, maxBodySize: Int? = nil,
-                             _ handler: @escaping HTTPHandler) {
-        router.add(method, pattern, .http(handler, maxBodySize: maxBodySize))
+                             headCheck: HTTPHeadCheck? = nil, _ handler: @escaping HTTPHandler) {
+        router.add(method, pattern, .http(HTTPRoute(handler: handler, maxBodySize: maxBodySize, headCheck: headCheck)))
     }
 
     /// Adds a GET handler (HEAD is answered by it too, without the body).

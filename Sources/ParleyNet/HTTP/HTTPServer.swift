@@ -43,6 +43,13 @@ public final class HTTPServer: Sendable {
     /// The bound address, once started.
     public var localAddress: SocketAddress? { listener.withLock { $0?.localAddress } }
 
+    /// Connections open now (HTTP and WebSocket), as counted against ``HTTPServerConfiguration/maxConnections``.
+    public var openConnections: Int { core.admission.openCount }
+
+    /// Connections refused so far because the server (`serverFull`) or the client's address
+    /// (`addressFull`) was at its cap.
+    public var refusedConnections: (serverFull: Int, addressFull: Int) { core.admission.refusedCount }
+
     /// Stops accepting, lets requests in progress finish (their responses carry
     /// `Connection: close`), closes idle connections and WebSockets (1001), and after
     /// `gracePeriod` closes whatever is left. `completion` runs once everything is closed,
@@ -64,11 +71,20 @@ final class HTTPServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let routes: HTTPRoutes
     let trackers: [ConnectionTracker]
+    let admission: ConnectionAdmission
+    let deadlinePolicy: HTTPRequestDeadline.Policy
 
     init(configuration: HTTPServerConfiguration, routes: HTTPRoutes, trackers: [ConnectionTracker]) {
         self.configuration = configuration
         self.routes = routes
         self.trackers = trackers
+        admission = ConnectionAdmission(maxConnections: configuration.maxConnections,
+                                        maxPerAddress: configuration.maxConnectionsPerAddress,
+                                        limitLoopback: configuration.limitLoopbackConnections)
+        deadlinePolicy = HTTPRequestDeadline.Policy(headTimeout: configuration.requestHeadTimeout,
+                                                    bodyTimeout: configuration.requestBodyTimeout,
+                                                    minimumBodyRate: configuration.minimumBodyRate,
+                                                    bodyGracePeriod: configuration.requestBodyGracePeriod)
     }
 
     /// Takes over a freshly accepted connection. On its loop.
@@ -78,11 +94,48 @@ final class HTTPServerCore: Sendable {
             connection.abort(NetError(.closed, "server shutting down"))
             return
         }
-        let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker)
+        let address = connection.remoteAddress
+        switch admission.admit(address) {
+        case .failure(let refusal):
+            refuse(connection, refusal)
+            return
+        case .success(let ticket):
+            let admission = self.admission
+            connection.closeObserver = { admission.release(ticket) }
+        }
+        if let identity = configuration.tls {
+            do {
+                try connection.startTLS(context: identity.context, role: .server,
+                                        handshakeTimeout: configuration.tlsHandshakeTimeout)
+            } catch {
+                connection.abort(error)
+                return
+            }
+        }
+        let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker, remoteAddress: address)
         connection.maxOutboundBytes = configuration.maxOutboundBytes
         connection.idleTimeout = configuration.idleTimeout
         connection.handler = handler
         tracker.add(handler)
+    }
+
+    /// Answers a connection over a cap with 503 and `Retry-After` before reading its request
+    /// (the client learns why and when to come back rather than seeing a silent close), then
+    /// closes it; the close lingers at most a second, so refusals hold few descriptors.
+    private func refuse(_ connection: Connection, _ refusal: ConnectionAdmission.Refusal) {
+        let message = switch refusal {
+        case .serverFull: "the server has too many connections open; retry later"
+        case .addressFull: "too many connections from your address; close some or retry later"
+        }
+        var response = HTTPResponse.error(HTTPStatus(503), code: refusal == .serverFull ? "server_busy" : "too_many_connections",
+                                          message: message)
+        response.headers.add("Retry-After", String(configuration.connectionRetryAfterSeconds))
+        if let name = configuration.serverName { response.headers.add("Server", name) }
+        let bytes = HTTPResponseWriter.response(HTTPResponseHead(status: response.status, headers: response.headers),
+                                                body: response.body, keepAlive: false, requestVersion: .http1_1)
+        connection.closeTimeout = .seconds(1)
+        connection.write(bytes)
+        connection.close()
     }
 }
 

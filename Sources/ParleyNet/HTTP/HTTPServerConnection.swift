@@ -17,13 +17,16 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private var readPausedForPipeline = false
     private var pendingUpgrade: (request: HTTPRequest, route: HTTPRoutes.WebSocketRoute, slot: Int)?
     private var closeWhenIdle = false
-    /// Armed only while a request head is partially received (most heads arrive whole).
-    private var headTimer: TimerHandle?
+    /// The head and body clocks of the request arriving now (ParleyWire decides; this only
+    /// keeps one timer at the instant it names). Idle while heads arrive whole, as most do.
+    private var deadline: HTTPRequestDeadline
+    private var deadlineTimer: TimerHandle?
+    private var deadlineTimerAt: UInt64 = .max
     private var headInProgress = false
     private var shutdownRequested = false
-    /// The peer's address, asked of the socket once: it cannot change while the connection
-    /// lives, and a keep-alive connection would otherwise pay a system call per request.
-    private lazy var remoteAddress: SocketAddress? = connection.remoteAddress
+    /// The peer's address, asked of the socket once at accept: it cannot change while the
+    /// connection lives, and a keep-alive connection would otherwise pay a system call per request.
+    private let remoteAddress: SocketAddress?
 
     private struct PendingRequest {
         let slot: Int
@@ -53,11 +56,13 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         var streamHead: HTTPResponseHead? = nil
     }
 
-    init(server: HTTPServerCore, connection: Connection, tracker: ConnectionTracker) {
+    init(server: HTTPServerCore, connection: Connection, tracker: ConnectionTracker, remoteAddress: SocketAddress?) {
         self.server = server
         self.connection = connection
         self.tracker = tracker
+        self.remoteAddress = remoteAddress
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
+        self.deadline = HTTPRequestDeadline(policy: server.deadlinePolicy)
     }
 
     // MARK: Input
@@ -66,24 +71,55 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         guard !stopped else { return }
         parser.receive(bytes)
         processEvents()
-        watchPartialHead()
+        updateDeadline()
     }
 
-    /// Starts the head deadline when a request has begun but its head is incomplete.
-    private func watchPartialHead() {
-        let partial = !stopped && current == nil && headInProgress
-        if !partial {
-            headTimer?.cancel()
-            headTimer = nil
-            return
+    /// Tells the deadline what is arriving now and keeps its timer no later than it asks.
+    private func updateDeadline() {
+        if stopped {
+            deadline.finished()
+        } else if current == nil {
+            // A body in progress started its own clock in `begin`.
+            if headInProgress { deadline.headStarted(at: connection.loop.now) } else { deadline.finished() }
         }
-        guard headTimer == nil else { return }
-        headTimer = connection.loop.scheduleLocal(after: server.configuration.requestHeadTimeout) { [self] in
-            headTimer = nil
-            guard !stopped, current == nil, headInProgress else { return }
-            answerAndStop(slot: openSlot(for: nil), .error(HTTPStatus(408), code: "request_timeout",
-                                                          message: "the request head took too long to arrive"))
+        checkDeadline()
+    }
+
+    private func checkDeadline() {
+        switch deadline.verdict(at: connection.loop.now) {
+        case .idle:
+            deadlineTimer?.cancel()
+            deadlineTimer = nil
+            deadlineTimerAt = .max
+        case .wait(let until):
+            // A timer already due no later re-checks then; bytes arriving meanwhile only
+            // ever move the deadline later.
+            guard deadlineTimer == nil || deadlineTimerAt > until else { return }
+            deadlineTimer?.cancel()
+            deadlineTimerAt = until
+            deadlineTimer = connection.loop.scheduleLocal(deadline: until) { [self] in
+                deadlineTimer = nil
+                deadlineTimerAt = .max
+                checkDeadline()
+            }
+        case .expired(let expiry):
+            deadlineTimer?.cancel()
+            deadlineTimer = nil
+            deadlineTimerAt = .max
+            deadline.finished()
+            timedOut(expiry)
         }
+    }
+
+    /// Answers 408 for a request that broke a deadline, and closes.
+    private func timedOut(_ expiry: HTTPRequestDeadline.Expiry) {
+        let message = switch expiry {
+        case .head: "the request head took too long to arrive"
+        case .body: "the request body took too long to arrive"
+        case .bodyRate: "the request body arrived too slowly"
+        }
+        let slot = current?.slot ?? openSlot(for: nil)
+        answerAndStop(slot: slot, .error(HTTPStatus(408), code: "request_timeout", message: message))
     }
 
     func connectionDidReachEOF(_ connection: Connection) {
@@ -104,8 +140,9 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     }
 
     func connection(_ connection: Connection, didCloseWith error: NetError?) {
-        headTimer?.cancel()
-        headTimer = nil
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+        deadline.finished()
         stopped = true
         current = nil
         slots.removeAll()
@@ -139,7 +176,9 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         case .head(let head):
             headInProgress = false
             begin(head)
-        case .body(let piece): current?.body.append(contentsOf: piece)
+        case .body(let piece):
+            current?.body.append(contentsOf: piece)
+            deadline.bodyReceived(piece.count)
         case .end:
             headInProgress = false
             finishRequest()
@@ -167,10 +206,21 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         var parameters: [String: String] = [:]
         let disposition: Disposition
         switch server.routes.router.match(method: head.method, target: target) {
-        case .found(.http(let handler, let maxBodySize), let found):
+        case .found(.http(let route), let found):
             parameters = found
-            parser.maxBodySize = maxBodySize ?? server.configuration.limits.maxBodySize
-            disposition = .handler(handler)
+            if let refusal = route.headCheck?(HTTPRequest(head: head, target: target, parameters: found,
+                                                          remoteAddress: remoteAddress)) {
+                // Refused before a byte of the body is read: with a body announced the
+                // connection's framing is lost, so the answer closes it.
+                guard !head.announcesBody else {
+                    answerAndStop(slot: slot, refusal)
+                    return
+                }
+                disposition = .answer(refusal)
+            } else {
+                parser.maxBodySize = route.maxBodySize ?? server.configuration.limits.maxBodySize
+                disposition = .handler(route.handler)
+            }
         case .found(.webSocket(let route), let found):
             parameters = found
             disposition = .webSocket(route)
@@ -203,15 +253,18 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
                 return
             }
             emit(slot: slot, SharedBytes(HTTPResponseWriter.continueResponse))
+            deadline.bodyStarted(at: connection.loop.now)
             if let next { handle(next) }
         case .none:
             current = PendingRequest(slot: slot, head: head, target: target, parameters: parameters, disposition: disposition)
+            deadline.bodyStarted(at: connection.loop.now)
         }
     }
 
     private func finishRequest() {
         guard let request = current else { return }
         current = nil
+        deadline.finished()
         if !request.head.keepAlive || shutdownRequested { stopped = true }
         let value = HTTPRequest(head: request.head, target: request.target, parameters: request.parameters,
                                 body: request.body, remoteAddress: remoteAddress)
@@ -359,7 +412,10 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         if readPausedForPipeline && slots.count < server.configuration.maxPipelinedRequests {
             readPausedForPipeline = false
             connection.resumeReading()
-            if !processing { processEvents() }
+            if !processing {
+                processEvents()
+                updateDeadline()
+            }
         }
     }
 

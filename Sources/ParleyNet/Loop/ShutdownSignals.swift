@@ -8,9 +8,12 @@ public enum ShutdownSignal: Int32, Sendable, CaseIterable {
     case interrupt = 2
     /// SIGTERM (service managers, `kill`).
     case terminate = 15
+    /// SIGHUP: not a shutdown, by convention a request to reload (the server reloads its TLS
+    /// certificate). Watched only when passed to ``ShutdownSignals/install(on:signals:handler:)``.
+    case hangup = 1
 }
 
-/// Delivers SIGINT/SIGTERM to a closure on an event loop.
+/// Delivers SIGINT/SIGTERM (and SIGHUP when asked) to a closure on an event loop.
 ///
 /// The signal handler itself (in CLinux) only writes the signal number into a non-blocking
 /// self-pipe, which works whichever thread the kernel picks; the loop reads the pipe and
@@ -33,7 +36,7 @@ public final class ShutdownSignals: IOSourceHandler, @unchecked Sendable {
 
     /// Installs handlers for `signals` that call `handler` on `loop`. Any thread; once per process.
     @discardableResult
-    public static func install(on loop: EventLoop, signals: [ShutdownSignal] = ShutdownSignal.allCases,
+    public static func install(on loop: EventLoop, signals: [ShutdownSignal] = [.interrupt, .terminate],
                                handler: @escaping @Sendable (ShutdownSignal) -> Void) throws(NetError) -> ShutdownSignals {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else {
             throw NetError(.invalidArgument, "shutdown signals are already installed")

@@ -28,14 +28,20 @@ public final class Connection: @unchecked Sendable {
     public var closeTimeout: Duration = .seconds(5)
     /// Free slot for the layer above (e.g. the HTTP server's per-connection state).
     public var userData: AnyObject?
+    /// Runs once when the socket is closed, before the handler hears of it (a server's
+    /// connection counts are released here, whichever handler the connection has by then).
+    var closeObserver: (() -> Void)?
 
     let fd: Int32
     private var token: UInt64 = 0
-    private var state: State
-    private var outbound = OutboundQueue()
+    var state: State
+    /// Bytes waiting for the socket; plaintext waiting for encryption when ``tls`` is set.
+    var outbound = OutboundQueue()
+    /// Set while TLS runs over the socket (see ``startTLS(context:role:handshakeTimeout:)``).
+    var tls: ConnectionTLS?
     private var interest: SelectorInterest = []
     private var readPaused = false
-    private var writeBlocked = false
+    var writeBlocked = false
     private var flushQueued = false
     /// The loop pass in which this connection last sent a write at once.
     private var sentAtOnceIn: UInt64 = .max
@@ -46,7 +52,7 @@ public final class Connection: @unchecked Sendable {
     private var phaseTimer: TimerHandle?
     private var connectCompletion: ((Result<Connection, NetError>) -> Void)?
 
-    private enum State { case connecting, open, closing, lingering, closed }
+    enum State { case connecting, open, closing, lingering, closed }
 
     init(fd: Int32, loop: EventLoop, connecting: Bool) {
         self.fd = fd
@@ -62,7 +68,7 @@ public final class Connection: @unchecked Sendable {
     /// Whether the socket has been closed.
     public var isClosed: Bool { state == .closed }
     /// Bytes queued and not yet written.
-    public var outboundBytes: Int { outbound.byteCount }
+    public var outboundBytes: Int { outbound.byteCount + (tls?.ciphertext.byteCount ?? 0) }
     /// Whether the socket buffer is full and output is waiting for the peer to read.
     public var isWriteBlocked: Bool { writeBlocked }
 
@@ -119,6 +125,7 @@ public final class Connection: @unchecked Sendable {
     @inline(__always)
     private func write(_ bytes: UnsafeRawBufferPointer, queuedAs chunk: () -> SharedBytes) -> Bool {
         guard state == .open, !bytes.isEmpty else { return state == .open }
+        if tls != nil { return queuePlaintext(bytes.count, chunk) }
         if let written = sendAtOnce(bytes) {
             guard written < bytes.count else { return true }
             guard state == .open else { return false }
@@ -145,7 +152,7 @@ public final class Connection: @unchecked Sendable {
     @discardableResult
     public func discardQueuedOutput() -> Int { outbound.discardUnstarted() }
 
-    private func admits(_ count: Int) -> Bool {
+    func admits(_ count: Int) -> Bool {
         guard outbound.byteCount > 0, outbound.byteCount + count > maxOutboundBytes else { return true }
         // The bound is about a peer not reading, not about this iteration's batching.
         if !writeBlocked { flushNow() }
@@ -155,7 +162,7 @@ public final class Connection: @unchecked Sendable {
         return false
     }
 
-    private func requestFlush() {
+    func requestFlush() {
         guard !flushQueued, !writeBlocked else { return }
         flushQueued = true
         loop.scheduleFlush(self)
@@ -192,9 +199,38 @@ public final class Connection: @unchecked Sendable {
         flushNow()
     }
 
-    private func flushNow() {
-        while !outbound.isEmpty {
-            let count = outbound.gather(into: loop.iovecs)
+    func flushNow() {
+        if let tls {
+            guard flushEncrypted(tls) else { return }
+        } else {
+            switch send(&outbound) {
+            case .sent: break
+            case .blocked:
+                setWriteBlocked(true)
+                return
+            case .failed(let error):
+                abort(error)
+                return
+            }
+        }
+        let wasBlocked = writeBlocked
+        if wasBlocked { setWriteBlocked(false) }
+        if state == .closing {
+            beginLinger()
+        } else if wasBlocked && state == .open {
+            handler?.connectionDidDrain(self)
+        }
+    }
+
+    /// How one ``send(_:)`` ended.
+    enum SendOutcome { case sent, blocked, failed(NetError) }
+
+    /// Writes `queue` to the socket until it is empty or the socket buffer is full. Touches
+    /// nothing but `queue` and the activity time, so the caller reacts to the outcome.
+    @inline(__always)
+    func send(_ queue: inout OutboundQueue) -> SendOutcome {
+        while !queue.isEmpty {
+            let count = queue.gather(into: loop.iovecs)
             var expected = 0
             for i in 0..<count { expected += loop.iovecs[i].iov_len }
             let written: Int
@@ -209,31 +245,18 @@ public final class Connection: @unchecked Sendable {
             if written < 0 {
                 let error = errno
                 if error == EINTR { continue }
-                if error == EAGAIN || error == EWOULDBLOCK {
-                    setWriteBlocked(true)
-                    return
-                }
-                abort(NetError.fromErrno(error, "sendmsg"))
-                return
+                if error == EAGAIN || error == EWOULDBLOCK { return .blocked }
+                return .failed(NetError.fromErrno(error, "sendmsg"))
             }
-            outbound.consume(written)
+            queue.consume(written)
             lastActivity = loop.now
-            if written < expected {
-                // A short write means the socket buffer is full: wait for writability.
-                setWriteBlocked(true)
-                return
-            }
+            // A short write means the socket buffer is full: wait for writability.
+            if written < expected { return .blocked }
         }
-        let wasBlocked = writeBlocked
-        if wasBlocked { setWriteBlocked(false) }
-        if state == .closing {
-            beginLinger()
-        } else if wasBlocked && state == .open {
-            handler?.connectionDidDrain(self)
-        }
+        return .sent
     }
 
-    private func setWriteBlocked(_ blocked: Bool) {
+    func setWriteBlocked(_ blocked: Bool) {
         writeBlocked = blocked
         updateInterest()
     }
@@ -293,7 +316,11 @@ public final class Connection: @unchecked Sendable {
             if n > 0 {
                 lastActivity = loop.now
                 if state == .open, let handler {
-                    handler.connection(self, didRead: UnsafeRawBufferPointer(start: buffer.baseAddress, count: n))
+                    if let tls {
+                        receiveEncrypted(tls, UnsafeRawBufferPointer(start: buffer.baseAddress, count: n))
+                    } else {
+                        handler.connection(self, didRead: UnsafeRawBufferPointer(start: buffer.baseAddress, count: n))
+                    }
                 }
                 guard state != .closed, interest.contains(.read) else { return }
                 rounds += 1
@@ -313,7 +340,7 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
-    private func peerClosedSending() {
+    func peerClosedSending() {
         sawEOF = true
         updateInterest()
         switch state {
@@ -341,11 +368,13 @@ public final class Connection: @unchecked Sendable {
             phaseTimer = nil
             closeNow(nil)
         }
-        if outbound.isEmpty { beginLinger() } else { requestFlush() }
+        if outboundBytes == 0 { beginLinger() } else { requestFlush() }
     }
 
     private func beginLinger() {
         guard state == .closing else { return }
+        // TLS says goodbye first; the flush that sends close_notify comes back here.
+        if let tls, sendCloseNotify(tls) { return }
         state = .lingering
         _ = shutdown(fd, Int32(SHUT_WR))
         if sawEOF {
@@ -371,11 +400,17 @@ public final class Connection: @unchecked Sendable {
         loop.deregister(fd: fd, token: token)
         _ = Glibc.close(fd)
         outbound.removeAll()
+        let error = error ?? tls?.failure
+        tls?.handshakeTimer?.cancel()
+        tls = nil
         let completion = connectCompletion
         connectCompletion = nil
         let handler = self.handler
         self.handler = nil
         userData = nil
+        let observer = closeObserver
+        closeObserver = nil
+        observer?()
         if let completion {
             completion(.failure(error ?? NetError(.closed, "closed while connecting")))
         } else {

@@ -218,10 +218,16 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     }
 
     /// Feeds bytes to the state machine and carries out its actions.
+    ///
+    /// Stops at the first action after the close was reported: one read can carry thousands
+    /// of frames, and a write among their answers may overflow the outbound queue and close
+    /// the socket, whose close handler may free whatever the other callbacks reach.
     func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard !closeReported else { return }
         heardSincePing = true
         let actions = machine.receive(bytes)
         for action in actions {
+            guard !closeReported, connection.isOpen else { return }
             switch action {
             case .message(let message):
                 onMessage?(self, message)
@@ -248,6 +254,12 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         heartbeatTimer = nil
         let callback = onClose
         onClose = nil
+        // Nothing may reach the layer above once it has heard the close: it is free to
+        // release what these callbacks capture.
+        onMessage = nil
+        onPong = nil
+        onPing = nil
+        onOutboundOverflow = nil
         callback?(self, code, reason)
     }
 
@@ -298,10 +310,6 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     public func connection(_ connection: Connection, didCloseWith error: NetError?) {
         report(.abnormalClosure, error?.description ?? "connection closed")
         tracker?.remove(self)
-        onMessage = nil
-        onPong = nil
-        onPing = nil
-        onOutboundOverflow = nil
         userData = nil
     }
 

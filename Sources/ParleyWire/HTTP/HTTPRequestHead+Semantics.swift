@@ -40,6 +40,14 @@ extension HTTPRequestHead {
     /// Whether the body is chunked (`Transfer-Encoding` ending in `chunked`).
     public var isChunked: Bool { headers.tokens("Transfer-Encoding").last == "chunked" }
 
+    /// Whether the request says a body follows its head (a non-zero Content-Length, or
+    /// chunked); a request that cannot be framed counts as having one.
+    public var announcesBody: Bool {
+        if headers.contains("Transfer-Encoding") { return true }
+        guard headers.contains("Content-Length") else { return false }
+        return contentLength != 0
+    }
+
     /// The request target split into decoded path, segments and query.
     public func parsedTarget() throws(HTTPParseError) -> HTTPTarget { try HTTPTarget(target) }
 }

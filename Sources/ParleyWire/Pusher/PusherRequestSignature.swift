@@ -57,16 +57,30 @@ public enum PusherRequestSignature {
     /// The signature is accepted over decoded values (what the libraries sign) or over the
     /// values exactly as received.
     public static func verify(method: String, path: String, query: PusherQuery, body: [UInt8], secret: String, now: Int64) -> Failure? {
+        verify(method: method, path: path, query: query, body: .some(body), secret: secret, now: now)
+    }
+
+    /// Checks everything a request's head can show — parameters, version, timestamp window and
+    /// signature (which covers `body_md5`, so a forged head is refused before its body is read).
+    /// The body's MD5 is left to ``verify(method:path:query:body:secret:now:)`` once it is here.
+    public static func verifyHead(method: String, path: String, query: PusherQuery, secret: String, now: Int64) -> Failure? {
+        verify(method: method, path: path, query: query, body: nil, secret: secret, now: now)
+    }
+
+    /// Both checks; a nil body skips the MD5 (head only).
+    private static func verify(method: String, path: String, query: PusherQuery, body: [UInt8]?, secret: String, now: Int64) -> Failure? {
         guard let signature = query["auth_signature"] else { return .missingParameter("auth_signature") }
         guard query["auth_key"] != nil else { return .missingParameter("auth_key") }
         guard let timestampText = query["auth_timestamp"] else { return .missingParameter("auth_timestamp") }
         guard let version = query["auth_version"] else { return .missingParameter("auth_version") }
         guard version == "1.0" else { return .unsupportedVersion }
         guard let timestamp = Int64(timestampText), abs(timestamp - now) <= timestampWindow else { return .staleTimestamp }
-        if let md5 = query["body_md5"] {
-            guard Digest.constantTimeEqual(asciiLowercased(md5), lowercaseHex(Digest.md5(body))) else { return .bodyMD5Mismatch }
-        } else if !body.isEmpty {
-            return .bodyMD5Mismatch
+        if let body {
+            if let md5 = query["body_md5"] {
+                guard Digest.constantTimeEqual(asciiLowercased(md5), lowercaseHex(Digest.md5(body))) else { return .bodyMD5Mismatch }
+            } else if !body.isEmpty {
+                return .bodyMD5Mismatch
+            }
         }
         // Every request is checked here: the signed string is built once into one byte buffer
         // (no String concatenation, no hex String), and the received-values variant only when

@@ -75,10 +75,29 @@ extension WebSocketConnection {
                 utf8 = WebSocketUTF8Validator()
                 compressedReceived = 0
             }
-            guard admitDataFrame(length: length, &actions) else { return }
+            guard countFragment(length: length, fin: header.fin, &actions),
+                  admitDataFrame(length: length, &actions) else { return }
         }
         frame = InboundFrame(opcode: opcode, fin: header.fin, maskKey: header.maskKey, remaining: length, phase: 0)
         if length == 0 { endFrame(&actions) }
+    }
+
+    /// Bounds the frames of one message (1008 past the bounds): the size limit alone never
+    /// ends a message that keeps arriving in empty fragments.
+    private mutating func countFragment(length: UInt64, fin: Bool, _ actions: inout [Action]) -> Bool {
+        guard var current = message else { return true }
+        current.fragments += 1
+        if length == 0 && !fin { current.emptyFragments += 1 }
+        message = current
+        if current.fragments > options.maxFragmentsPerMessage {
+            fail(.policyViolation, "too many fragments in one message", &actions)
+            return false
+        }
+        if current.emptyFragments > options.maxEmptyFragmentsPerMessage {
+            fail(.policyViolation, "too many empty fragments in one message", &actions)
+            return false
+        }
+        return true
     }
 
     /// Enforces the message size limit before any payload is buffered.
@@ -194,9 +213,9 @@ extension WebSocketConnection {
         message = nil
         guard state == .open else { return messageBuffer.removeAll() }
         if completed.compressed {
-            guard let inflater = uniqueInflater() else { return fail(.internalError, "decompressor unavailable", &actions) }
             let start = messageBuffer.count
-            let outcome = inflater.finishMessage(appendingTo: &messageBuffer, limit: options.maxMessageSize)
+            guard let outcome = finishInflating() else { return fail(.internalError, "decompressor unavailable", &actions) }
+            if decompressor?.resetsPerMessage == true { releaseInflater() }
             guard inflated(outcome, from: start, isText: completed.isText, &actions) else { return }
         }
         if completed.isText {
@@ -263,20 +282,44 @@ extension WebSocketConnection {
         controlBuffer = []
         scratch = []
         compressor = nil
-        decompressor = nil
+        releaseInflater()
         actions.append(.closed(code: code, reason: reason))
     }
 
-    /// The decompressor for the peer's messages, created on first use, unshared.
+    /// The decompressor for the peer's messages, unshared: while the peer resets after every
+    /// message, one borrowed from the shared pool for the length of a message (an idle
+    /// connection holds none); otherwise this connection's own, created on first use.
     private mutating func uniqueInflater() -> WebSocketInflater? {
         guard let deflate = options.deflate else { return nil }
+        let peerResets = role == .server ? deflate.clientNoContextTakeover : deflate.serverNoContextTakeover
         if decompressor == nil {
-            decompressor = role == .server
-                ? WebSocketInflater(windowBits: deflate.clientMaxWindowBits, noContextTakeover: deflate.clientNoContextTakeover)
-                : WebSocketInflater(windowBits: deflate.serverMaxWindowBits, noContextTakeover: deflate.serverNoContextTakeover)
+            if peerResets {
+                decompressor = WebSocketZlibPool.shared.borrowInflater()
+            } else {
+                decompressor = role == .server
+                    ? WebSocketInflater(windowBits: deflate.clientMaxWindowBits, noContextTakeover: false)
+                    : WebSocketInflater(windowBits: deflate.serverMaxWindowBits, noContextTakeover: false)
+            }
         } else if !isKnownUniquelyReferenced(&decompressor) {
             decompressor = decompressor?.copy()
         }
         return decompressor
+    }
+
+    /// Inflates the stripped tail of the current message (in a function of its own so that no
+    /// local reference outlives it and `releaseInflater` can see the stream is unshared).
+    private mutating func finishInflating() -> WebSocketInflater.Outcome? {
+        guard let inflater = uniqueInflater() else { return nil }
+        return inflater.finishMessage(appendingTo: &messageBuffer, limit: options.maxMessageSize)
+    }
+
+    /// Lets go of the decompressor: a pooled one goes back to the pool (unless a copy of
+    /// this connection still shares it), an own one is freed.
+    private mutating func releaseInflater() {
+        guard var inflater = decompressor else { return }
+        decompressor = nil
+        if inflater.resetsPerMessage && isKnownUniquelyReferenced(&inflater) {
+            WebSocketZlibPool.shared.giveBack(inflater)
+        }
     }
 }

@@ -46,10 +46,12 @@ extension WebSocketConnection {
     private mutating func encodeMessage(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) -> [UInt8] {
         guard state == .open else { return [] }
         var out: [UInt8] = []
-        if payload.count >= options.compressionThreshold, let deflater = uniqueDeflater() {
+        if payload.count >= options.compressionThreshold, let deflater = ownOrBorrowedDeflater() {
             var compressed: [UInt8] = []
             compressed.reserveCapacity(payload.count / 2 + 64)
-            if deflater.compressMessage(payload, appendingTo: &compressed) {
+            let succeeded = deflater.compressMessage(payload, appendingTo: &compressed)
+            if succeeded && compressor == nil { WebSocketZlibPool.shared.giveBack(deflater) }
+            if succeeded {
                 let key = nextMaskKey()
                 compressed.withUnsafeBytes {
                     WebSocketFrame.encode(opcode: opcode, rsv1: true, payload: $0, maskKey: key, into: &out)
@@ -95,15 +97,24 @@ extension WebSocketConnection {
         role == .client ? maskKeys.next() : nil
     }
 
-    /// The compressor for this end's messages, created on first use, unshared.
-    private mutating func uniqueDeflater() -> WebSocketDeflater? {
+    /// The compressor for this message: borrowed from the shared pool for one message when
+    /// this end resets after every message (so an idle connection holds none), else this
+    /// connection's own, created on first use and unshared. A borrowed one is not stored in
+    /// `compressor`; the caller gives it back once the message is compressed.
+    private mutating func ownOrBorrowedDeflater() -> WebSocketDeflater? {
         guard let deflate = options.deflate, !compressionUnavailable else { return nil }
+        let server = role == .server
+        let windowBits = server ? deflate.serverMaxWindowBits : deflate.clientMaxWindowBits
+        let noContextTakeover = server ? deflate.serverNoContextTakeover : deflate.clientNoContextTakeover
+        if noContextTakeover {
+            let borrowed = WebSocketZlibPool.shared.borrowDeflater(
+                windowBits: windowBits, level: options.compressionLevel, memoryLevel: options.compressionMemoryLevel)
+            if borrowed == nil { compressionUnavailable = true }
+            return borrowed
+        }
         if compressor == nil {
-            let server = role == .server
-            compressor = WebSocketDeflater(
-                windowBits: server ? deflate.serverMaxWindowBits : deflate.clientMaxWindowBits,
-                noContextTakeover: server ? deflate.serverNoContextTakeover : deflate.clientNoContextTakeover,
-                level: options.compressionLevel, memoryLevel: options.compressionMemoryLevel)
+            compressor = WebSocketDeflater(windowBits: windowBits, noContextTakeover: false,
+                                           level: options.compressionLevel, memoryLevel: options.compressionMemoryLevel)
             if compressor == nil { compressionUnavailable = true }
         } else if !isKnownUniquelyReferenced(&compressor) {
             compressor = compressor?.copy()

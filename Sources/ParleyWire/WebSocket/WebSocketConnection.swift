@@ -88,5 +88,8 @@ extension WebSocketConnection {
     struct InboundMessage {
         var isText: Bool
         var compressed: Bool
+        /// Frames received for this message so far, and how many of them were empty and not final.
+        var fragments = 0
+        var emptyFragments = 0
     }
 }

@@ -16,6 +16,13 @@ final class WebSocketDeflater: @unchecked Sendable {
         var level: Int32, windowBits: Int32, memoryLevel: Int32
     }
 
+    /// The LZ77 window it compresses with (9–15).
+    var windowBits: Int { Int(-settings.windowBits) }
+    /// The zlib compression level.
+    var level: Int32 { settings.level }
+    /// The zlib memLevel.
+    var memoryLevel: Int32 { settings.memoryLevel }
+
     /// Creates a compressor; `windowBits` is the negotiated LZ77 window (8–15).
     ///
     /// zlib refuses a raw-deflate window of 8 (`deflateInit2` returns Z_STREAM_ERROR), so 8 is

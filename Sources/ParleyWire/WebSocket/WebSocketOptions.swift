@@ -12,19 +12,34 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// Outgoing messages shorter than this go uncompressed even when deflate is on
     /// (compression costs more than it saves on tiny messages).
     public var compressionThreshold: Int
+    /// Most frames one message may arrive in; more closes with 1008. Fragments with no
+    /// payload cost nothing against `maxMessageSize`, so without this bound a peer could keep
+    /// one message open forever.
+    public var maxFragmentsPerMessage: Int
+    /// Most non-final fragments with no payload one message may hold; more closes with 1008.
+    /// An empty fragment carries nothing a peer needs to send more than a few of.
+    public var maxEmptyFragmentsPerMessage: Int
 
     /// The default message limit: 64 KiB.
     public static let defaultMaxMessageSize = 64 * 1024
+    /// The default bound on frames per message: 1,024.
+    public static let defaultMaxFragmentsPerMessage = 1024
+    /// The default bound on empty non-final fragments per message: 16.
+    public static let defaultMaxEmptyFragmentsPerMessage = 16
 
     /// Creates options.
     public init(maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
                 deflate: WebSocketDeflateParameters? = nil,
                 compressionLevel: Int32 = 6, compressionMemoryLevel: Int32 = 8,
-                compressionThreshold: Int = 0) {
+                compressionThreshold: Int = 0,
+                maxFragmentsPerMessage: Int = WebSocketOptions.defaultMaxFragmentsPerMessage,
+                maxEmptyFragmentsPerMessage: Int = WebSocketOptions.defaultMaxEmptyFragmentsPerMessage) {
         self.maxMessageSize = max(0, maxMessageSize)
         self.deflate = deflate
         self.compressionLevel = compressionLevel
         self.compressionMemoryLevel = compressionMemoryLevel
         self.compressionThreshold = compressionThreshold
+        self.maxFragmentsPerMessage = max(1, maxFragmentsPerMessage)
+        self.maxEmptyFragmentsPerMessage = max(0, maxEmptyFragmentsPerMessage)
     }
 }
