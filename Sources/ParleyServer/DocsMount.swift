@@ -19,7 +19,7 @@ final class DocsMount: AccessEndObserver {
     let services: [String: DocumentsService]
     private let sockets: YWebSocketRegistry
     /// Each app's bounds on a y-websocket connection's unhandled messages.
-    private let backlogLimits: [String: YWebSocketBacklog<YWebSocketConnection.Event>.Limits]
+    private let backlogLimits: [String: YWebSocketBacklog<YWebSocketConnection.Message>.Limits]
 
     /// Builds the services over the chat store's database; broadcasts go to `hub` and to the
     /// document's y-websocket connections.

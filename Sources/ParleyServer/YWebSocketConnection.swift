@@ -3,30 +3,35 @@ import ParleyNet
 import ParleyWire
 import Synchronization
 
-/// One y-websocket connection: queues the socket's messages in a bounded backlog and runs the
+/// One y-websocket connection: queues the socket's messages in a bounded inbox and runs the
 /// transport-free `YWebSocketSession` over them, one message at a time.
 ///
 /// A peer that sends faster than its session handles updates is slowed down, not buffered:
 /// above the backlog's soft bounds the socket stops being read (TCP pushes back on the
 /// sender), and reading resumes once the session has caught up. A backlog that passes the
 /// hard bound anyway (deflated frames) closes the connection with 1008. The bounds are the
-/// app's `limits.document_backlog_bytes` and `…_messages`.
+/// app's `limits.document_backlog_bytes` and `…_messages`. When access ends (`revoke`), what
+/// is queued is dropped, not handled.
 final class YWebSocketConnection: Sendable {
-    enum Event: Sendable {
+    /// A message from the peer.
+    enum Message: Sendable {
         case binary([UInt8])
         case text
-        case closed
-        /// Access ended; what was queued has been dropped.
-        case revoked(reason: String)
     }
 
-    /// The backlog and the session's wait for it, shared by the loop (producer) and the task.
+    private typealias Next = YWebSocketInbox<Message>.Next
+
+    /// The inbox and the session's wait for it, shared by the loop (producer) and the task.
     private struct Inbox {
-        var backlog: YWebSocketBacklog<Event>
-        var waiter: CheckedContinuation<Event, Never>?
-        var closed = false
-        /// Set once access ended: nothing queued or arriving later is handled.
-        var revokedReason: String?
+        var state: YWebSocketInbox<Message>
+        var waiter: CheckedContinuation<Next, Never>?
+
+        /// The waiting session's continuation, when the inbox says to hand it something.
+        mutating func waiter(if handOver: Bool) -> CheckedContinuation<Next, Never>? {
+            guard handOver else { return nil }
+            defer { waiter = nil }
+            return waiter
+        }
     }
 
     /// A process-unique id, for the participant's connection id and the registry.
@@ -35,42 +40,38 @@ final class YWebSocketConnection: Sendable {
     /// The socket.
     let socket: WebSocket
     private let inbox: Mutex<Inbox>
-    private let limits: YWebSocketBacklog<Event>.Limits
+    private let limits: YWebSocketBacklog<Message>.Limits
 
     /// Takes over the socket's callbacks; call on the socket's loop, in its open handler,
     /// so no message is missed.
-    init(socket: WebSocket, limits: YWebSocketBacklog<Event>.Limits = .init()) {
+    init(socket: WebSocket, limits: YWebSocketBacklog<Message>.Limits = .init()) {
         id = String(Self.counter.wrappingAdd(1, ordering: .relaxed).newValue)
         self.socket = socket
         self.limits = limits
-        inbox = Mutex(Inbox(backlog: YWebSocketBacklog(limits: limits)))
+        inbox = Mutex(Inbox(state: YWebSocketInbox(limits: limits)))
         socket.onMessage = { [self] socket, message in
             switch message {
-            case .binary(let bytes): deliver(.binary(bytes), bytes: bytes.count, socket: socket)
-            case .text: deliver(.text, bytes: 0, socket: socket)
+            case .binary(let bytes): receive(.binary(bytes), bytes: bytes.count, socket: socket)
+            case .text: receive(.text, bytes: 0, socket: socket)
             }
         }
-        socket.onClose = { [self] socket, _, _ in deliver(.closed, bytes: 0, socket: socket) }
+        socket.onClose = { [self] _, _, _ in
+            let waiter = inbox.withLock { inbox in inbox.waiter(if: inbox.state.end()) }
+            waiter?.resume(returning: .closed)
+        }
     }
 
     /// Ends the connection because its user's access ended: closes the socket at once with
     /// 4410 and `reason`, drops the messages still queued (they are not handled), and stops
     /// handling messages (from any thread).
     func revoke(reason: String) {
-        let (first, waiter) = inbox.withLock { inbox -> (Bool, CheckedContinuation<Event, Never>?) in
-            guard inbox.revokedReason == nil else { return (false, nil) }
-            inbox.revokedReason = reason
-            inbox.closed = true
-            // A fresh backlog is not paused: the socket is read again, so the peer's answer to
-            // the close arrives (and is dropped) without waiting for the close timeout.
-            inbox.backlog = YWebSocketBacklog(limits: limits)
-            let waiter = inbox.waiter
-            inbox.waiter = nil
-            return (true, waiter)
+        let (first, waiter) = inbox.withLock { inbox -> (Bool, CheckedContinuation<Next, Never>?) in
+            let (first, handOver) = inbox.state.revoke(reason: reason)
+            return (first, inbox.waiter(if: handOver))
         }
         guard first else { return }
         socket.close(code: YWebSocketSession.revokedCode, reason: reason)
-        syncReading()
+        syncReading()  // the emptied backlog is unpaused: the peer's close answer gets read
         waiter?.resume(returning: .revoked(reason: reason))
     }
 
@@ -91,38 +92,25 @@ final class YWebSocketConnection: Sendable {
         defer { registry.remove(self, app: session.service.app, documentID: session.documentID) }
         while session.state == .open {
             switch await next() {
-            case .binary(let bytes): perform(await session.receive(bytes))
-            case .text: perform(await session.receiveText())
+            case .message(.binary(let bytes)): perform(await session.receive(bytes))
+            case .message(.text): perform(await session.receiveText())
             case .closed: await session.close()
             case .revoked(let reason): _ = await session.revoke(reason: reason)  // the socket is already closing with 4410
             }
         }
         await session.close()
-        discardBacklog()
+        inbox.withLock { $0.state.discard() }
     }
 
-    /// Loop: queues an event for the session, or hands it over if the session is waiting.
-    private func deliver(_ event: Event, bytes: Int, socket: WebSocket) {
-        let (waiter, pressure) = inbox.withLock { inbox -> (CheckedContinuation<Event, Never>?, YWebSocketBacklog<Event>.Pressure) in
-            guard !inbox.closed else { return (nil, .none) }
-            if case .closed = event { inbox.closed = true }
-            if let waiter = inbox.waiter {
-                inbox.waiter = nil
-                return (waiter, .none)
-            }
-            if case .closed = event {
-                // The end always gets through; what waits before it is dropped by the session.
-                _ = inbox.backlog.append(event, bytes: 0)
-                return (nil, .none)
-            }
-            let pressure = inbox.backlog.append(event, bytes: bytes)
-            // Past the hard bound the backlog was dropped; the session sees only the end.
-            if pressure == .overflow { inbox.closed = true }
-            return (nil, pressure)
+    /// Loop: queues a message for the session, or hands it over if the session is waiting.
+    private func receive(_ message: Message, bytes: Int, socket: WebSocket) {
+        let (waiter, arrival) = inbox.withLock { inbox -> (CheckedContinuation<Next, Never>?, YWebSocketInbox<Message>.Arrival) in
+            let arrival = inbox.state.receive(message, bytes: bytes)
+            return (inbox.waiter(if: arrival == .handOver), arrival)
         }
-        waiter?.resume(returning: event)
-        switch pressure {
-        case .none: break
+        switch arrival {
+        case .handOver: waiter?.resume(returning: .message(message))
+        case .queued, .dropped: break
         case .pause: syncReading()
         case .overflow:
             socket.close(code: .policyViolation, reason: "more than \(limits.closeBytes) bytes of unhandled messages")
@@ -130,17 +118,16 @@ final class YWebSocketConnection: Sendable {
     }
 
     /// The next event, waiting for one; resumes reading once the backlog has shrunk enough.
-    private func next() async -> Event {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Event, Never>) in
-            let (taken, resume) = inbox.withLock { inbox -> (Event?, Bool) in
-                if let reason = inbox.revokedReason { return (.revoked(reason: reason), false) }
-                if let (event, resume) = inbox.backlog.next() { return (event, resume) }
-                if inbox.closed { return (.closed, false) }
+    private func next() async -> Next {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Next, Never>) in
+            let taken = inbox.withLock { inbox -> (next: Next, resume: Bool)? in
+                if let taken = inbox.state.take() { return taken }
                 inbox.waiter = continuation
-                return (nil, false)
+                return nil
             }
-            if resume { syncReading() }
-            if let taken { continuation.resume(returning: taken) }
+            guard let taken else { return }
+            if taken.resume { syncReading() }
+            continuation.resume(returning: taken.next)
         }
     }
 
@@ -149,17 +136,9 @@ final class YWebSocketConnection: Sendable {
     /// resume from the session and a pause from the loop correct in whatever order they land.
     private func syncReading() {
         let apply: @Sendable () -> Void = { [self] in
-            if inbox.withLock({ $0.backlog.isPaused }) { socket.pauseReading() } else { socket.resumeReading() }
+            if inbox.withLock({ $0.state.isPaused }) { socket.pauseReading() } else { socket.resumeReading() }
         }
         if socket.loop.inEventLoop { apply() } else { socket.loop.execute(apply) }
-    }
-
-    /// Frees whatever arrived after the session ended.
-    private func discardBacklog() {
-        inbox.withLock { inbox in
-            inbox.closed = true
-            inbox.backlog.removeAll()
-        }
     }
 
     private func perform(_ actions: [YWebSocketAction]) {
