@@ -7,8 +7,9 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     public let socketID: String
     public let loopIndex: Int
-    /// The app the connection belongs to.
-    public let app: AppConfig
+    /// The app the connection belongs to (held once, by the protocol state: every idle
+    /// connection carries a copy, so a second one here cost 152 bytes each).
+    public var app: AppConfig { connection.app }
     private var connection: PusherConnection
     private let hub: any ChannelHub
     private let transport: any PusherTransport
@@ -21,7 +22,6 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     /// Creates the session of a connection accepted at `now` (monotonic milliseconds).
     public init(app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub, transport: any PusherTransport,
                 webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64, socketID: PusherSocketID = .random()) {
-        self.app = app
         self.socketID = socketID.rawValue
         self.loopIndex = loopIndex
         self.hub = hub
