@@ -31,7 +31,8 @@
 # SENDERS (1000), ROOMS (100), SUBSCRIBERS (500), CHANNELS (5), EVENT_RATE (100), DOCS (2),
 # EDITORS (3), EDIT_MS (50), DOC_ROUND_SECS (60), MONITOR_SECS (10), AFTER_SECS (10), PORT (a free
 # one), PARLEY_BIN, BENCH_BIN (default .build/release/{parley,ParleyChatBench}; not built here),
-# PYTHON (default .venv-test/bin/python: websockets, pusher, pycrdt), KEEP_DATA (0), BENCH_NICE.
+# PYTHON (default .venv-test/bin/python: websockets, pusher, pycrdt), KEEP_DATA (0), BENCH_NICE,
+# QUIET_MAX_SECS (120: the longest wait for other processes to leave the CPUs before starting).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -221,6 +222,12 @@ col_stats() { # col_stats PHASE COLUMN — "first last max" of that column over 
     "$run_dir/samples.csv"
 }
 
+col_quarters() { # col_quarters PHASE COLUMN — the column at 0, 25, 50, 75 and 100% of the phase's time
+  awk -F, -v p="$1" -v c="$2" 'NR>1 && $2==p { t[n+0]=$1; v[n+0]=$c; n++ }
+    END { if (!n) { print "- - - - -"; exit } for (q = 0; q <= 4; q++) { want = t[0] + q * (t[n-1] - t[0]) / 4
+      for (i = 0; i < n - 1 && t[i] < want; i++); printf "%s%s", v[i], (q < 4 ? " " : "\n") } }' "$run_dir/samples.csv"
+}
+
 mib() { awk -v k="$1" 'BEGIN{ if (k ~ /^[0-9]+$/) printf "%.1f", k/1024; else printf "-" }'; }
 
 summary() {
@@ -245,6 +252,11 @@ summary() {
     "$(if [ -n "$SAT_RATE" ]; then echo "half of $SAT_RATE sends/s measured in a ${SAT_SECS}-s closed loop"; else echo "given as SOAK_RATE"; fi)"
   printf '  server RSS (MiB)        start %s  end %s  max %s   (anonymous: start %s  end %s  max %s)\n' \
     "$(mib "${rss[0]}")" "$(mib "${rss[1]}")" "$(mib "${rss[2]}")" "$(mib "${anon[0]}")" "$(mib "${anon[1]}")" "$(mib "${anon[2]}")"
+  printf '  RSS over the window     %s MiB at 0/25/50/75/100%% (anonymous: %s)\n' \
+    "$(for k in $(col_quarters soak 3); do mib "$k"; echo -n ' '; done | sed 's/ $//; s/ / \/ /g')" \
+    "$(for k in $(col_quarters soak 4); do mib "$k"; echo -n ' '; done | sed 's/ $//; s/ / \/ /g')"
+  echo "                          (anonymous memory includes SQLite's page caches, up to 64 MiB for the writer and 16 MiB"
+  echo "                          per reader, which fill as the database grows: flat means flat once they are full)"
   printf '  server descriptors      start %s  end %s  max %s\n' "${fds[0]}" "${fds[1]}" "${fds[2]}"
   printf '  server threads          start %s  end %s  max %s\n' "${threads[0]}" "${threads[1]}" "${threads[2]}"
   printf '  %ss after the load     RSS %s MiB, %s descriptors\n' "$AFTER_SECS" "$(mib "${after_rss[1]}")" "${after_fds[1]}"
@@ -253,12 +265,16 @@ summary() {
     "${chat_failed:-?}" "${chat_limited:-?}" "$(result_field "$f" "${r}_unsent")" \
     "$( [ "$(result_field "$f" "${r}_sustained")" = 1 ] && echo yes || echo NO)" \
     "$(result_field "$f" "${r}_ack_p50_ms")" "$(result_field "$f" "${r}_ack_p99_ms")" "$(result_field "$f" "${r}_ack_max_ms")"
+  printf '  CPU over the window     server %s%% of a core, ParleyChatBench %s%%, whole host %s%% busy\n' \
+    "$(result_field "$f" "${r}_server_cpu_pct")" "$(result_field "$f" "${r}_bench_cpu_pct")" "$(result_field "$f" "${r}_host_cpu_pct")"
   printf '  chat (saturation step)  %s failed\n' "$sat_failed"
   printf '  fan-out                 %s of %s events due triggered, to %s subscribers on %s channels: %s of %s deliveries, %s subscribers lost; trigger-to-delivery p50 %s p99 %s max %s ms\n' \
     "$(peer events_triggered)" "$(peer events_due)" "$(peer subscribers)" "$(peer channels)" "$(peer deliveries)" "$(peer deliveries_expected)" \
     "$(peer subscribers_lost)" "$(peer delivery_p50_ms)" "$(peer delivery_p99_ms)" "$(peer delivery_max_ms)"
   printf '  documents               %s of %s rounds converged (and re-read by a fresh client), %s inserts, %s deletes\n' \
     "$(peer doc_rounds_converged)" "$(peer doc_rounds)" "$(peer doc_inserts)" "$(peer doc_deletes)"
+  printf '  peers process           %s%% of a core, its event loop up to %s ms late (latencies above include that)\n' \
+    "$(peer peers_cpu_pct)" "$(peer peers_loop_lag_max_ms)"
   printf '  peers                   %s errors%s\n' "${peers_errors:-?}" \
     "$(grep -h '^PEERS ' "$p" 2>/dev/null | tail -1 | tr ' ' '\n' | grep '^err_' | tr '\n' ' ' | sed 's/^/: /')"
   printf '  database                %s MiB at the end\n' "$(tail -1 "$run_dir/samples.csv" | cut -d, -f9)"
@@ -291,6 +307,7 @@ SAT_RATE= LOAD_RC=1 PEERS_RC=1 SERVER_RC=1
   echo "soak: ${SOAK_SECS}s; chat $SENDERS senders over $ROOMS rooms at ${SOAK_RATE:-half of saturation} sends/s; $SUBSCRIBERS Pusher subscribers on $CHANNELS channels at $EVENT_RATE events/s; $DOCS documents x $EDITORS editors every ~${EDIT_MS} ms, new documents every ${DOC_ROUND_SECS}s; samples every ${MONITOR_SECS}s"
 } | tee "$run_dir/summary.txt"
 
+wait_quiet  # a saturation measured next to other work would set the soak rate too low
 echo idle >"$run_dir/phase"
 start_parley
 monitor "$SERVER_PID" >"$run_dir/samples.csv" &

@@ -2,9 +2,10 @@
 
 - Pusher fan-out: SUBSCRIBERS WebSocket clients (the `websockets` library, permessage-deflate
   offered as browsers do) on CHANNELS public channels, and events triggered through the signed
-  HTTP API with the `pusher` library at EVENT_RATE/s (open loop, one request at a time, channel
-  k mod CHANNELS). Each event carries its sequence number in its channel; every subscriber must
-  get every event of its channel once and in order. Server `pusher:ping`s are answered.
+  HTTP API with the `pusher` library at EVENT_RATE/s (open loop, event k to channel k mod
+  CHANNELS; one thread and keep-alive connection per channel, one request at a time). Each event
+  carries its sequence number in its channel; every subscriber must get every event of its
+  channel once and in order. Server `pusher:ping`s are answered.
 - Documents: DOCS documents edited at once, each by EDITORS y-websocket clients (pycrdt documents
   speaking the y-websocket sync protocol over `websockets`) that insert a token about every
   EDIT_MS ms at token boundaries and now and then delete one of their own. Every DOC_ROUND_SECS
@@ -22,6 +23,7 @@ import argparse
 import asyncio
 import base64
 import collections
+import concurrent.futures
 import http.client
 import json
 import os
@@ -157,7 +159,7 @@ class FanOut:
         self.url = f"ws://{HOST}:{args.port}/app/{args.key}?protocol=7&client=parley-soak&version=1.0"
         self.subscribers = [Subscriber(i, f"soak-{i % args.channels}") for i in range(args.subscribers)]
         self.published = [0] * args.channels   # events of each channel the API accepted
-        self.attempted = 0
+        self.attempted = [0] * args.channels
         self.latency = Histogram()
         self.tasks = []
 
@@ -226,27 +228,33 @@ class FanOut:
         sub.delivered += 1
         self.latency.add(time.time() - sent_at)
 
-    def publish(self, deadline):
-        """Runs in a thread: event k due at start + k/rate, sent one at a time (so in order)."""
+    def publish(self, channel, start, deadline):
+        """Runs in a thread per channel, so a slow answer holds up one channel only: event k of
+        the whole stream is due at start + k/rate and goes to channel k mod CHANNELS; within a
+        channel one request at a time, so its events are triggered in order."""
         client = pusher.Pusher(app_id=self.args.app_id, key=self.args.key, secret=self.args.secret,
                                host=HOST, port=self.args.port, ssl=False, timeout=30)
-        start, k = time.monotonic(), 0
+        seq = 0
         while True:
-            due = start + k / self.args.event_rate
+            due = start + (seq * self.args.channels + channel) / self.args.event_rate
             if due >= deadline:
                 break
             wait = due - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
-            channel = k % self.args.channels
-            seq = k // self.args.channels
-            self.attempted += 1
+            self.attempted[channel] += 1
             try:
                 client.trigger(f"soak-{channel}", EVENT, f'{{"s":{seq},"t":{time.time():.6f}}}')
-                self.published[channel] = self.published[channel] + 1
+                self.published[channel] += 1
             except Exception as error:  # any library or HTTP failure is an error of the run
-                self.errors.add("pusher_trigger", f"event {k}: {type(error).__name__}: {error}")
-            k += 1
+                self.errors.add("pusher_trigger", f"event {seq} of soak-{channel}: {type(error).__name__}: {error}")
+            seq += 1
+
+    async def publish_all(self, deadline):
+        loop, start = asyncio.get_running_loop(), time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.args.channels) as pool:
+            await asyncio.gather(*(loop.run_in_executor(pool, self.publish, channel, start, deadline)
+                                   for channel in range(self.args.channels)))
 
     def outstanding(self):
         return sum(max(0, self.published_for(s) - s.delivered) for s in self.subscribers if not s.dead)
@@ -263,9 +271,8 @@ class FanOut:
         if missing:
             self.errors.add("pusher_missing", f"{missing} deliveries never arrived", count=missing)
         self.stopping.set()
-        for sub in self.subscribers:
-            if sub.websocket is not None and sub.websocket.state is State.OPEN:
-                await sub.websocket.close()
+        await asyncio.gather(*(sub.websocket.close() for sub in self.subscribers
+                               if sub.websocket is not None and sub.websocket.state is State.OPEN))
         await asyncio.wait(self.tasks, timeout=30)
 
     def fields(self):
@@ -274,7 +281,7 @@ class FanOut:
             "subscribers": len(self.subscribers), "channels": self.args.channels,
             "subscribers_lost": sum(1 for s in self.subscribers if s.dead),
             "events_due": int(self.args.secs * self.args.event_rate),
-            "events_triggered": sum(self.published), "trigger_attempts": self.attempted,
+            "events_triggered": sum(self.published), "trigger_attempts": sum(self.attempted),
             "deliveries": sum(s.delivered for s in self.subscribers), "deliveries_expected": expected,
             "delivery_p50_ms": f"{self.latency.quantile_ms(0.5):.1f}",
             "delivery_p99_ms": f"{self.latency.quantile_ms(0.99):.1f}",
@@ -472,11 +479,32 @@ class Documents:
 
 # ---------------------------------------------------------------- main
 
-async def progress(args, fanout, documents, errors, started, deadline):
+class Starvation:
+    """How late this process's event loop wakes up (a 100-ms timer), and its CPU use: when the
+    host is short of CPU, latencies measured here include this client's own waiting."""
+
+    def __init__(self):
+        self.lag_max = 0.0
+        self.cpu_start, self.wall_start = time.process_time(), time.monotonic()
+
+    async def watch(self):
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(0.1)
+            self.lag_max = max(self.lag_max, time.monotonic() - before - 0.1)
+
+    def fields(self):
+        wall = time.monotonic() - self.wall_start
+        return {"peers_cpu_pct": f"{100 * (time.process_time() - self.cpu_start) / max(wall, 1e-9):.0f}",
+                "peers_loop_lag_max_ms": f"{self.lag_max * 1000:.0f}"}
+
+
+async def progress(args, fanout, documents, errors, started, deadline, starvation):
     while time.monotonic() < deadline:
         await asyncio.sleep(args.progress_secs)
         p99, worst = fanout.latency.fold()
-        print(f"peers t={time.monotonic() - started:.0f}s events={sum(fanout.published)} "
+        print(f"peers t={time.monotonic() - started:.0f}s loop_lag_max_ms={starvation.lag_max * 1000:.0f} "
+              f"events={sum(fanout.published)} "
               f"deliveries={sum(s.delivered for s in fanout.subscribers)} "
               f"delivery_p99_ms={p99:.1f} delivery_max_ms={worst:.1f} "
               f"doc_rounds={documents.rounds} doc_edits={documents.inserts + documents.deletes} errors={errors.total()}",
@@ -504,13 +532,17 @@ async def main(args):
     await wait_for_go(args.go_file)
     started = time.monotonic()
     deadline = started + args.secs
-    publisher = asyncio.get_running_loop().run_in_executor(None, fanout.publish, deadline)
-    reporter = asyncio.create_task(progress(args, fanout, documents, errors, started, deadline))
+    starvation = Starvation()
+    watcher = asyncio.create_task(starvation.watch())
+    publisher = asyncio.create_task(fanout.publish_all(deadline))
+    reporter = asyncio.create_task(progress(args, fanout, documents, errors, started, deadline, starvation))
     await asyncio.gather(*(documents.run(group, deadline) for group in range(args.docs)))
     await publisher
     reporter.cancel()
+    watcher.cancel()
+    load = starvation.fields()
     await fanout.finish()
-    fields = {"secs": args.secs, "event_rate": args.event_rate, **fanout.fields(), **documents.fields()}
+    fields = {"secs": args.secs, "event_rate": args.event_rate, **fanout.fields(), **documents.fields(), **load}
     for kind, count in sorted(errors.counts.items()):
         fields[f"err_{kind}"] = count
     fields["errors"] = errors.total()
