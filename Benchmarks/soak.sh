@@ -78,6 +78,8 @@ cleanup() {
   stop_pid "$TAIL_PID"; TAIL_PID=
   stop_server
   if [ -n "$DATA_DIR" ] && [ "$KEEP_DATA" != 1 ]; then rm -rf "$DATA_DIR"; fi
+  [ -n "${run_dir:-}" ] && rm -f "$run_dir/go" "$run_dir/phase" "$run_dir/monitor.stop" "$run_dir/monitor.sample"
+  return 0
 }
 
 free_port() {
