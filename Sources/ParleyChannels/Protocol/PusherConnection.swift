@@ -19,7 +19,8 @@ public struct PusherConnection: Sendable {
     }
 
     /// The app the connection belongs to.
-    public let app: AppConfig
+    public var app: AppConfig { sharedApp.value }
+    private let sharedApp: SharedAppConfig
     /// The connection's socket id.
     public let socketID: PusherSocketID
     /// Seconds of silence before the server pings.
@@ -41,7 +42,15 @@ public struct PusherConnection: Sendable {
 
     /// Creates the state of a connection that has just been accepted at `now`.
     public init(app: AppConfig, socketID: PusherSocketID, activityTimeout: Int = 120, pongTimeout: Int = 30, now: Int64) {
-        self.app = app
+        self.init(sharedApp: SharedAppConfig(app), socketID: socketID, activityTimeout: activityTimeout,
+                  pongTimeout: pongTimeout, now: now)
+    }
+
+    /// Creates the state of a connection accepted at `now`, sharing its app's configuration
+    /// with the app's other connections.
+    public init(sharedApp: SharedAppConfig, socketID: PusherSocketID, activityTimeout: Int = 120, pongTimeout: Int = 30,
+                now: Int64) {
+        self.sharedApp = sharedApp
         self.socketID = socketID
         self.activityTimeout = activityTimeout
         self.pongTimeout = pongTimeout

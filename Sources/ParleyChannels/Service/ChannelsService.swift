@@ -29,6 +29,7 @@ public final class ChannelsService: Sendable {
     /// Counters.
     public let metrics: ChannelsMetrics
     private let clock: @Sendable () -> Int64
+    private let sharedApps = SharedAppConfigs()
 
     /// Creates the service over the server's event loops. `clock` is monotonic milliseconds,
     /// `wallClock` Unix milliseconds.
@@ -74,7 +75,7 @@ public final class ChannelsService: Sendable {
         if let problem = PusherConnection.checkProtocol(query["protocol"]) {
             return refuse(problem, problem == .noProtocol ? "No protocol version given" : "Unsupported protocol version \(query["protocol"] ?? "")")
         }
-        let session = PusherSession(app: app, config: config, loopIndex: loopIndex, hub: hub, transport: transport,
+        let session = PusherSession(sharedApp: sharedApps.shared(app), config: config, loopIndex: loopIndex, hub: hub, transport: transport,
                                     webhooks: webhooks, metrics: metrics, now: clock())
         return session.start() ? session : nil
     }

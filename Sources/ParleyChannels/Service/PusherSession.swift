@@ -7,8 +7,9 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     public let socketID: String
     public let loopIndex: Int
-    /// The app the connection belongs to.
-    public let app: AppConfig
+    /// The app the connection belongs to (held once, by the protocol state: every idle
+    /// connection carries a copy, so a second one here cost 152 bytes each).
+    public var app: AppConfig { connection.app }
     private var connection: PusherConnection
     private let hub: any ChannelHub
     private let transport: any PusherTransport
@@ -19,9 +20,18 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     private var finished = false
 
     /// Creates the session of a connection accepted at `now` (monotonic milliseconds).
-    public init(app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub, transport: any PusherTransport,
-                webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64, socketID: PusherSocketID = .random()) {
-        self.app = app
+    public convenience init(app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
+                            transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics,
+                            now: Int64, socketID: PusherSocketID = .random()) {
+        self.init(sharedApp: SharedAppConfig(app), config: config, loopIndex: loopIndex, hub: hub, transport: transport,
+                  webhooks: webhooks, metrics: metrics, now: now, socketID: socketID)
+    }
+
+    /// Creates the session of a connection accepted at `now`, sharing its app's configuration
+    /// with the app's other connections.
+    public init(sharedApp: SharedAppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
+                transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64,
+                socketID: PusherSocketID = .random()) {
         self.socketID = socketID.rawValue
         self.loopIndex = loopIndex
         self.hub = hub
@@ -29,7 +39,7 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         self.webhooks = webhooks
         self.metrics = metrics
         self.maxOutboundBytes = config.maxOutboundBytes
-        self.connection = PusherConnection(app: app, socketID: socketID, activityTimeout: config.activityTimeout,
+        self.connection = PusherConnection(sharedApp: sharedApp, socketID: socketID, activityTimeout: config.activityTimeout,
                                            pongTimeout: config.pongTimeout, now: now)
     }
 
