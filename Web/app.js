@@ -130,7 +130,7 @@ async function catchUp() {
     }
     if (app.current) {
       const conversation = app.conversations.get(app.current);
-      conversation.cursors = await loadCursors(app.current);
+      mergeCursors(conversation, await loadCursors(app.current));
       renderConversation();
       markRead();
     }
@@ -201,11 +201,13 @@ async function onRoomEvent(roomID, event, data) {
       const message = data.message;
       if (summary) { noteActivity(summary, message); renderRooms(); }
       stopTyping(roomID, message.sender_id);
-      if (!conversation || !conversation.loaded) return;
+      if (!conversation) return;
       await ensureAttachments([message]);
       await ensureUsers([message.sender_id]);
+      // Kept even while the history is loading: the page fetched may predate this message.
       conversation.ingest([message]);
       dropFromOutbox(message.client_id);
+      if (!conversation.loaded) return;
       renderConversation({ follow: message.sender_id === app.me.id ? "always" : "near" });
       if (roomID === app.current) markRead();
       return;
@@ -412,7 +414,7 @@ async function openRoom(roomID) {
       await ensureUsers(page.messages.map((m) => m.sender_id));
       conversation.ingest(page.messages);
       conversation.hasMore = page.has_more;
-      conversation.cursors = await loadCursors(roomID);
+      mergeCursors(conversation, await loadCursors(roomID));
       conversation.loaded = true;
     } catch (error) {
       showComposerError(`Could not load the conversation: ${error.message}`);
@@ -434,6 +436,10 @@ function closeRoom() {
   $("older").hidden = true;
   renderHeader();
   renderRooms();
+}
+
+function mergeCursors(conversation, cursors) {
+  for (const [user, seq] of cursors) conversation.cursors.set(user, Math.max(conversation.cursors.get(user) || 0, seq));
 }
 
 async function loadCursors(roomID) {

@@ -31,7 +31,11 @@ export class Conversation {
   }
 
   ingest(messages) {
-    for (const message of messages) this.bySeq.set(message.seq, message);
+    for (const message of messages) {
+      this.bySeq.set(message.seq, message);
+      // Whoever sent a message has read the room up to it (the server moves their cursor too).
+      this.cursors.set(message.sender_id, Math.max(this.cursors.get(message.sender_id) || 0, message.seq));
+    }
   }
 
   byID(id) {

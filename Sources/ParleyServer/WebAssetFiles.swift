@@ -276,7 +276,7 @@ async function catchUp() {
     }
     if (app.current) {
       const conversation = app.conversations.get(app.current);
-      conversation.cursors = await loadCursors(app.current);
+      mergeCursors(conversation, await loadCursors(app.current));
       renderConversation();
       markRead();
     }
@@ -347,11 +347,13 @@ async function onRoomEvent(roomID, event, data) {
       const message = data.message;
       if (summary) { noteActivity(summary, message); renderRooms(); }
       stopTyping(roomID, message.sender_id);
-      if (!conversation || !conversation.loaded) return;
+      if (!conversation) return;
       await ensureAttachments([message]);
       await ensureUsers([message.sender_id]);
+      // Kept even while the history is loading: the page fetched may predate this message.
       conversation.ingest([message]);
       dropFromOutbox(message.client_id);
+      if (!conversation.loaded) return;
       renderConversation({ follow: message.sender_id === app.me.id ? "always" : "near" });
       if (roomID === app.current) markRead();
       return;
@@ -558,7 +560,7 @@ async function openRoom(roomID) {
       await ensureUsers(page.messages.map((m) => m.sender_id));
       conversation.ingest(page.messages);
       conversation.hasMore = page.has_more;
-      conversation.cursors = await loadCursors(roomID);
+      mergeCursors(conversation, await loadCursors(roomID));
       conversation.loaded = true;
     } catch (error) {
       showComposerError(`Could not load the conversation: ${error.message}`);
@@ -580,6 +582,10 @@ function closeRoom() {
   $("older").hidden = true;
   renderHeader();
   renderRooms();
+}
+
+function mergeCursors(conversation, cursors) {
+  for (const [user, seq] of cursors) conversation.cursors.set(user, Math.max(conversation.cursors.get(user) || 0, seq));
 }
 
 async function loadCursors(roomID) {
@@ -1138,7 +1144,11 @@ export class Conversation {
   }
 
   ingest(messages) {
-    for (const message of messages) this.bySeq.set(message.seq, message);
+    for (const message of messages) {
+      this.bySeq.set(message.seq, message);
+      // Whoever sent a message has read the room up to it (the server moves their cursor too).
+      this.cursors.set(message.sender_id, Math.max(this.cursors.get(message.sender_id) || 0, message.seq));
+    }
   }
 
   byID(id) {
