@@ -88,6 +88,7 @@ async function signIn(name) {
   $("me").title = app.me.id;
   connect();
   await loadRooms();
+  performance.mark("parley:rooms-ready");
   const wanted = decodeURIComponent(location.hash.replace(/^#room=/, ""));
   if (wanted && app.rooms.has(wanted)) openRoom(wanted);
   flushOutbox();

@@ -322,3 +322,38 @@ def test_screenshots_at_desktop_and_phone_width(server, browser):
     with Image.open(narrow) as shot:
         assert shot.size == (360, 740)
     browser.console.assert_clean()
+
+
+def test_with_a_config_the_page_gets_tokens_from_the_app_backend():
+    """No dev endpoints: the page asks the example TokenBackend (another origin, allowed by
+    CORS there and by the page's CSP here) for the user's token, then chats as usual."""
+    from chat_support import APP_A
+    from conftest import start_binary
+    from test_chat_tui import BACKEND_LINE
+    port, backend_port = free_port(), free_port()
+    backend_url = f"http://127.0.0.1:{backend_port}"
+    server = ChatServer(extra_args=["--port", str(port), "--web-app", APP_A["id"], "--web-token-url", backend_url + "/token"]).start()
+    backend = start_binary("TokenBackend", ["--port", str(backend_port), "--parley", f"http://127.0.0.1:{port}",
+                                            "--app-id", APP_A["id"], "--app-key", APP_A["key"], "--app-secret", APP_A["secret"],
+                                            "--allow-origin", f"http://127.0.0.1:{port}"], ready=BACKEND_LINE)
+    browser = Browser(f"http://127.0.0.1:{port}/")
+    try:
+        dana = browser.page("dana")
+        dana.goto(browser.base_url)
+        assert dana.text_content("#signin-label") == "Your user id"
+        from web_support import sign_in
+        sign_in(dana, "dana")
+        assert dana.text_content("#me") == "dana"
+        erin = browser.user("erin")
+        create_room(dana, "backend", invite=["erin"])
+        send(dana, "tokens from the app's backend")
+        erin.wait_for_selector("#rooms .room-name:text-is('backend')")
+        open_room(erin, "backend")
+        wait_for_message(erin, "tokens from the app's backend", own=False)
+        # The dev endpoints are not there; the page never called them.
+        assert server.request("POST", "/v1/dev/users", json_body={"name": "x"}).status == 404
+        browser.console.assert_clean()
+    finally:
+        browser.close()
+        backend.stop()
+        server.stop()
