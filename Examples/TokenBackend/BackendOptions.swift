@@ -7,6 +7,8 @@ struct BackendOptions: Sendable {
     var appKey = "dev-key"
     var appSecret = "dev-secret"
     var tokenLifetime: Int64 = 3600
+    /// A web origin whose pages may ask for tokens (CORS), such as Parley Web's own server.
+    var allowedOrigin: String?
 
     static let helpText = """
         USAGE: TokenBackend [options]
@@ -24,6 +26,8 @@ struct BackendOptions: Sendable {
           --app-key KEY        The app's key [PARLEY_APP_KEY] (dev-key)
           --app-secret SECRET  The app's secret [PARLEY_APP_SECRET] (dev-secret)
           --lifetime SECONDS   Token lifetime (3600)
+          --allow-origin URL   Let pages of this origin ask for tokens (CORS), e.g. the
+                               Parley server serving its web client: http://127.0.0.1:6001
         """
 
     /// Parses flags over environment over defaults; nil asks for the help text.
@@ -50,6 +54,7 @@ struct BackendOptions: Sendable {
             case "--app-id": options.appID = try value()
             case "--app-key": options.appKey = try value()
             case "--app-secret": options.appSecret = try value()
+            case "--allow-origin": options.allowedOrigin = try value()
             case "--lifetime":
                 guard let seconds = Int64(try value()), seconds > 0 else { throw BackendError(status: 2, code: "invalid_value", message: "--lifetime needs seconds") }
                 options.tokenLifetime = seconds

@@ -27,7 +27,21 @@ struct TokenService: Sendable {
         }
         for path in ["/token", "/auth"] {
             routes.post(path, maxBodySize: 4096) { request, responder in
-                Task { responder.respond(await self.answer { () throws(BackendError) in try await self.issueToken(request.body) }) }
+                Task {
+                    var response = await self.answer { () throws(BackendError) in try await self.issueToken(request.body) }
+                    self.allowCrossOrigin(&response, request: request)
+                    responder.respond(response)
+                }
+            }
+            // A browser page on the allowed origin (Parley Web) asks first whether it may.
+            routes.add(.OPTIONS, path, maxBodySize: 0) { request, responder in
+                var response = HTTPResponse(status: HTTPStatus(204))
+                if self.allowCrossOrigin(&response, request: request) {
+                    response.headers.add("Access-Control-Allow-Methods", "POST")
+                    response.headers.add("Access-Control-Allow-Headers", "Content-Type")
+                    response.headers.add("Access-Control-Max-Age", "600")
+                }
+                responder.respond(response)
             }
         }
         return routes
@@ -53,6 +67,15 @@ struct TokenService: Sendable {
         let token = minter.mint(userID: userID, now: now(), lifetime: options.tokenLifetime)
         return (200, .object(["token": .string(token), "user_id": .string(userID),
                               "expires_in": .number(String(options.tokenLifetime))]))
+    }
+
+    /// Adds `Access-Control-Allow-Origin` when the request comes from `--allow-origin`.
+    @discardableResult
+    private func allowCrossOrigin(_ response: inout HTTPResponse, request: HTTPRequest) -> Bool {
+        response.headers.add("Vary", "Origin")
+        guard let origin = request.headers.first("Origin"), let allowed = options.allowedOrigin, origin == allowed else { return false }
+        response.headers.add("Access-Control-Allow-Origin", origin)
+        return true
     }
 
     private func answer(_ work: () async throws(BackendError) -> (Int, JSONValue)) async -> HTTPResponse {

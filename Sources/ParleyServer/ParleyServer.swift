@@ -77,6 +77,7 @@ public final class ParleyServer: Sendable {
             docs = nil
             presenceRelay = nil
         }
+        if store != nil { try WebMount.mountIfEnabled(on: &routes, options: options, apps: channelsConfig?.apps) }
         var configuration = HTTPServerConfiguration(
             host: options.host, port: options.port, limits: HTTPRequestParser.Limits(),
             idleTimeout: .seconds(options.idleTimeoutSeconds), maxOutboundBytes: options.maxOutboundBytes ?? 1 << 20,

@@ -27,36 +27,46 @@ final class WebSocketPusherTransport: PusherTransport, @unchecked Sendable {
 
     func attach(_ session: PusherSession, loop: EventLoop) {
         self.session = session
-        socket.userData = self
-        // Weak, not unowned: the socket owns the transport through `userData` and drops it
-        // on close, so a callback must find out rather than assume it is still there.
-        socket.onMessage = { [weak self] _, message in
-            guard let session = self?.session else { return }
-            let now = ServerClock.monotonicMilliseconds()
-            switch message {
-            case .text(let text): session.receiveText(Array(text.utf8), now: now)
-            case .binary: session.receiveBinary(now: now)
-            }
-        }
-        socket.onPing = { [weak self] _, _ in self?.session?.noteActivity(now: ServerClock.monotonicMilliseconds()) }
-        socket.onPong = { [weak self] _, _ in self?.session?.noteActivity(now: ServerClock.monotonicMilliseconds()) }
-        socket.onClose = { [weak self] _, _, _ in
-            guard let self else { return }
-            self.timer?.cancel()
-            self.timer = nil
-            self.session?.transportClosed()
-            self.session = nil
-            self.socket.userData = nil
-        }
-        scheduleTick(loop: loop)
+        // The socket holds the transport until it reports the close, then lets go.
+        socket.delegate = self
+        scheduleTick()
     }
 
-    private func scheduleTick(loop: EventLoop) {
+    /// Runs the session's clock and arms the timer for its next deadline. The timer holds the
+    /// transport strongly (a weak capture costs every connection a side table); the close
+    /// cancels it, which releases it at once.
+    private func scheduleTick() {
         guard let session else { return }
         let now = ServerClock.monotonicMilliseconds()
         let deadline = session.tick(now: now)
         guard !session.isFinished else { return }
         let delay = max(10, deadline - now)
-        timer = loop.schedule(after: .milliseconds(delay)) { [weak self] in self?.scheduleTick(loop: loop) }
+        timer = socket.loop.schedule(after: .milliseconds(delay)) { [self] in scheduleTick() }
+    }
+}
+
+extension WebSocketPusherTransport: WebSocketDelegate {
+    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
+        guard let session else { return }
+        let now = ServerClock.monotonicMilliseconds()
+        switch message {
+        case .text(let text): session.receiveText(Array(text.utf8), now: now)
+        case .binary: session.receiveBinary(now: now)
+        }
+    }
+
+    func webSocket(_ socket: WebSocket, didReceivePing payload: [UInt8]) {
+        session?.noteActivity(now: ServerClock.monotonicMilliseconds())
+    }
+
+    func webSocket(_ socket: WebSocket, didReceivePong payload: [UInt8]) {
+        session?.noteActivity(now: ServerClock.monotonicMilliseconds())
+    }
+
+    func webSocket(_ socket: WebSocket, didCloseWith code: WebSocketCloseCode, reason: String) {
+        timer?.cancel()
+        timer = nil
+        session?.transportClosed()
+        session = nil
     }
 }

@@ -40,6 +40,33 @@ struct WebSocketCloseOrderTests {
         #expect(events.count < 401)
     }
 
+    @Test("a delegate hears nothing after the close, and is let go at the close")
+    func delegateHearsNothingAfterClose() throws {
+        let seen = Collector<String>()
+        let released = Collector<String>()
+        let options = WebSocketRouteOptions(maxOutboundBytes: 64 * 1024, overflowCloseCode: WebSocketCloseCode(4100))
+        let (group, _, port) = try startTestServer { routes in
+            routes.webSocket("/ws", options: options) { _, socket in
+                socket.delegate = RecordingDelegate(seen: seen, released: released)
+            }
+        }
+        defer { group.shutdownAndWait() }
+        let client = try RawClient(port: port)
+        var small: Int32 = 4096
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        client.send("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        _ = client.read(until: "\r\n\r\n")
+        var burst: [UInt8] = []
+        for _ in 0..<400 { burst += maskedTextFrame("more") }
+        client.send(burst)
+        let events = waitForClose(seen)
+        let close = try #require(events.firstIndex { $0.hasPrefix("close:") })
+        #expect(events[close] == "close:4100")
+        #expect(events[(close + 1)...].isEmpty)
+        #expect(released.wait(count: 1) == ["released"], "the socket let go of its delegate at the close")
+    }
+
     private func waitForClose(_ seen: Collector<String>) -> [String] {
         for count in 1...401 {
             let events = seen.wait(count: count, guardSeconds: 5)
@@ -51,5 +78,28 @@ struct WebSocketCloseOrderTests {
             }
         }
         return seen.snapshot
+    }
+}
+
+/// Answers every message with 256 KiB and records what it hears; says when it is freed.
+private final class RecordingDelegate: WebSocketDelegate {
+    let seen: Collector<String>
+    let released: Collector<String>
+    private let reply = WebSocket.serverBinaryFrame([UInt8](repeating: 1, count: 64 * 1024))
+
+    init(seen: Collector<String>, released: Collector<String>) {
+        self.seen = seen
+        self.released = released
+    }
+
+    deinit { released.append("released") }
+
+    func webSocket(_ socket: WebSocket, didReceive message: WebSocketMessage) {
+        seen.append("message")
+        for _ in 0..<4 { socket.send(shared: reply) }
+    }
+
+    func webSocket(_ socket: WebSocket, didCloseWith code: WebSocketCloseCode, reason: String) {
+        seen.append("close:\(code.rawValue)")
     }
 }

@@ -52,6 +52,9 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     public var onOutboundOverflow: ((WebSocket) -> Void)?
     /// Free slot for the application (session, subscriptions...). Loop.
     public var userData: AnyObject?
+    /// Receives the events instead of the `on…` closures when set; released after the close
+    /// is reported. Loop.
+    public var delegate: (any WebSocketDelegate)?
 
     let connection: Connection
     private var machine: WebSocketConnection
@@ -230,14 +233,14 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
             guard !closeReported, connection.isOpen else { return }
             switch action {
             case .message(let message):
-                onMessage?(self, message)
+                if let delegate { delegate.webSocket(self, didReceive: message) } else { onMessage?(self, message) }
             case .write(let bytes):
                 write(bytes)
             case .ping(let payload):
-                onPing?(self, payload)
+                if let delegate { delegate.webSocket(self, didReceivePing: payload) } else { onPing?(self, payload) }
             case .pong(let payload):
                 awaitingPong = false
-                onPong?(self, payload)
+                if let delegate { delegate.webSocket(self, didReceivePong: payload) } else { onPong?(self, payload) }
             case .closed(let code, let reason):
                 report(code, reason)
                 connection.close()
@@ -254,6 +257,8 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         heartbeatTimer = nil
         let callback = onClose
         onClose = nil
+        let delegate = self.delegate
+        self.delegate = nil
         // Nothing may reach the layer above once it has heard the close: it is free to
         // release what these callbacks capture.
         onMessage = nil
@@ -261,6 +266,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         onPing = nil
         onOutboundOverflow = nil
         callback?(self, code, reason)
+        delegate?.webSocket(self, didCloseWith: code, reason: reason)
     }
 
     // MARK: Heartbeat

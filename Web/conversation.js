@@ -1,0 +1,208 @@
+// One room's conversation: the messages known (by seq), the ones still in the outbox, read
+// cursors, and the rendering of all of it as a list that is updated in place (an element is
+// rebuilt only when what it shows changed, so images never reload and scrolling holds).
+
+import { h, linkify, link, safeURL, clock, dayKey, dayLabel } from "./dom.js";
+
+export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢"];
+
+export class Conversation {
+  constructor(roomID) {
+    this.roomID = roomID;
+    this.bySeq = new Map();
+    this.cursors = new Map(); // user id -> read seq
+    this.hasMore = false;
+    this.loaded = false;
+    this.elements = new Map(); // key -> {signature, element}
+    this.separators = new Map(); // day key -> element
+    this.myReactions = new Set(); // `${messageID} ${emoji}` this user added
+  }
+
+  get firstSeq() {
+    let first = Infinity;
+    for (const seq of this.bySeq.keys()) first = Math.min(first, seq);
+    return first === Infinity ? null : first;
+  }
+
+  get lastSeq() {
+    let last = 0;
+    for (const seq of this.bySeq.keys()) last = Math.max(last, seq);
+    return last;
+  }
+
+  ingest(messages) {
+    for (const message of messages) {
+      this.bySeq.set(message.seq, message);
+      // Whoever sent a message has read the room up to it (the server moves their cursor too).
+      this.cursors.set(message.sender_id, Math.max(this.cursors.get(message.sender_id) || 0, message.seq));
+    }
+  }
+
+  byID(id) {
+    for (const message of this.bySeq.values()) if (message.id === id) return message;
+    return null;
+  }
+
+  hasClientID(clientID) {
+    for (const message of this.bySeq.values()) if (message.client_id === clientID) return true;
+    return false;
+  }
+
+  /** The highest seq someone other than `me` has read. */
+  readByOthers(me) {
+    let seq = 0;
+    for (const [user, read] of this.cursors) if (user !== me) seq = Math.max(seq, read);
+    return seq;
+  }
+
+  /**
+   * Renders into `list`: messages in seq order with day separators, then the room's
+   * outbox items. `view` gives names, attachments, the signed-in user and the actions.
+   */
+  render(list, pending, view) {
+    const ordered = [...this.bySeq.values()].sort((a, b) => a.seq - b.seq);
+    const seenUpTo = this.readByOthers(view.me);
+    let lastOwn = null;
+    for (const message of ordered) if (message.sender_id === view.me && !message.deleted) lastOwn = message.seq;
+    const nodes = [];
+    let day = null;
+    const items = [...ordered, ...pending.map((item) => ({ ...item, pending: true }))];
+    for (const message of items) {
+      const key = dayKey(message.created_at);
+      if (key !== day) {
+        day = key;
+        nodes.push(this.separator(key, message.created_at));
+      }
+      let status = null;
+      if (message.pending) status = message.state;
+      else if (message.seq === lastOwn) status = message.seq <= seenUpTo ? "seen" : "sent";
+      nodes.push(this.element(message, status, view));
+    }
+    const keep = new Set(nodes);
+    for (const [key, entry] of this.elements) if (!keep.has(entry.element)) this.elements.delete(key);
+    // Move only what is out of place: a full replace would restart running image loads.
+    let cursor = list.firstChild;
+    for (const node of nodes) {
+      if (cursor === node) { cursor = cursor.nextSibling; continue; }
+      list.insertBefore(node, cursor);
+    }
+    while (cursor) { const next = cursor.nextSibling; cursor.remove(); cursor = next; }
+  }
+
+  separator(key, ms) {
+    let element = this.separators.get(key);
+    const label = dayLabel(ms);
+    if (!element || element.textContent !== label) {
+      element = h("li", { class: "day", role: "separator", "aria-label": label }, h("span", { text: label }));
+      this.separators.set(key, element);
+    }
+    return element;
+  }
+
+  element(message, status, view) {
+    const key = message.pending ? "c:" + message.client_id : "s:" + message.seq;
+    const signature = JSON.stringify([message.parts, message.edited_at, message.deleted, message.reactions, status, message.error,
+      view.userName(message.sender_id), this.reactionKeys(message), message.parts.map((p) => p.attachment_id && !!view.attachment(p.attachment_id))]);
+    const known = this.elements.get(key);
+    if (known && known.signature === signature) return known.element;
+    const element = this.build(message, status, view);
+    if (known && known.element.classList.contains("open")) element.classList.add("open");
+    this.elements.set(key, { signature, element });
+    return element;
+  }
+
+  reactionKeys(message) {
+    return (message.reactions || []).filter((r) => this.myReactions.has(message.id + " " + r.emoji)).map((r) => r.emoji);
+  }
+
+  build(message, status, view) {
+    const own = message.sender_id === view.me;
+    const classes = ["msg"];
+    if (own) classes.push("own");
+    if (message.deleted) classes.push("deleted");
+    if (message.pending) classes.push("pending");
+    const name = view.userName(message.sender_id);
+    const meta = h("div", { class: "meta" },
+      h("span", { class: "sender", text: own ? "You" : name }), " ",
+      h("time", { dateTime: new Date(message.created_at).toISOString(), text: clock(message.created_at) }),
+      message.edited_at && !message.deleted ? h("span", { class: "edited", text: " (edited)" }) : null);
+    const body = h("div", { class: "body" });
+    if (message.deleted) body.append(h("em", { text: "This message was deleted." }));
+    else for (const part of message.parts) body.append(this.part(part, view));
+    const bubble = h("div", { class: "bubble", tabIndex: 0, "aria-label": `${own ? "You" : name}, ${clock(message.created_at)}`,
+      onclick: (event) => { if (!event.target.closest("a, button")) bubble.parentElement.classList.toggle("open"); } },
+    meta, body, this.reactions(message, view));
+    if (status) bubble.append(this.status(message, status, view));
+    const element = h("li", { class: classes.join(" "), dataset: message.pending ? { clientId: message.client_id } : { seq: String(message.seq) } },
+      bubble, message.pending || message.deleted ? null : this.tools(message, own, view));
+    return element;
+  }
+
+  part(part, view) {
+    if (part.type === "text") return h("p", { class: "text" }, linkify(part.text));
+    if (part.type === "url") {
+      const url = safeURL(part.url);
+      return h("p", { class: "text" }, url ? link(url, part.url) : part.url);
+    }
+    if (part.type === "attachment") return this.attachment(part.attachment_id, view);
+    return h("p", { class: "text muted", text: "(unsupported content)" });
+  }
+
+  attachment(id, view) {
+    const meta = view.attachment(id);
+    if (!meta) return h("p", { class: "muted", text: "Loading attachment…" });
+    if (meta.failed) return h("p", { class: "muted", text: "Attachment unavailable." });
+    const url = new URL(meta.download_url, location.origin);
+    if (meta.content_type.startsWith("image/") && meta.width && meta.height) {
+      return h("figure", { class: "image" }, view.image(meta, url));
+    }
+    const size = meta.size > 1048576 ? (meta.size / 1048576).toFixed(1) + " MB" : Math.ceil(meta.size / 1024) + " KB";
+    return h("p", { class: "file" }, link(url, `📎 ${meta.content_type.split(";")[0]} (${size})`));
+  }
+
+  reactions(message, view) {
+    const list = h("div", { class: "reactions" });
+    if (message.deleted) return list;
+    for (const reaction of message.reactions || []) {
+      const mine = this.myReactions.has(message.id + " " + reaction.emoji);
+      list.append(h("button", { type: "button", class: "chip" + (mine ? " mine" : ""), "aria-pressed": mine ? "true" : "false",
+        "aria-label": `${reaction.emoji} ${reaction.count}`, onclick: () => view.react(message, reaction.emoji, !mine) },
+      reaction.emoji + " " + reaction.count));
+    }
+    return list;
+  }
+
+  status(message, status, view) {
+    const labels = { queued: "waiting to send", sending: "sending…", sent: "✓ sent", seen: "✓✓ seen", failed: "failed" };
+    const line = h("div", { class: "status " + status, text: labels[status] || status });
+    if (status === "failed") {
+      if (message.error) line.append(": " + message.error);
+      line.append(" ", h("button", { type: "button", class: "link", text: "Retry", onclick: () => view.retry(message) }),
+        " ", h("button", { type: "button", class: "link", text: "Discard", onclick: () => view.discard(message) }));
+    }
+    return line;
+  }
+
+  tools(message, own, view) {
+    const tools = h("div", { class: "tools", role: "toolbar", "aria-label": "Message actions" });
+    for (const emoji of QUICK_REACTIONS) {
+      tools.append(h("button", { type: "button", class: "quiet", "aria-label": "React " + emoji, text: emoji,
+        onclick: () => view.react(message, emoji, !this.myReactions.has(message.id + " " + emoji)) }));
+    }
+    if (own && message.parts.some((p) => p.type === "text")) {
+      tools.append(h("button", { type: "button", class: "quiet", text: "Edit", onclick: () => view.edit(message) }));
+    }
+    if (own || view.isAdmin) {
+      const remove = h("button", { type: "button", class: "quiet danger", text: "Delete", onclick: () => {
+        if (remove.dataset.armed) view.remove(message);
+        else {
+          remove.dataset.armed = "1";
+          remove.textContent = "Delete?";
+          setTimeout(() => { delete remove.dataset.armed; remove.textContent = "Delete"; }, 4000);
+        }
+      } });
+      tools.append(remove);
+    }
+    return tools;
+  }
+}
