@@ -18,10 +18,13 @@ final class DocsMount: AccessEndObserver {
     /// The documents service of each app, by app id.
     let services: [String: DocumentsService]
     private let sockets: YWebSocketRegistry
+    /// Logs, counts and slows down refused messages.
+    let refusals: DocumentRefusals
 
     /// Builds the services over the chat store's database; broadcasts go to `hub` and to the
     /// document's y-websocket connections.
-    init(apps: AppRegistry, store: SQLChatStore, hub: any ChannelHub) {
+    init(apps: AppRegistry, store: SQLChatStore, hub: any ChannelHub, refusals: DocumentRefusals = DocumentRefusals()) {
+        self.refusals = refusals
         let sockets = YWebSocketRegistry()
         let documents = SQLDocumentStore(database: store.database, limits: store.limits)
         let membership = StoreRoomMembership(store: store)
@@ -115,6 +118,7 @@ final class DocsMount: AccessEndObserver {
         }
         let connection = YWebSocketConnection(socket: socket)
         let sockets = self.sockets
+        let refusals = self.refusals
         let raw = Self.tokenText(request) ?? ""
         let expectedApp = request.headers.first("X-Parley-App")
         Task {
@@ -138,7 +142,7 @@ final class DocsMount: AccessEndObserver {
             }
             let session = YWebSocketSession(service: service, userID: token.userID,
                                             connectionID: "yws-" + connection.id, documentID: documentID)
-            await connection.run(session, registry: sockets)
+            await connection.run(session, registry: sockets, refusals: refusals)
         }
     }
 }
