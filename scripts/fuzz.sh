@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target in Fuzz/ and runs each for a bounded time.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
-# A target is Fuzz/<Name>Fuzz.swift compiled together with the ParleyWire sources;
+# A target is Fuzz/<Name>Fuzz.swift compiled together with the ParleyWire sources, or with
+# the source directory its first line names (`// fuzz-sources: Sources/ParleyText`);
 # its seed corpus is Fuzz/corpus/<Name>/. Exits non-zero if any target crashes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,11 @@ wire_sources=$(find Sources/ParleyWire -name '*.swift' | sort)
 status=0
 for name in "${targets[@]}"; do
   bin="$out/$name"
+  sources=$wire_sources
+  own=$(sed -n '1s|^// fuzz-sources: ||p' "Fuzz/${name}Fuzz.swift")
+  if [ -n "$own" ]; then sources=$(find "$own" -name '*.swift' | sort); fi
   swiftc -swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -module-name ParleyWireFuzz \
-    -I Sources/CCrypto -I Sources/CZlib $wire_sources "Fuzz/${name}Fuzz.swift" -lcrypto -lz -o "$bin" \
+    -I Sources/CCrypto -I Sources/CZlib $sources "Fuzz/${name}Fuzz.swift" -lcrypto -lz -o "$bin" \
     >"$out/$name.build.log" 2>&1 || { echo "fuzz: $name failed to build"; grep -E "error" "$out/$name.build.log"; exit 1; }
   work="$out/$name-corpus"; mkdir -p "$work"
   log="$out/$name.log"

@@ -2,7 +2,8 @@ import ParleyChannels
 
 /// Limits and policies of the documents service.
 public struct DocumentsConfiguration: Sendable, Hashable {
-    /// The root type name the text lives under (`doc.getText(name)` in Yjs).
+    /// The root type whose text ``DocumentsService/text(documentID:)`` reads (`doc.getText(name)`
+    /// in Yjs); documents may hold any other roots as well.
     public var rootName = "text"
     /// The largest y-protocols message accepted, in bytes.
     public var maxMessageBytes = 1 << 20

@@ -14,9 +14,10 @@ public struct DocumentsError: Error, Hashable, Sendable, CustomStringConvertible
         case invalidArgument = "invalid_argument"
         /// The bytes are not a well-formed y-protocols message.
         case malformedMessage = "malformed_message"
-        /// The update is not a valid Yjs update of a text document; nothing was changed.
+        /// The update is not a valid Yjs update (format v1); nothing was changed.
         case invalidUpdate = "invalid_update"
-        /// The update depends on changes the server does not have; nothing was changed (resync).
+        /// No longer raised: updates whose dependencies have not arrived wait in the server's
+        /// replica, as in Yjs. Kept so the code stays reserved.
         case missingDependencies = "missing_dependencies"
         /// The update or message is larger than the configured limit.
         case updateTooLarge = "update_too_large"

@@ -6,9 +6,10 @@ import Synchronization
 /// The documents service of one app: creates and finds documents, checks access, and syncs
 /// them with participants over the y-protocols messages, whatever the transport.
 ///
-/// Each open document keeps a server replica in memory; every update a participant sends
-/// is validated by applying it to that replica first (a malformed update, or one whose
-/// dependencies the server lacks, is refused and changes nothing), then persisted, and only
+/// Each open document keeps a server replica of any Yjs content in memory; every update a
+/// participant sends is validated by applying it to that replica first (a malformed update
+/// is refused and changes nothing; one whose dependencies have not arrived waits in the
+/// replica, as in Yjs), then persisted, and only
 /// when durable acknowledged and published to the other participants through the
 /// ``DocumentPublisher``. Awareness is relayed, never stored.
 public final class DocumentsService: Sendable {
@@ -133,7 +134,7 @@ public final class DocumentsService: Sendable {
     /// server's step 1. Step 2 and updates are validated, applied, made durable and only
     /// then published; the call returns after that. A participant that did not join is
     /// joined first (its access checked). Throws, and changes nothing, for malformed
-    /// messages, invalid or too large updates, and updates with missing dependencies.
+    /// messages and invalid or too large updates.
     public func handleSync(_ participant: DocumentParticipant, documentID id: String, message: [UInt8]) async throws(DocumentsError) -> [[UInt8]] {
         guard message.count <= configuration.maxMessageBytes else {
             throw DocumentsError(.updateTooLarge, "message of \(message.count) bytes exceeds \(configuration.maxMessageBytes)")
@@ -175,6 +176,12 @@ public final class DocumentsService: Sendable {
     /// The server replica's text of a document (diagnostics, tests, exports); no access check.
     public func text(documentID id: String) async throws(DocumentsError) -> String {
         try await withOpenDocument(id) { document throws(DocumentsError) in try await document.text() }
+    }
+
+    /// The server replica's whole state as one Yjs update (`encodeStateAsUpdate`), and the
+    /// updates still waiting for dependencies; no access check.
+    public func encodedState(documentID id: String) async throws(DocumentsError) -> (state: [UInt8], pending: [[UInt8]]) {
+        try await withOpenDocument(id) { document throws(DocumentsError) in try await document.encodedState() }
     }
 
     /// The number of documents held open.

@@ -54,6 +54,8 @@ extension OpenDocument {
             throw DocumentsError(.malformedMessage, "state vector: \(error)")
         }
         var replies = [YSyncMessage.syncStep2(update: diff).encode()]
+        // What waits for missing dependencies is relayed too, as the updates that carried it.
+        replies += loaded.replica.pendingUpdates.map { YSyncMessage.update($0).encode() }
         if participants[participant]?.sentStateVector == false {
             participants[participant]?.sentStateVector = true
             replies.append(YSyncMessage.syncStep1(stateVector: loaded.replica.encodeStateVector()).encode())
@@ -72,24 +74,16 @@ extension OpenDocument {
             throw DocumentsError(.documentTooLarge, "document \(id) would exceed \(configuration.maxDocumentBytes) bytes")
         }
         // Applied in place: no copy of the replica may be alive here, or the apply would copy it.
-        let before = Self.progress(of: loaded!.replica)
-        let applied: Bool
+        // Structs whose dependencies have not arrived wait in the replica, as in Yjs; the
+        // update is stored and relayed like any other.
+        let changed: Bool
         do {
-            applied = try loaded!.replica.applyUpdateIfComplete(update)
+            changed = try loaded!.replica.applyUpdate(update)
         } catch {
             throw DocumentsError(.invalidUpdate, error.description)
         }
-        guard applied else {
-            throw DocumentsError(.missingDependencies, "the update depends on changes the server does not have")
-        }
-        guard Self.progress(of: loaded!.replica) != before else { return }
+        guard changed else { return }
         try await persist(update, from: participant)
-    }
-
-    /// A fingerprint that changes whenever an update integrates something: every insertion
-    /// advances a clock, every deletion of visible text lowers the count.
-    private static func progress(of replica: TextDocument) -> (Int, Int) {
-        (replica.stateVector.values.reduce(0, +), replica.count)
     }
 
     /// Queues an applied update for the store and waits until it is durable.

@@ -31,7 +31,7 @@ actor OpenDocument {
     /// What loading produced: the replica and the storage counters.
     struct Loaded: Sendable {
         var info: DocumentInfo
-        var replica: TextDocument
+        var replica: YDocument
         var storedBytes: Int
         var logCount: Int
         var logBytes: Int
@@ -94,8 +94,7 @@ actor OpenDocument {
                              configuration: DocumentsConfiguration) async throws -> Loaded {
         let info = try await store.document(app: app, id: id)
         let content = try await store.content(app: app, id: id)
-        // The replica never edits, so its client id only has to stay out of the way.
-        var replica = TextDocument(clientID: UInt64.max >> 11, rootName: configuration.rootName)
+        var replica = YDocument()
         do {
             if let snapshot = content.snapshot { try replica.applyUpdate(snapshot) }
             for update in content.updates { try replica.applyUpdate(update) }
@@ -116,9 +115,15 @@ actor OpenDocument {
         loaded?.info = info
     }
 
-    /// The replica's text (for diagnostics and tests).
+    /// The replica's text under the configured root name (for diagnostics and tests).
     func text() async throws(DocumentsError) -> String {
-        try await state().replica.text
+        try await state().replica.text(root: configuration.rootName)
+    }
+
+    /// The replica as one update, and the updates still waiting for dependencies.
+    func encodedState() async throws(DocumentsError) -> (state: [UInt8], pending: [[UInt8]]) {
+        let replica = try await state().replica
+        return (replica.encodeStateAsUpdate(), replica.pendingUpdates)
     }
 
     /// Closes the document when nobody takes part and nothing is being written; returns

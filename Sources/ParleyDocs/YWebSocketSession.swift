@@ -42,6 +42,8 @@ public struct YWebSocketSession: Sendable {
     public private(set) var state: State = .connecting
     /// The room owning the document (nil for an access-list document or before ``open()``).
     public private(set) var ownerRoomID: String?
+    /// Why the last message was refused (the session closed on it), for logs and metrics.
+    public private(set) var refusal: DocumentsError?
 
     /// Creates a session for an authenticated user on one connection.
     public init(service: DocumentsService, userID: String, connectionID: String, documentID: String) {
@@ -73,8 +75,9 @@ public struct YWebSocketSession: Sendable {
             return replies.map(YWebSocketAction.send)
         } catch {
             state = .closed
+            refusal = error
             await service.leave(participant, documentID: documentID)
-            return [Self.closeAction(for: error)]
+            return [Self.closeAction(for: error, detailed: true)]
         }
     }
 
@@ -127,8 +130,10 @@ public struct YWebSocketSession: Sendable {
         return broadcast.message
     }
 
-    /// The close action that reports `error` to the peer.
-    static func closeAction(for error: DocumentsError) -> YWebSocketAction {
+    /// The close action that reports `error` to the peer; a detailed reason adds the
+    /// message to the code (`invalid_update: unknown_content: content ref 11`), cut to
+    /// the 123 bytes a close frame can carry.
+    static func closeAction(for error: DocumentsError, detailed: Bool = false) -> YWebSocketAction {
         let code: WebSocketCloseCode
         switch error.code {
         case .forbidden: code = forbiddenCode
@@ -139,6 +144,9 @@ public struct YWebSocketSession: Sendable {
         case .storageUnavailable, .documentClosed: code = .internalError
         case .rateLimited: code = rateLimitedCode
         }
-        return .close(code, reason: String(error.code.rawValue.prefix(120)))
+        guard detailed else { return .close(code, reason: String(error.code.rawValue.prefix(120))) }
+        var reason = "\(error.code.rawValue): \(error.message)"
+        while reason.utf8.count > 123 { reason.removeLast() }
+        return .close(code, reason: reason)
     }
 }

@@ -20,10 +20,13 @@ final class DocsMount: AccessEndObserver {
     private let sockets: YWebSocketRegistry
     /// Each app's bounds on a y-websocket connection's unhandled messages.
     private let backlogLimits: [String: YWebSocketBacklog<YWebSocketConnection.Message>.Limits]
+    /// Logs, counts and slows down refused messages.
+    let refusals: DocumentRefusals
 
     /// Builds the services over the chat store's database; broadcasts go to `hub` and to the
     /// document's y-websocket connections.
-    init(apps: AppRegistry, store: SQLChatStore, hub: any ChannelHub) {
+    init(apps: AppRegistry, store: SQLChatStore, hub: any ChannelHub, refusals: DocumentRefusals = DocumentRefusals()) {
+        self.refusals = refusals
         let sockets = YWebSocketRegistry()
         let documents = SQLDocumentStore(database: store.database, limits: store.limits)
         let membership = StoreRoomMembership(store: store)
@@ -125,6 +128,7 @@ final class DocsMount: AccessEndObserver {
         let limits = backlogLimits[token.appID] ?? .init()
         let connection = YWebSocketConnection(socket: socket, limits: limits)
         let sockets = self.sockets
+        let refusals = self.refusals
         let raw = Self.tokenText(request) ?? ""
         let expectedApp = request.headers.first("X-Parley-App")
         Task {
@@ -148,7 +152,7 @@ final class DocsMount: AccessEndObserver {
             }
             let session = YWebSocketSession(service: service, userID: token.userID,
                                             connectionID: "yws-" + connection.id, documentID: documentID)
-            await connection.run(session, registry: sockets)
+            await connection.run(session, registry: sockets, refusals: refusals)
         }
     }
 }

@@ -49,13 +49,14 @@ public final class ParleyServer: Sendable {
         self.channels = channels
         var routes = HTTPRoutes()
         let edgeStatistics = EdgeStatistics()
+        let refusals = store == nil ? nil : DocumentRefusals(logger: Logger(label: "docs", minimumLevel: logger.minimumLevel))
         ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
-                                      metrics: MetricsAccess(options: options, config: channelsConfig))
+                                      docs: refusals, metrics: MetricsAccess(options: options, config: channelsConfig))
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
         if let channels, let store {
-            let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub)
+            let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub, refusals: refusals ?? DocumentRefusals())
             var configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
                                                   limits: options.chatLimits, otherChannels: { app, user, channel in
                                                       await docs.authorizeChannel(app: app, user: user, channel: channel)

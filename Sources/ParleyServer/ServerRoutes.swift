@@ -6,7 +6,7 @@ import ParleyWire
 /// The routes every Parley server answers, whatever is mounted: health, version, metrics.
 enum ServerRoutes {
     static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
-                                 edge: EdgeStatistics? = nil, metrics access: MetricsAccess) {
+                                 edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, metrics access: MetricsAccess) {
         routes.get("/healthz") { _, responder in
             responder.respond(.json(#"{"status":"ok"}"#))
         }
@@ -26,6 +26,7 @@ enum ServerRoutes {
             var body = channels?.metricsText() ?? ""
             if let store { body += StoreMetrics.render(store.statistics) }
             if let edge { body += edge.render() }
+            if let docs { body += docs.render() }
             responder.respond(status: .ok, headers: headers, body: Array(body.utf8))
         }
     }

@@ -77,7 +77,8 @@ final class YWebSocketConnection: Sendable {
 
     /// Opens the session, then handles messages in arrival order until either side closes.
     /// While open, the connection is in `registry` and receives the document's broadcasts.
-    func run(_ initial: YWebSocketSession, registry: YWebSocketRegistry) async {
+    /// A refused message is logged and counted in `refusals`, which may hold the close back.
+    func run(_ initial: YWebSocketSession, registry: YWebSocketRegistry, refusals: DocumentRefusals? = nil) async {
         var session = initial
         var checkedAt = registry.revocationCount
         perform(await session.open())
@@ -92,7 +93,15 @@ final class YWebSocketConnection: Sendable {
         defer { registry.remove(self, app: session.service.app, documentID: session.documentID) }
         while session.state == .open {
             switch await next() {
-            case .message(.binary(let bytes)): perform(await session.receive(bytes))
+            case .message(.binary(let bytes)):
+                let actions = await session.receive(bytes)
+                if let refusal = session.refusal, let refusals {
+                    let delay = refusals.record(refusal, app: session.service.app, document: session.documentID,
+                                                user: session.participant.userID, connection: id, message: bytes)
+                    // The session is closed; waiting here only delays this connection's close.
+                    if delay > .zero { try? await Task.sleep(for: delay) }
+                }
+                perform(actions)
             case .message(.text): perform(await session.receiveText())
             case .closed: await session.close()
             case .revoked(let reason): _ = await session.revoke(reason: reason)  // the socket is already closing with 4410

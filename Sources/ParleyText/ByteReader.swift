@@ -86,4 +86,6 @@ enum TextLimits {
     static let maxClock = (1 << 53) - 1
     /// The largest single struct length (it is stored in 32 bits).
     static let maxStructLength = Int(Int32.max)
+    /// The deepest nesting of arrays and objects accepted inside one "any" value.
+    static let maxNesting = 64
 }

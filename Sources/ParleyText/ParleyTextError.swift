@@ -29,6 +29,12 @@ public enum ParleyTextError: Error, Equatable, Sendable {
     case positionOutOfRange
     /// The document would exceed the sizes this implementation supports (2^31 UTF-16 units).
     case documentTooLarge
+    /// A shared type reference number that the Yjs format does not define.
+    case unknownTypeRef(UInt8)
+    /// A value of the lib0 "any" encoding has an unknown tag or is malformed.
+    case invalidAnyValue
+    /// Nested arrays or objects go deeper than ``TextLimits`` allows.
+    case nestingTooDeep
 
     /// A stable, machine-readable code for this error.
     public var code: String {
@@ -46,6 +52,9 @@ public enum ParleyTextError: Error, Equatable, Sendable {
         case .trailingBytes: "trailing_bytes"
         case .positionOutOfRange: "position_out_of_range"
         case .documentTooLarge: "document_too_large"
+        case .unknownTypeRef: "unknown_type"
+        case .invalidAnyValue: "invalid_any"
+        case .nestingTooDeep: "nesting_too_deep"
         }
     }
 }
@@ -56,6 +65,7 @@ extension ParleyTextError: CustomStringConvertible {
         switch self {
         case .unknownContentRef(let ref): "\(code): content ref \(ref)"
         case .unsupportedContent(let ref): "\(code): content ref \(ref)"
+        case .unknownTypeRef(let ref): "\(code): type ref \(ref)"
         default: code
         }
     }

@@ -88,20 +88,20 @@ struct DocumentsServiceTests {
             try writer.applyUpdate(alice.doc.encodeStateAsUpdate())
             try writer.insert("x", at: 0)
             let valid = try #require(writer.takeLocalUpdate() as [UInt8]?)
-            try writer.insert("y", at: 0)
-            let dependent = try #require(writer.takeLocalUpdate() as [UInt8]?)
 
             var unknownContent = valid
             unknownContent[4] = 0x0B | (unknownContent[4] & 0xE0)  // a content ref Yjs does not define
-            let otherRoot: [UInt8] = [1, 1, 5, 0, 4, 1, 4, 0x6D, 0x61, 0x70, 0x73, 1, 0x7A, 0]  // parent "maps"
+            // A nested type of a kind Yjs does not define, and an "any" value with an unknown tag.
+            let unknownType: [UInt8] = [1, 1, 5, 0, 7, 1, 4, 0x6D, 0x61, 0x70, 0x73, 9, 0]
+            let badAny: [UInt8] = [1, 1, 5, 0, 8, 1, 4, 0x6D, 0x61, 0x70, 0x73, 1, 0x50, 0]
             let cases: [([UInt8], DocumentsError.Code)] = [
                 ([0, 2], .malformedMessage),
                 ([7, 1, 2], .malformedMessage),
                 (YSyncMessage.update(Array(valid.dropLast(2))).encode(), .invalidUpdate),
                 (YSyncMessage.update(unknownContent).encode(), .invalidUpdate),
-                (YSyncMessage.update(otherRoot).encode(), .invalidUpdate),
+                (YSyncMessage.update(unknownType).encode(), .invalidUpdate),
+                (YSyncMessage.update(badAny).encode(), .invalidUpdate),
                 (YSyncMessage.update([1, 1, 66, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]).encode(), .invalidUpdate),
-                (YSyncMessage.syncStep2(update: dependent).encode(), .missingDependencies),
                 (YSyncMessage.update(Array(repeating: 0, count: 5_000)).encode(), .updateTooLarge),
                 (YSyncMessage.syncStep1(stateVector: [1, 5]).encode(), .malformedMessage),
             ]

@@ -65,7 +65,13 @@ struct YWebSocketSessionTests {
 
             var garbled = YWebSocketSession(service: service, userID: "alice", connectionID: "g", documentID: doc.id)
             _ = await garbled.open()
-            #expect(await garbled.receive([0, 2, 9, 1]) == [.close(.invalidPayload, reason: "malformed_message")])
+            let refused = await garbled.receive([0, 2, 9, 1])
+            guard case .close(.invalidPayload, let reason) = refused.first, refused.count == 1 else {
+                Issue.record("expected a 1007 close, got \(refused)")
+                return
+            }
+            #expect(reason.hasPrefix("malformed_message: "), "the reason says why: \(reason)")
+            #expect(garbled.refusal?.code == .malformedMessage)
             #expect(garbled.state == .closed)
             var texting = YWebSocketSession(service: service, userID: "alice", connectionID: "t", documentID: doc.id)
             _ = await texting.open()

@@ -147,6 +147,40 @@ for _ in 0..<runs {
 }
 print(String(format: "load (decode + integrate): best %.2f ms", loadTimes.min()! * 1000))
 
+// The server replica (YDocument, any Yjs content): every edit's update applied as a server
+// receives it, then the encoded state and the time to load it.
+var editUpdates: [[UInt8]] = []
+do {
+    var doc = TextDocument(clientID: 1)
+    for index in trace.positions.indices {
+        try doc.splice(at: trace.positions[index], deleting: trace.deleteCounts[index], inserting: trace.inserts[index])
+        if let update = doc.takeLocalUpdate() { editUpdates.append(update) }
+    }
+}
+var replicaTimes: [Double] = []
+var replica = YDocument()
+for _ in 0..<max(1, runs / 2) {
+    let start = clock.now
+    var server = YDocument()
+    for update in editUpdates { try server.applyUpdate(update) }
+    replicaTimes.append(seconds(clock.now - start))
+    replica = server
+}
+guard replica.text(root: "text") == trace.endContent else {
+    print("FAILED: the server replica does not give endContent")
+    exit(1)
+}
+let replicaEncoded = replica.encodeStateAsUpdate()
+var replicaLoads: [Double] = []
+for _ in 0..<runs {
+    let start = clock.now
+    var loaded = YDocument()
+    try loaded.applyUpdate(replicaEncoded)
+    replicaLoads.append(seconds(clock.now - start))
+}
+print(String(format: "server replica: %d updates applied in best %.1f ms; encoded %d bytes; load best %.2f ms",
+             editUpdates.count, replicaTimes.min()! * 1000, replicaEncoded.count, replicaLoads.min()! * 1000))
+
 // The same replay through pycrdt, for the ratios.
 if !arguments.contains("--no-pycrdt") {
     let python = environment["PARLEY_PYTHON"]

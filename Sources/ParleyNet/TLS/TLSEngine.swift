@@ -77,17 +77,26 @@ public final class TLSEngine {
     /// ``NetError/Code/tlsProtocol`` on a fatal error (then ``hasFailed`` is set).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(NetError) -> ReadResult {
         guard !hasFailed else { throw NetError(.tlsProtocol, "TLS session already failed") }
-        ERR_clear_error()
-        let count = SSL_read(session.handle, buffer.baseAddress, Int32(clamping: buffer.count))
-        noteHandshake()
-        if count > 0 { return .plaintext(Int(count)) }
-        switch SSL_get_error(session.handle, count) {
-        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-            return .needsInput
-        case SSL_ERROR_ZERO_RETURN:
-            return .closedByPeer
-        default:
-            throw fail("TLS read")
+        while true {
+            ERR_clear_error()
+            let buffered = BIO_ctrl_pending(session.input)
+            let count = SSL_read(session.handle, buffer.baseAddress, Int32(clamping: buffer.count))
+            noteHandshake()
+            if count > 0 { return .plaintext(Int(count)) }
+            switch SSL_get_error(session.handle, count) {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+                // SSL_read can stop after a record that carried no application data (the
+                // client's Finished, a session ticket) with the next record, often the first
+                // request, already received: it would then wait for a socket read that never
+                // comes. Go on while records remain and the last call consumed some.
+                let remaining = BIO_ctrl_pending(session.input)
+                if remaining > 0 && remaining < buffered { continue }
+                return .needsInput
+            case SSL_ERROR_ZERO_RETURN:
+                return .closedByPeer
+            default:
+                throw fail("TLS read")
+            }
         }
     }
 

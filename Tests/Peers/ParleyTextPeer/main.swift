@@ -16,16 +16,25 @@
 //   {"op":"sync_handle","doc":"a","message":hex}          -> {"ok":true,"reply":hex|null}
 //   {"op":"sync_decode","message":hex}                    -> {"ok":true,"type":..., ...fields}
 //   {"op":"awareness_encode","entries":[[client,clock,json|null],...]} -> {"ok":true,"message":hex}
+// Generic replicas (YDocument, any Yjs content, as the server holds documents):
+//   {"op":"replica_new","doc":"r"}                        -> {"ok":true}
+//   {"op":"replica_apply","doc":"r","update":hex}         -> {"ok":true,"changed":b,"pending":b} or an error
+//   {"op":"replica_sv","doc":"r"}                         -> {"ok":true,"sv":hex}
+//   {"op":"replica_diff","doc":"r","sv":hex}              -> {"ok":true,"update":hex,"pending":[hex...]}
 import Foundation
 import ParleyText
 
 /// The peer's documents by name, and the request dispatcher.
 struct TextPeer {
     var documents: [String: TextDocument] = [:]
+    var replicas: [String: YDocument] = [:]
 
     mutating func handle(_ request: [String: Any]) -> [String: Any] {
         let name = request["doc"] as? String ?? "a"
         let op = request["op"] as? String ?? ""
+        if op.hasPrefix("replica_") {
+            return handleReplica(op, name: name, request)
+        }
         if op == "sync_decode" || op == "awareness_encode" {
             return handleStateless(op, request)
         }
@@ -84,6 +93,36 @@ struct TextPeer {
             case "text":
                 return ["ok": true, "text": document.text, "len": document.count,
                         "pending": document.hasPendingUpdates]
+            default:
+                return failure("unknown_op", "unknown op \(op)")
+            }
+        } catch {
+            return failure(error.code, error.description)
+        }
+    }
+
+    /// Operations on generic replicas.
+    private mutating func handleReplica(_ op: String, name: String, _ request: [String: Any]) -> [String: Any] {
+        if op == "replica_new" {
+            replicas[name] = YDocument()
+            return ["ok": true]
+        }
+        guard var replica = replicas[name] else { return failure("no_document", "no replica named \(name)") }
+        defer { replicas[name] = replica }
+        do throws(ParleyTextError) {
+            switch op {
+            case "replica_apply":
+                guard let update = Hex.decode(request["update"] as? String ?? "") else {
+                    return failure("bad_hex", "update is not hex")
+                }
+                let changed = try replica.applyUpdate(update)
+                return ["ok": true, "changed": changed, "pending": replica.hasPendingUpdates]
+            case "replica_sv":
+                return ["ok": true, "sv": Hex.encode(replica.encodeStateVector())]
+            case "replica_diff":
+                let vector = Hex.decode(request["sv"] as? String ?? "00") ?? []
+                return ["ok": true, "update": Hex.encode(try replica.encodeStateAsUpdate(since: vector)),
+                        "pending": replica.pendingUpdates.map(Hex.encode)]
             default:
                 return failure("unknown_op", "unknown op \(op)")
             }
