@@ -83,6 +83,7 @@ public final class ParleyServer: Sendable {
             serverName: "parley/\(ParleyVersion.string)")
         options.edge.apply(to: &configuration, fileLimit: FileDescriptorLimit.current)
         configuration.tls = tlsIdentity
+        configuration.joinOtherProcesses = options.reusePort
         http = HTTPServer(group: group, configuration: configuration, routes: routes)
         edgeStatistics.attach(http)
     }
@@ -93,13 +94,13 @@ public final class ParleyServer: Sendable {
     /// Binds and starts serving; returns the bound address.
     @discardableResult
     public func start() throws(ServerStartError) -> SocketAddress {
-        do {
+        do throws(NetError) {
             let address = try http.start()
             if let channels { startTicking(channels) }
             docs?.startSweeping()
             return address
         } catch {
-            throw ServerStartError(code: "listen", message: "could not listen on \(options.host):\(options.port): \(error)")
+            throw ServerStartError.listen(error, options: options)
         }
     }
 

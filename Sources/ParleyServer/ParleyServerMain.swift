@@ -37,6 +37,8 @@ enum ParleyServerMain {
         do {
             try prepareDataDirectory(options.dataDirectory)
             let location = StoreLocation(databaseArgument: options.database, dataDirectory: options.dataDirectory)
+            let dataLock = try lockDataDirectory(options, location)
+            defer { dataLock?.release() }
             let store = try openStore(location)
             defer { BlockingAwait.run { await store.close() } }
             let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
@@ -109,6 +111,15 @@ enum ParleyServerMain {
         } catch {
             logger.warning("signal handlers not installed", [("error", "\(error)")])
         }
+    }
+
+    /// With an SQLite store, no other server may use the data directory (see ``DataDirectoryLock``);
+    /// PostgreSQL servers may share one for attachments.
+    private static func lockDataDirectory(_ options: ServeOptions, _ location: StoreLocation) throws(ServerStartError)
+        -> DataDirectoryLock?
+    {
+        guard case .sqlite = location else { return nil }
+        return try DataDirectoryLock.acquire(directory: options.dataDirectory)
     }
 
     private static func prepareDataDirectory(_ path: String) throws(ServerStartError) {

@@ -41,6 +41,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var tlsCertificateFile: String? = nil
     /// PEM private key of ``tlsCertificateFile``.
     public var tlsKeyFile: String? = nil
+    /// Whether to share the port with a server already listening on it (`--reuse-port`, for a handover).
+    public var reusePort: Bool = false
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -145,7 +147,7 @@ extension ServeOptions {
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
         },
-    ] + edgeFlags
+    ] + edgeFlags + operationsFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ServeOptionsError)
