@@ -22,6 +22,8 @@ public final class ParleyServer: Sendable {
     let logger: Logger
     /// The certificate served when TLS is on (reloaded on SIGHUP).
     let tlsIdentity: TLSServerIdentity?
+    /// What `/readyz` answers: the store reachable, the server not draining.
+    let readiness: ReadinessMonitor
 
     /// Creates the loops, the services and the routes; nothing listens until `start()`.
     /// With apps and an opened `store`, the chat API is mounted under `/v1`.
@@ -48,6 +50,9 @@ public final class ParleyServer: Sendable {
         }
         self.channels = channels
         var routes = HTTPRoutes()
+        let readiness = ReadinessMonitor(probe: store.map(Self.storeProbe), loop: loops[0], logger: logger)
+        self.readiness = readiness
+        readiness.mount(on: &routes)
         let edgeStatistics = EdgeStatistics()
         ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
                                       metrics: MetricsAccess(options: options, config: channelsConfig))
@@ -97,6 +102,7 @@ public final class ParleyServer: Sendable {
         do throws(NetError) {
             let address = try http.start()
             if let channels { startTicking(channels) }
+            readiness.startPeriodicChecks()
             docs?.startSweeping()
             return address
         } catch {
@@ -107,6 +113,7 @@ public final class ParleyServer: Sendable {
     /// Stops accepting, closes WebSockets with 1001, flushes, then stops the loops; `completion` runs after.
     public func shutdown(completion: @escaping @Sendable () -> Void = {}) {
         let group = self.group
+        readiness.startDraining()
         http.shutdown(gracePeriod: .seconds(options.shutdownGraceSeconds)) {
             group.shutdown()
             completion()
