@@ -11,6 +11,7 @@ public enum ParleyCommand {
           serve        Run the server (see parley serve --help)
           chat         Full-screen terminal chat client (see parley chat --help)
           token        Mint a user token for an app (see parley token --help)
+          check-config Check a JSON config file without starting (see parley check-config --help)
           version      Print the version
 
         OPTIONS:
@@ -36,6 +37,8 @@ public enum ParleyCommand {
             return serve(rest, environment: environment)
         case "token":
             return TokenCommand.run(rest, environment: environment)
+        case "check-config":
+            return CheckConfigCommand.run(rest)
         default:
             printError("parley: unknown command '\(command)' (see parley --help)")
             return 2

@@ -12,6 +12,10 @@ import Darwin
 enum ParleyServerMain {
     static func run(_ given: ServeOptions) -> Int32 {
         let logger = Logger(label: "parley")
+        if let refusal = checkConfigFile(given) {
+            printError("parley serve: \(refusal.message)")
+            return 2
+        }
         var options: ServeOptions
         switch optionsWithConfigFileTLS(given) {
         case .success(let merged): options = merged
@@ -71,7 +75,8 @@ enum ParleyServerMain {
             do {
                 return .success(try ChannelsConfig.parse(bytes))
             } catch {
-                return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(error)"))
+                let problem = ConfigFile(path: path, bytes: bytes).located(ConfigProblem(path: error.path, message: error.message))
+                return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(problem)"))
             }
         }
         if options.dev { return .success(ChannelsConfig.development) }
