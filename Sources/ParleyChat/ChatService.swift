@@ -14,8 +14,8 @@ public final class ChatService: Sendable {
     let store: any ChatStore
     let publisher: any ChatPublisher
     let clock: StoreClock
-    let appsByID: [String: AppConfig]
-    let appsByKey: [String: AppConfig]
+    /// The apps, live: a reload of the apps file (SIGHUP) replaces them.
+    let apps: AppRegistry
     let verifier: TokenVerifier
     let files: AttachmentFiles
     let sendLimiter: SendRateLimiter
@@ -28,14 +28,16 @@ public final class ChatService: Sendable {
     let accessObservers = Mutex<[any AccessEndObserver]>([])
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
-    public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system) {
+    /// `apps` is the server's live registry (reloaded on SIGHUP); nil: `configuration.apps`, fixed.
+    public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system,
+                apps: AppRegistry? = nil) {
         self.configuration = configuration
         self.store = store
         self.publisher = publisher
         self.clock = clock
-        appsByID = Dictionary(configuration.apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        appsByKey = Dictionary(configuration.apps.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        verifier = TokenVerifier(apps: appsByID, leeway: configuration.limits.tokenLeewaySeconds)
+        let apps = apps ?? AppRegistry(ChannelsConfig(apps: configuration.apps))
+        self.apps = apps
+        verifier = TokenVerifier(app: { apps.app(id: $0) }, leeway: configuration.limits.tokenLeewaySeconds)
         files = AttachmentFiles(root: configuration.dataDirectory)
         sendLimiter = SendRateLimiter(rate: configuration.limits.sendsPerSecond, burst: configuration.limits.sendBurst)
         typingLimiter = SendRateLimiter(rate: configuration.limits.typingPerSecond, burst: configuration.limits.typingBurst)

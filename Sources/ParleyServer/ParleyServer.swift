@@ -67,7 +67,7 @@ public final class ParleyServer: Sendable {
                                                   })
             configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             let chat = ChatService(configuration: configuration, store: store,
-                                   publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
+                                   publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps), apps: channels.apps)
             chat.guardSubscriptions(on: channels.hub)
             chat.addAccessEndObserver(docs)
             let relay = PresenceRelay(chat: chat)

@@ -3,7 +3,6 @@ database does not answer, 200 again once it does, and one log line for each chan
 `/healthz` (the process is alive) stays 200 throughout. Runs its own PostgreSQL instance,
 which it stops and starts."""
 import json
-import select
 import shutil
 import subprocess
 import tempfile
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from chat_support import ROOT, ChatServer
+from log_tail import LogTail
 
 SCRIPT = ROOT / "scripts" / "postgres-test-instance.sh"
 
@@ -41,18 +41,6 @@ def wait_for_status(server, status, timeout=30):
         time.sleep(0.2)
 
 
-def wait_for_line(server, text, timeout=30):
-    """Reads the server's output until a line contains `text`; returns that line."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        readable, _, _ = select.select([server.process.stdout], [], [], 0.2)
-        if readable:
-            line = server.process.stdout.readline()
-            if text in line:
-                return line
-    pytest.fail(f"the server never logged {text!r}")
-
-
 @pytest.fixture
 def instance():
     if shutil.which("psql") is None or not list(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")):
@@ -67,6 +55,7 @@ def instance():
 def test_readyz_follows_the_database_down_and_back_with_a_log_line_each(instance):
     directory, url = instance
     server = ChatServer(database=url).start()
+    tail = LogTail(server.process)
     try:
         assert get(server, "/readyz") == (200, {"status": "ready"})
 
@@ -75,14 +64,14 @@ def test_readyz_follows_the_database_down_and_back_with_a_log_line_each(instance
         assert status == 503, body
         assert body["error"]["code"] == "store_unreachable"
         assert "database" in body["error"]["message"]
-        down = wait_for_line(server, "database unreachable")
-        assert "level=error" in down
+        down = tail.wait_for("database unreachable", timeout=30)
+        assert down is not None and "level=error" in down
         assert get(server, "/healthz") == (200, {"status": "ok"})
 
         postgres("start", directory)
         assert wait_for_status(server, 200) == (200, {"status": "ready"})
-        back = wait_for_line(server, "database reachable again")
-        assert "down_ms=" in back
+        back = tail.wait_for("database reachable again", timeout=30)
+        assert back is not None and "down_ms=" in back
     finally:
         server.stop()
 

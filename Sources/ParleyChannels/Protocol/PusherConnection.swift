@@ -19,7 +19,7 @@ public struct PusherConnection: Sendable {
     }
 
     /// The app the connection belongs to.
-    public let app: AppConfig
+    public internal(set) var app: AppConfig
     /// The connection's socket id.
     public let socketID: PusherSocketID
     /// Seconds of silence before the server pings.

@@ -75,7 +75,7 @@ public final class ChannelsService: Sendable {
             return refuse(problem, problem == .noProtocol ? "No protocol version given" : "Unsupported protocol version \(query["protocol"] ?? "")")
         }
         let session = PusherSession(app: app, config: config, loopIndex: loopIndex, hub: hub, transport: transport,
-                                    webhooks: webhooks, metrics: metrics, now: clock())
+                                    webhooks: webhooks, metrics: metrics, now: clock(), registry: apps)
         return session.start() ? session : nil
     }
 

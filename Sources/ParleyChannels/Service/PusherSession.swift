@@ -7,9 +7,14 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     public let socketID: String
     public let loopIndex: Int
-    /// The app the connection belongs to.
-    public let app: AppConfig
+    /// The app the connection belongs to (held once, by the protocol state: every idle
+    /// connection carries a copy, so a second one here cost 152 bytes each).
+    public var app: AppConfig { connection.app }
     private var connection: PusherConnection
+    /// The live apps, and the generation of them `connection.app` was taken from: after a
+    /// reload the next message refreshes the app (rotated secrets, changed switches).
+    private let registry: AppRegistry?
+    private var registryGeneration: Int
     private let hub: any ChannelHub
     private let transport: any PusherTransport
     private let webhooks: (any WebhookSink)?
@@ -20,8 +25,10 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     /// Creates the session of a connection accepted at `now` (monotonic milliseconds).
     public init(app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub, transport: any PusherTransport,
-                webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64, socketID: PusherSocketID = .random()) {
-        self.app = app
+                webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64, socketID: PusherSocketID = .random(),
+                registry: AppRegistry? = nil) {
+        self.registry = registry
+        registryGeneration = registry?.generation ?? 0
         self.socketID = socketID.rawValue
         self.loopIndex = loopIndex
         self.hub = hub
@@ -55,9 +62,18 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     /// A text frame from the client.
     public func receiveText(_ bytes: [UInt8], now: Int64) {
+        refreshApp()
         ChannelsMetrics.add(metrics.messagesIn)
         ChannelsMetrics.add(metrics.bytesIn, bytes.count)
         perform(connection.receiveText(bytes, now: now))
+    }
+
+    /// Takes the app's current settings after a reload. An app removed by the reload keeps
+    /// its open connections on the settings they had (new ones are refused with 4001).
+    private func refreshApp() {
+        guard let registry, registry.generation != registryGeneration else { return }
+        registryGeneration = registry.generation
+        if let current = registry.app(id: connection.app.id) { connection.app = current }
     }
 
     /// A binary frame from the client (refused with 4200).

@@ -1,6 +1,6 @@
 /// One thing wrong with a config file: where (a JSON path such as `$.apps[0].key`, and the
 /// line and column when known) and what.
-struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
+struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The JSON path of the offending member.
     let path: String
     /// What is wrong, with the fix when one is likely (a nearby key name).

@@ -26,7 +26,10 @@ enum ConfigSchema {
     static let app: [ConfigKey] = [
         ConfigKey("id", .string, required: true, "The app id: digits (the Pusher server libraries require a numeric id)."),
         ConfigKey("key", .string, required: true, "The public key clients connect with (`/app/KEY`): letters, digits and `_-=@,.;`."),
-        ConfigKey("secret", .string, required: true, "Signs and verifies HTTP API requests, channel and user authorisations, user tokens and webhooks."),
+        ConfigKey("secret", .string, default: "first of `secrets`",
+                  "The app secret: signs what the server signs (webhooks, channel and user authorisations it issues, user tokens and download URLs it mints) and verifies HTTP API requests, authorisations and user tokens. `secret`, `secrets` or both are required."),
+        ConfigKey("secrets", .strings, default: "[]",
+                  "More secrets the app accepts, after `secret` (the server signs with `secret`, or with the first of these when `secret` is absent). To rotate without a restart: add the new secret here and send SIGHUP, move clients and back ends over, make it `secret` (old one here), SIGHUP; later drop the old one, SIGHUP."),
         ConfigKey("enabled", .boolean, default: "true", "A disabled app refuses connections (4003) and API calls."),
         ConfigKey("client_events", .boolean, default: "false", "Whether members of private and presence channels may send `client-` events."),
         ConfigKey("user_authentication", .boolean, default: "false", "Whether connections may sign in (`pusher:signin`)."),
