@@ -74,6 +74,7 @@ public final class ChatService: Sendable {
             response = .error(ChatError.from(error, notFound: .notFound))
         }
         response.appID = context?.appID
+        response.userID = context?.caller.userID
         return response
     }
 

@@ -49,6 +49,7 @@ public final class ParleyServer: Sendable {
                                    wallClock: ServerClock.unixMilliseconds)
         }
         self.channels = channels
+        if let channels { Self.logNotices(of: channels, to: logger) }
         var routes = HTTPRoutes()
         let readiness = ReadinessMonitor(probe: store.map(Self.storeProbe), loop: loops[0], logger: logger)
         self.readiness = readiness
@@ -89,6 +90,7 @@ public final class ParleyServer: Sendable {
         options.edge.apply(to: &configuration, fileLimit: FileDescriptorLimit.current)
         configuration.tls = tlsIdentity
         configuration.joinOtherProcesses = options.reusePort
+        if options.accessLog { configuration.accessLog = AccessLog.record }
         http = HTTPServer(group: group, configuration: configuration, routes: routes)
         edgeStatistics.attach(http)
     }

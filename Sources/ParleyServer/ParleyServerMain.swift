@@ -11,6 +11,8 @@ import Darwin
 /// Starts the server for `parley serve` and blocks until it shuts down.
 enum ParleyServerMain {
     static func run(_ given: ServeOptions) -> Int32 {
+        LogSettings.minimumLevel = given.logLevel
+        LogSettings.format = given.logFormat
         let logger = Logger(label: "parley")
         if let refusal = checkConfigFile(given) {
             printError("parley serve: \(refusal.message)")
@@ -45,6 +47,9 @@ enum ParleyServerMain {
             defer { dataLock?.release() }
             let store = try openStore(location)
             defer { BlockingAwait.run { await store.close() } }
+            for migration in store.database.appliedMigrations {
+                logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
+            }
             let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
             let address = try server.start()
             installShutdown(server, logger: logger)

@@ -43,6 +43,12 @@ public struct ServeOptions: Sendable, Equatable {
     public var tlsKeyFile: String? = nil
     /// Whether to share the port with a server already listening on it (`--reuse-port`, for a handover).
     public var reusePort: Bool = false
+    /// Lowest level of log line written (`--log-level`).
+    public var logLevel: Logger.Level = .info
+    /// How log lines are written (`--log-format`).
+    public var logFormat: LogFormat = .logfmt
+    /// Whether every HTTP request gets an access log line (`--no-access-log` turns it off).
+    public var accessLog: Bool = true
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 

@@ -50,6 +50,8 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
             return false
         }
         guard hub.connect(app: app, subscriber: self) else {
+            metrics.notices.post("connection_quota", "connection refused: the app is at its max_connections (4004)",
+                                 [("app", app.id), ("max_connections", app.limits.maxConnections.map(String.init) ?? "none")])
             perform(PusherConnection.refusal(.overConnectionQuota, message: "App \(app.id) is over its connection quota"))
             finished = true
             return false
