@@ -12,6 +12,7 @@ public enum ParleyCommand {
           chat         Full-screen terminal chat client (see parley chat --help)
           token        Mint a user token for an app (see parley token --help)
           check-config Check a JSON config file without starting (see parley check-config --help)
+          backup       Copy a running server's embedded database and attachments (see parley backup --help)
           version      Print the version
 
         OPTIONS:
@@ -39,6 +40,8 @@ public enum ParleyCommand {
             return TokenCommand.run(rest, environment: environment)
         case "check-config":
             return CheckConfigCommand.run(rest)
+        case "backup":
+            return BackupCommand.run(rest, environment: environment)
         default:
             printError("parley: unknown command '\(command)' (see parley --help)")
             return 2
