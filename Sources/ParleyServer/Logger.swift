@@ -7,7 +7,8 @@ import Darwin
 /// Writes structured log lines (`time=… level=… msg="…" key=value`, or JSON with
 /// `--log-format json`) to standard error.
 ///
-/// One line per event, written with a single `write(2)` so lines from several threads never interleave.
+/// One line per event, handed to ``LogWriter`` (its own thread, in order), so lines from
+/// several threads never interleave and no caller waits for standard error.
 /// The process-wide `--log-level` applies on top of each logger's own ``minimumLevel``.
 public struct Logger: Sendable {
     /// Severity of a log line.
@@ -39,8 +40,7 @@ public struct Logger: Sendable {
             for (key, value) in fields { line += " \(key)=\(Self.quoted(value))" }
         }
         line += "\n"
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        LogWriter.shared.write(line)
     }
 
     /// Logs at info level.

@@ -70,8 +70,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a line to standard error.
+/// Writes a line to standard error (after the log lines queued before it).
 func printError(_ line: String) {
+    LogWriter.shared.flush()
     var bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
 }

@@ -47,9 +47,6 @@ enum ParleyServerMain {
             defer { dataLock?.release() }
             let store = try openStore(location)
             defer { BlockingAwait.run { await store.close() } }
-            for migration in store.database.appliedMigrations {
-                logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
-            }
             let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
             let address = try server.start()
             installShutdown(server, logger: logger)
@@ -62,8 +59,13 @@ enum ParleyServerMain {
                 ("fd_limit", "\(fileLimit)"), ("max_connections", server.maxConnections.map(String.init) ?? "none"),
                 ("version", ParleyVersion.string),
             ])
+            // After the start line, which scripts and tests wait for as the first line.
+            for migration in store.database.appliedMigrations {
+                logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
+            }
             server.wait()
             logger.info("parley stopped")
+            LogWriter.shared.flush()
             return 0
         } catch {
             printError("parley serve: \(error.message)")
