@@ -6,6 +6,7 @@
 #   scripts/postgres-test-instance.sh start [DIR]   initialise if needed, start, print the URL
 #   scripts/postgres-test-instance.sh url [DIR]     print the URL of a running instance
 #   scripts/postgres-test-instance.sh stop [DIR]    stop the instance and delete DIR
+#   scripts/postgres-test-instance.sh halt [DIR]    stop the server but keep DIR (start resumes it)
 #
 # DIR defaults to .build-pg/instance in the repository (git-ignored) — or, when running as root
 # in a checkout the `postgres` user cannot reach (e.g. under a mode-700 temp directory), to
@@ -89,9 +90,16 @@ stop() {
   rm -rf "$dir"
 }
 
+halt() {
+  local bin; bin=$(find_bin)
+  [ "$(id -u)" -eq 0 ] || user=$(id -un)
+  as_owner "$bin/pg_ctl" stop --pgdata="$dir/data" --mode=fast --wait --silent >/dev/null
+}
+
 case "$command" in
   start) start ;;
+  halt) halt ;;
   stop) stop ;;
   url) print_url ;;
-  *) echo "usage: $0 start|url|stop [DIR]" >&2; exit 2 ;;
+  *) echo "usage: $0 start|url|stop|halt [DIR]" >&2; exit 2 ;;
 esac

@@ -11,6 +11,8 @@ public struct ChatResponse: Sendable {
     /// The app whose credentials the request carried, once they were verified; nil for open
     /// routes and refused credentials (a transport picks the app's CORS origins by it).
     public var appID: String?
+    /// The user the request acted as, once verified (nil for an app's backend): for logs.
+    public var userID: String?
 
     /// Creates a response.
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -115,8 +115,8 @@ extension ChatService {
             throw ChatError(.authenticationRequired, "send credentials or use a signed download URL",
                             headers: ["WWW-Authenticate": "Bearer"])
         }
-        guard let app = appsByID[appID] else { throw ChatError(.urlSignatureInvalid, "the download URL's signature does not match") }
-        try DownloadSigner.verify(app: app.id, secret: app.secret, attachment: id, expires: expires, signature: signature, now: nowSeconds)
+        guard let app = apps.app(id: appID) else { throw ChatError(.urlSignatureInvalid, "the download URL's signature does not match") }
+        try DownloadSigner.verify(app: app.id, secrets: app.secrets, attachment: id, expires: expires, signature: signature, now: nowSeconds)
         return try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: app.id, id: id) }
     }
 

@@ -49,8 +49,8 @@ extension ChatService {
         }
         let key = String(decoding: decoded[..<colon], as: UTF8.self)
         let secret = Array(decoded[(colon + 1)...])
-        guard let app = appsByKey[key] else { throw ChatError(.invalidCredentials, "unknown app key or wrong secret") }
-        guard Digest.constantTimeEqual(secret, Array(app.secret.utf8)) else {
+        guard let app = apps.app(key: key) else { throw ChatError(.invalidCredentials, "unknown app key or wrong secret") }
+        guard app.acceptsAnySecret({ Digest.constantTimeEqual(secret, Array($0.utf8)) }) else {
             throw ChatError(.invalidCredentials, "unknown app key or wrong secret")
         }
         return app
@@ -69,10 +69,10 @@ extension ChatService {
     /// The app a dev-mode request addresses: `X-Parley-App`, or the first configured app.
     private func developmentApp(_ request: ChatRequest) throws(ChatError) -> AppConfig {
         if let id = request.headers.first(Self.appHeader) {
-            guard let app = appsByID[id] else { throw ChatError(.unknownApp, "no app \(id)") }
+            guard let app = apps.app(id: id) else { throw ChatError(.unknownApp, "no app \(id)") }
             return app
         }
-        guard let app = configuration.apps.first else { throw ChatError(.unknownApp, "no app is configured") }
+        guard let app = apps.apps.first else { throw ChatError(.unknownApp, "no app is configured") }
         return app
     }
 }

@@ -7,3 +7,11 @@ extension ChatService {
         try verifier.verify(token, now: nowSeconds, expectedApp: expectedApp).1
     }
 }
+
+extension ChatService {
+    /// The apps were reloaded: tokens verified before must be verified again (their app may
+    /// be gone or no longer accept the secret they were signed with).
+    public func appsReloaded() {
+        verifier.cache.forgetAll()
+    }
+}

@@ -14,8 +14,8 @@ public final class ChatService: Sendable {
     let store: any ChatStore
     let publisher: any ChatPublisher
     let clock: StoreClock
-    let appsByID: [String: AppConfig]
-    let appsByKey: [String: AppConfig]
+    /// The apps, live: a reload of the apps file (SIGHUP) replaces them.
+    let apps: AppRegistry
     let verifier: TokenVerifier
     let files: AttachmentFiles
     let limiter = RateLimiter()
@@ -27,14 +27,16 @@ public final class ChatService: Sendable {
     let accessObservers = Mutex<[any AccessEndObserver]>([])
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
-    public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system) {
+    /// `apps` is the server's live registry (reloaded on SIGHUP); nil: `configuration.apps`, fixed.
+    public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system,
+                apps: AppRegistry? = nil) {
         self.configuration = configuration
         self.store = store
         self.publisher = publisher
         self.clock = clock
-        appsByID = Dictionary(configuration.apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        appsByKey = Dictionary(configuration.apps.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        verifier = TokenVerifier(apps: appsByID, leeway: configuration.limits.tokenLeewaySeconds)
+        let apps = apps ?? AppRegistry(ChannelsConfig(apps: configuration.apps))
+        self.apps = apps
+        verifier = TokenVerifier(app: { apps.app(id: $0) }, leeway: configuration.limits.tokenLeewaySeconds)
         files = AttachmentFiles(root: configuration.dataDirectory)
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
@@ -69,6 +71,7 @@ public final class ChatService: Sendable {
             response = .error(ChatError.from(error, notFound: .notFound))
         }
         response.appID = context?.appID
+        response.userID = context?.caller.userID
         return response
     }
 

@@ -12,10 +12,12 @@ struct DownloadSigner: Sendable {
     }
 
     /// Checks a URL's signature and expiry (`now` in seconds); throws the 401 that refuses it.
-    static func verify(app: String, secret: String, attachment: String, expires: String, signature: String, now: Int64) throws(ChatError) {
+    static func verify(app: String, secrets: [String], attachment: String, expires: String, signature: String, now: Int64) throws(ChatError) {
         guard let expiry = Int64(expires) else { throw ChatError(.urlSignatureInvalid, "expires must be a number") }
-        let expected = Array(sign(app: app, secret: secret, attachment: attachment, expires: expiry).utf8)
-        guard Digest.constantTimeEqual(Array(signature.utf8), expected) else {
+        let given = Array(signature.utf8)
+        guard secrets.contains(where: {
+            Digest.constantTimeEqual(given, Array(sign(app: app, secret: $0, attachment: attachment, expires: expiry).utf8))
+        }) else {
             throw ChatError(.urlSignatureInvalid, "the download URL's signature does not match")
         }
         guard now <= expiry else { throw ChatError(.urlExpired, "the download URL has expired") }

@@ -6,8 +6,8 @@ import ParleyWire
 /// The unverified `aud` only selects whose secret to check with; nothing in the token is
 /// trusted before its signature matches. Other algorithms, `none` included, are refused.
 struct TokenVerifier: Sendable {
-    /// The apps by id.
-    let apps: [String: AppConfig]
+    /// The app with an id, as configured now.
+    let app: @Sendable (String) -> AppConfig?
     /// Allowed clock difference, in seconds.
     let leeway: Int64
     /// Tokens verified before (clients send the same token with every request).
@@ -15,7 +15,12 @@ struct TokenVerifier: Sendable {
 
     /// A verifier for `apps`, remembering up to `cacheCapacity` verified tokens.
     init(apps: [String: AppConfig], leeway: Int64, cacheCapacity: Int = 10_000) {
-        self.apps = apps
+        self.init(app: { apps[$0] }, leeway: leeway, cacheCapacity: cacheCapacity)
+    }
+
+    /// A verifier that looks each token's app up in `app` (a live registry).
+    init(app: @escaping @Sendable (String) -> AppConfig?, leeway: Int64, cacheCapacity: Int = 10_000) {
+        self.app = app
         self.leeway = leeway
         self.cache = VerifiedTokenCache(capacity: cacheCapacity)
     }
@@ -42,11 +47,11 @@ struct TokenVerifier: Sendable {
         guard let audience = expectedApp ?? audiences.first else {
             throw ChatError(.tokenMalformed, "the token has no aud claim")
         }
-        guard let app = apps[audience] else { throw ChatError(.unknownApp, "no app \(audience)") }
+        guard let app = app(audience) else { throw ChatError(.unknownApp, "no app \(audience)") }
         guard audiences.contains(app.id) else {
             throw ChatError(.tokenWrongAudience, "the token was not minted for app \(app.id)")
         }
-        try Self.checkSignature(pieces, secret: app.secret)
+        try Self.checkSignature(pieces, secrets: app.secrets)
         let (verified, validFrom) = try checkClaims(claims, app: app, now: now)
         return (app, verified, validFrom)
     }
@@ -71,11 +76,11 @@ struct TokenVerifier: Sendable {
         return (UserToken(appID: app.id, userID: subject, issuedAt: issued, expiresAt: expires), validFrom)
     }
 
-    private static func checkSignature(_ pieces: [ArraySlice<UInt8>], secret: String) throws(ChatError) {
+    /// A token signed with any of the app's secrets is good (a rotation keeps old tokens working).
+    private static func checkSignature(_ pieces: [ArraySlice<UInt8>], secrets: [String]) throws(ChatError) {
         guard let given = Base64URL.decode(pieces[2]) else { throw ChatError(.tokenMalformed, "the signature is not base64url") }
         let signingInput = Array(pieces[0]) + [UInt8(ascii: ".")] + Array(pieces[1])
-        let expected = Digest.hmacSHA256(key: Array(secret.utf8), signingInput)
-        guard Digest.constantTimeEqual(given, expected) else {
+        guard secrets.contains(where: { Digest.constantTimeEqual(given, Digest.hmacSHA256(key: Array($0.utf8), signingInput)) }) else {
             throw ChatError(.tokenSignatureInvalid, "the token's signature does not match")
         }
     }

@@ -63,6 +63,11 @@ final class VerifiedTokenCache: Sendable {
         }
     }
 
+    /// Forgets every cached token (the apps were reloaded: a secret may be gone).
+    func forgetAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
     /// How many tokens are cached (for tests).
     var count: Int { entries.withLock { $0.count } }
 }

@@ -89,8 +89,11 @@ struct ChatMount {
             let executor: (any TaskExecutor)? = endpoint.blocks ? nil : responder.loop
             Task(executorPreference: executor) {
                 let response = await service.handle(chatRequest, endpoint: endpoint, parameters: parameters)
-                responder.respond(status: response.status, headers: cors.decorate(response.headers, origin: origin, app: response.appID),
-                                  body: response.body)
+                var answer = HTTPResponse(status: response.status, headers: cors.decorate(response.headers, origin: origin, app: response.appID),
+                                          body: response.body)
+                answer.loggedApp = response.appID
+                answer.loggedUser = response.userID
+                responder.respond(answer)
             }
         }
     }

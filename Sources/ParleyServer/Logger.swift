@@ -4,12 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes structured log lines (`time=… level=… msg="…" key=value`) to standard error.
+/// Writes structured log lines (`time=… level=… msg="…" key=value`, or JSON with
+/// `--log-format json`) to standard error.
 ///
-/// One line per event, written with a single `write(2)` so lines from several threads never interleave.
+/// One line per event, handed to ``LogWriter`` (its own thread, in order), so lines from
+/// several threads never interleave and no caller waits for standard error.
+/// The process-wide `--log-level` applies on top of each logger's own ``minimumLevel``.
 public struct Logger: Sendable {
     /// Severity of a log line.
-    public enum Level: String, Sendable, Comparable {
+    public enum Level: String, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
         public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
         var rank: Int { switch self { case .debug: 0; case .info: 1; case .warning: 2; case .error: 3 } }
@@ -21,19 +24,23 @@ public struct Logger: Sendable {
     public var minimumLevel: Level
 
     /// Creates a logger for a component.
-    public init(label: String, minimumLevel: Level = .info) {
+    public init(label: String, minimumLevel: Level = .debug) {
         self.label = label
         self.minimumLevel = minimumLevel
     }
 
     /// Logs a message with key/value fields.
     public func log(_ level: Level, _ message: String, _ fields: [(String, String)] = []) {
-        guard level >= minimumLevel else { return }
-        var line = "time=\(Self.timestamp()) level=\(level.rawValue) component=\(label) msg=\(Self.quoted(message))"
-        for (key, value) in fields { line += " \(key)=\(Self.quoted(value))" }
+        guard level >= minimumLevel, LogSettings.admits(level) else { return }
+        var line: String
+        if LogSettings.format == .json {
+            line = Self.jsonLine(time: Self.timestamp(), level: level, label: label, message: message, fields: fields)
+        } else {
+            line = "time=\(Self.timestamp()) level=\(level.rawValue) component=\(label) msg=\(Self.quoted(message))"
+            for (key, value) in fields { line += " \(key)=\(Self.quoted(value))" }
+        }
         line += "\n"
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        LogWriter.shared.write(line)
     }
 
     /// Logs at info level.

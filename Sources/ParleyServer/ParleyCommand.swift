@@ -11,6 +11,8 @@ public enum ParleyCommand {
           serve        Run the server (see parley serve --help)
           chat         Full-screen terminal chat client (see parley chat --help)
           token        Mint a user token for an app (see parley token --help)
+          check-config Check a JSON config file without starting (see parley check-config --help)
+          backup       Copy a running server's embedded database and attachments (see parley backup --help)
           version      Print the version
 
         OPTIONS:
@@ -36,6 +38,10 @@ public enum ParleyCommand {
             return serve(rest, environment: environment)
         case "token":
             return TokenCommand.run(rest, environment: environment)
+        case "check-config":
+            return CheckConfigCommand.run(rest)
+        case "backup":
+            return BackupCommand.run(rest, environment: environment)
         default:
             printError("parley: unknown command '\(command)' (see parley --help)")
             return 2
@@ -64,8 +70,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a line to standard error.
+/// Writes a line to standard error (after the log lines queued before it).
 func printError(_ line: String) {
+    LogWriter.shared.flush()
     var bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
 }

@@ -22,6 +22,8 @@ public final class ParleyServer: Sendable {
     let logger: Logger
     /// The certificate served when TLS is on (reloaded on SIGHUP).
     let tlsIdentity: TLSServerIdentity?
+    /// What `/readyz` answers: the store reachable, the server not draining.
+    let readiness: ReadinessMonitor
 
     /// Creates the loops, the services and the routes; nothing listens until `start()`.
     /// With apps and an opened `store`, the chat API is mounted under `/v1`.
@@ -47,7 +49,11 @@ public final class ParleyServer: Sendable {
                                    wallClock: ServerClock.unixMilliseconds)
         }
         self.channels = channels
+        if let channels { Self.logNotices(of: channels, to: logger) }
         var routes = HTTPRoutes()
+        let readiness = ReadinessMonitor(probe: store.map(Self.storeProbe), loop: loops[0], logger: logger)
+        self.readiness = readiness
+        readiness.mount(on: &routes)
         let edgeStatistics = EdgeStatistics()
         let refusals = store == nil ? nil : DocumentRefusals(logger: Logger(label: "docs", minimumLevel: logger.minimumLevel))
         ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
@@ -63,7 +69,7 @@ public final class ParleyServer: Sendable {
                                                   })
             configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             let chat = ChatService(configuration: configuration, store: store,
-                                   publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps))
+                                   publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps), apps: channels.apps)
             chat.guardSubscriptions(on: channels.hub)
             chat.addAccessEndObserver(docs)
             let relay = PresenceRelay(chat: chat)
@@ -85,6 +91,8 @@ public final class ParleyServer: Sendable {
             serverName: "parley/\(ParleyVersion.string)")
         options.edge.apply(to: &configuration, fileLimit: FileDescriptorLimit.current)
         configuration.tls = tlsIdentity
+        configuration.joinOtherProcesses = options.reusePort
+        if options.accessLog { configuration.accessLog = AccessLog.record }
         http = HTTPServer(group: group, configuration: configuration, routes: routes)
         edgeStatistics.attach(http)
     }
@@ -95,19 +103,21 @@ public final class ParleyServer: Sendable {
     /// Binds and starts serving; returns the bound address.
     @discardableResult
     public func start() throws(ServerStartError) -> SocketAddress {
-        do {
+        do throws(NetError) {
             let address = try http.start()
             if let channels { startTicking(channels) }
+            readiness.startPeriodicChecks()
             docs?.startSweeping()
             return address
         } catch {
-            throw ServerStartError(code: "listen", message: "could not listen on \(options.host):\(options.port): \(error)")
+            throw ServerStartError.listen(error, options: options)
         }
     }
 
     /// Stops accepting, closes WebSockets with 1001, flushes, then stops the loops; `completion` runs after.
     public func shutdown(completion: @escaping @Sendable () -> Void = {}) {
         let group = self.group
+        readiness.startDraining()
         http.shutdown(gracePeriod: .seconds(options.shutdownGraceSeconds)) {
             group.shutdown()
             completion()

@@ -11,7 +11,13 @@ import Darwin
 /// Starts the server for `parley serve` and blocks until it shuts down.
 enum ParleyServerMain {
     static func run(_ given: ServeOptions) -> Int32 {
+        LogSettings.minimumLevel = given.logLevel
+        LogSettings.format = given.logFormat
         let logger = Logger(label: "parley")
+        if let refusal = checkConfigFile(given) {
+            printError("parley serve: \(refusal.message)")
+            return 2
+        }
         var options: ServeOptions
         switch optionsWithConfigFileTLS(given) {
         case .success(let merged): options = merged
@@ -37,6 +43,8 @@ enum ParleyServerMain {
         do {
             try prepareDataDirectory(options.dataDirectory)
             let location = StoreLocation(databaseArgument: options.database, dataDirectory: options.dataDirectory)
+            let dataLock = try lockDataDirectory(options, location)
+            defer { dataLock?.release() }
             let store = try openStore(location)
             defer { BlockingAwait.run { await store.close() } }
             let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
@@ -51,8 +59,13 @@ enum ParleyServerMain {
                 ("fd_limit", "\(fileLimit)"), ("max_connections", server.maxConnections.map(String.init) ?? "none"),
                 ("version", ParleyVersion.string),
             ])
+            // After the start line, which scripts and tests wait for as the first line.
+            for migration in store.database.appliedMigrations {
+                logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
+            }
             server.wait()
             logger.info("parley stopped")
+            LogWriter.shared.flush()
             return 0
         } catch {
             printError("parley serve: \(error.message)")
@@ -69,7 +82,8 @@ enum ParleyServerMain {
             do {
                 return .success(try ChannelsConfig.parse(bytes))
             } catch {
-                return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(error)"))
+                let problem = ConfigFile(path: path, bytes: bytes).located(ConfigProblem(path: error.path, message: error.message))
+                return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(problem)"))
             }
         }
         if options.dev { return .success(ChannelsConfig.development) }
@@ -109,6 +123,15 @@ enum ParleyServerMain {
         } catch {
             logger.warning("signal handlers not installed", [("error", "\(error)")])
         }
+    }
+
+    /// With an SQLite store, no other server may use the data directory (see ``DataDirectoryLock``);
+    /// PostgreSQL servers may share one for attachments.
+    private static func lockDataDirectory(_ options: ServeOptions, _ location: StoreLocation) throws(ServerStartError)
+        -> DataDirectoryLock?
+    {
+        guard case .sqlite = location else { return nil }
+        return try DataDirectoryLock.acquire(directory: options.dataDirectory)
     }
 
     private static func prepareDataDirectory(_ path: String) throws(ServerStartError) {

@@ -43,6 +43,14 @@ public struct ServeOptions: Sendable, Equatable {
     public var tlsKeyFile: String? = nil
     /// The browser chat client served at `/` (`--no-web`, `--web-app`, `--web-token-url`).
     public var web = WebOptions()
+    /// Whether to share the port with a server already listening on it (`--reuse-port`, for a handover).
+    public var reusePort: Bool = false
+    /// Lowest level of log line written (`--log-level`).
+    public var logLevel: Logger.Level = .info
+    /// How log lines are written (`--log-format`).
+    public var logFormat: LogFormat = .logfmt
+    /// Whether every HTTP request gets an access log line (`--no-access-log` turns it off).
+    public var accessLog: Bool = true
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -147,7 +155,7 @@ extension ServeOptions {
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
         },
-    ] + edgeFlags + webFlags
+    ] + edgeFlags + webFlags + operationsFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ServeOptionsError)

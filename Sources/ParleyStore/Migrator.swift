@@ -3,11 +3,14 @@ enum Migrator {
     /// A number PostgreSQL nodes lock on so only one of them migrates at a time.
     private static let advisoryLockKey: Int64 = 0x7061_726C_6579  // "parley"
 
-    /// Applies every migration newer than the database's version, all in one transaction.
+    /// Applies every migration newer than the database's version, all in one transaction,
+    /// and returns those it applied (oldest first; empty when the schema was current).
     ///
     /// Throws `schemaTooNew` (before changing anything) when the database already carries
     /// a version this build does not know.
-    static func migrate(_ context: SQLContext, migrations: [Migration] = Schema.migrations) throws {
+    @discardableResult
+    static func migrate(_ context: SQLContext, migrations: [Migration] = Schema.migrations) throws -> [AppliedMigration] {
+        var applied: [AppliedMigration] = []
         let latest = migrations.map(\.version).max() ?? 0
         try context.connection.run(context.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
@@ -30,8 +33,10 @@ enum Migrator {
                 if !script.isEmpty { try context.connection.run(script) }  // some steps concern one engine only
                 try context.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
                                     [.int(migration.version), .text(migration.name), .integer(context.now)])
+                applied.append(AppliedMigration(version: migration.version, name: migration.name))
             }
             try context.connection.run("COMMIT")
+            return applied
         } catch {
             try? context.connection.run("ROLLBACK")
             throw error

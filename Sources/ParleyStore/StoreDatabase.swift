@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An open database: the group-commit writer (which migrated it at start) and the reader pool.
 public final class StoreDatabase: Sendable {
     private let writer: GroupCommitWriter
@@ -9,6 +11,8 @@ public final class StoreDatabase: Sendable {
 
     /// The engine behind the database.
     public let dialect: SQLDialect
+    /// The migrations applied when this process opened the database (empty: it was current).
+    public let appliedMigrations: [AppliedMigration]
 
     /// Opens the database at `configuration.location`, applying pending migrations first.
     ///
@@ -21,6 +25,7 @@ public final class StoreDatabase: Sendable {
         let syncer = sqlitePath.map { WALSyncer.start(databasePath: $0) }
         let checkpointer = sqlitePath.map { WALCheckpointer.start(path: $0) }
         let writer: GroupCommitWriter
+        let applied = Mutex<[AppliedMigration]>([])
         do {
             writer = try await GroupCommitWriter.start(
                 name: "parley-writer",
@@ -28,7 +33,10 @@ public final class StoreDatabase: Sendable {
                 clock: configuration.clock,
                 syncer: syncer,
                 open: { try Self.connect(location, checkpointer: checkpointer) },
-                prepare: { try Migrator.migrate($0) })
+                prepare: { context in
+                    let done = try Migrator.migrate(context)
+                    applied.withLock { $0 = done }
+                })
         } catch {
             checkpointer?.close()
             throw error
@@ -40,7 +48,7 @@ public final class StoreDatabase: Sendable {
                 clock: configuration.clock,
                 open: { try Self.connect(location, checkpointer: nil, readOnly: true) })
             return StoreDatabase(writer: writer, readers: readers, syncer: syncer, checkpointer: checkpointer,
-                                 dialect: location.dialect)
+                                 dialect: location.dialect, appliedMigrations: applied.withLock { $0 })
         } catch {
             await writer.close()
             throw error
@@ -48,7 +56,8 @@ public final class StoreDatabase: Sendable {
     }
 
     private init(writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, checkpointer: WALCheckpointer?,
-                 dialect: SQLDialect) {
+                 dialect: SQLDialect, appliedMigrations: [AppliedMigration]) {
+        self.appliedMigrations = appliedMigrations
         self.writer = writer
         self.readers = readers
         self.syncer = syncer

@@ -49,8 +49,10 @@ public struct PusherAPI: Sendable {
         }
         guard let key = request.query["auth_key"] else { return .error(401, "Missing auth_key parameter") }
         guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else { return .error(401, "auth_key does not belong to app \(app.id)") }
-        if let failure = PusherRequestSignature.verifyHead(method: request.method, path: request.path, query: request.query,
-                                                           secret: app.secret, now: unixTime()) {
+        let now = unixTime()
+        if let failure = app.failureWithEverySecret({
+            PusherRequestSignature.verifyHead(method: request.method, path: request.path, query: request.query, secret: $0, now: now)
+        }) {
             return .error(401, failure.message)
         }
         guard app.enabled else { return .error(403, "App \(app.id) is disabled") }
@@ -109,8 +111,10 @@ public struct PusherAPI: Sendable {
     private func authorised(_ request: PusherAPIRequest, app: AppConfig, _ body: () -> PusherAPIResponse) -> PusherAPIResponse {
         guard let key = request.query["auth_key"] else { return .error(401, "Missing auth_key parameter") }
         guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else { return .error(401, "auth_key does not belong to app \(app.id)") }
-        if let failure = PusherRequestSignature.verify(method: request.method, path: request.path, query: request.query,
-                                                       body: request.body, secret: app.secret, now: unixTime()) {
+        let now = unixTime()
+        if let failure = app.failureWithEverySecret({
+            PusherRequestSignature.verify(method: request.method, path: request.path, query: request.query, body: request.body, secret: $0, now: now)
+        }) {
             return .error(401, failure.message)
         }
         guard app.enabled else { return .error(403, "App \(app.id) is disabled") }

@@ -4,8 +4,15 @@ public struct AppConfig: Sendable, Equatable {
     public var id: String
     /// The public key clients connect with (`/app/{key}`).
     public var key: String
-    /// The secret that signs everything.
-    public var secret: String
+    /// Every secret the app accepts, the signing one first: signatures and tokens made with
+    /// any of them verify, and the server signs (webhooks, auth it issues, tokens it mints)
+    /// with the first. Several during a rotation; never empty.
+    public var secrets: [String]
+    /// The secret that signs everything the server signs (the first of ``secrets``).
+    public var secret: String {
+        get { secrets[0] }
+        set { secrets[0] = newValue }
+    }
     /// Whether the app accepts connections and API calls (4003 / 403 when not).
     public var enabled: Bool = true
     /// Whether clients may send `client-` events.
@@ -26,7 +33,7 @@ public struct AppConfig: Sendable, Equatable {
     public init(id: String, key: String, secret: String) {
         self.id = id
         self.key = key
-        self.secret = secret
+        self.secrets = [secret]
     }
 
     /// The app `parley serve --dev` runs: id `1`, key `dev-key`, secret `dev-secret`,

@@ -51,7 +51,9 @@ extension AppConfig {
         guard key.utf8.allSatisfy(PusherChannel.isNameByte) else {
             throw ChannelsConfigError("\(path).key", "may only contain letters, digits and _-=@,.;")
         }
-        self.init(id: id, key: key, secret: try reader.requiredString("secret"))
+        let secrets = try Self.secrets(reader, path: path)
+        self.init(id: id, key: key, secret: secrets[0])
+        self.secrets = secrets
         enabled = try reader.bool("enabled", default: true)
         clientEvents = try reader.bool("client_events", default: false)
         userAuthentication = try reader.bool("user_authentication", default: false)
@@ -68,6 +70,24 @@ extension AppConfig {
         if let origins = reader.value("cors_origins") {
             corsOrigins = try Self.origins(origins, path: "\(path).cors_origins")
         }
+    }
+
+    /// `secret` then `secrets` (more accepted secrets, for a rotation), duplicates dropped;
+    /// at least one is required, and none may be empty.
+    private static func secrets(_ reader: ConfigReader, path: String) throws(ChannelsConfigError) -> [String] {
+        var secrets: [String] = []
+        if reader.value("secret") != nil { secrets.append(try reader.requiredString("secret")) }
+        if let list = reader.value("secrets") {
+            guard let items = list.arrayValue else { throw ChannelsConfigError("\(path).secrets", "must be an array of secrets") }
+            for (i, item) in items.enumerated() {
+                guard let text = item.stringValue, !text.isEmpty else {
+                    throw ChannelsConfigError("\(path).secrets[\(i)]", "must be a non-empty string")
+                }
+                if !secrets.contains(text) { secrets.append(text) }
+            }
+        }
+        guard !secrets.isEmpty else { throw ChannelsConfigError("\(path).secret", "is required (or a non-empty secrets array)") }
+        return secrets
     }
 
     /// `cors_origins`: an array of `http(s)://host[:port]` strings, normalised.

@@ -7,7 +7,7 @@ extension PusherConnection {
         guard let data = message.dataObject, let auth = data["auth"]?.stringValue, let userData = data["user_data"]?.stringValue else {
             return signinError("pusher:signin needs data.auth and data.user_data strings")
         }
-        guard PusherSignature.verifyUserAuth(auth, key: app.key, secret: app.secret, socketID: socketID.rawValue, userData: userData) else {
+        guard app.acceptsAnySecret({ PusherSignature.verifyUserAuth(auth, key: app.key, secret: $0, socketID: socketID.rawValue, userData: userData) }) else {
             return signinError("Invalid signature for user_data")
         }
         guard let object = (try? JSONParser.parse(userData))?.objectValue,

@@ -23,14 +23,14 @@ extension PusherConnection {
         case .public:
             break
         case .private, .privateEncrypted:
-            guard PusherSignature.verifyChannelAuth(auth, key: app.key, secret: app.secret, socketID: socketID.rawValue, channel: name, channelData: nil) else {
+            guard app.acceptsAnySecret({ PusherSignature.verifyChannelAuth(auth, key: app.key, secret: $0, socketID: socketID.rawValue, channel: name, channelData: nil) }) else {
                 return authError(name, "Invalid signature for channel \(name)")
             }
         case .presence:
             guard let channelData = data["channel_data"]?.stringValue else {
                 return subscriptionError(name, code: nil, type: "AuthError", "Presence channels need channel_data", status: 400)
             }
-            guard PusherSignature.verifyChannelAuth(auth, key: app.key, secret: app.secret, socketID: socketID.rawValue, channel: name, channelData: channelData) else {
+            guard app.acceptsAnySecret({ PusherSignature.verifyChannelAuth(auth, key: app.key, secret: $0, socketID: socketID.rawValue, channel: name, channelData: channelData) }) else {
                 return authError(name, "Invalid signature for channel \(name)")
             }
             switch presenceMember(from: channelData) {

@@ -19,8 +19,12 @@ public struct PusherConnection: Sendable {
     }
 
     /// The app the connection belongs to.
-    public var app: AppConfig { sharedApp.value }
-    private let sharedApp: SharedAppConfig
+    /// (A reload replaces it for this connection alone.)
+    public internal(set) var app: AppConfig {
+        get { sharedApp.value }
+        set { sharedApp = SharedAppConfig(newValue) }
+    }
+    private var sharedApp: SharedAppConfig
     /// The connection's socket id.
     public let socketID: PusherSocketID
     /// Seconds of silence before the server pings.

@@ -30,6 +30,9 @@ public final class ChannelsMetrics: Sendable {
     public let webhookFailures = Atomic<Int>(0)
 
     /// Creates zeroed metrics.
+    /// Events for the operator's log (webhook failures, quota refusals).
+    public let notices = ChannelsNotices()
+
     public init() {}
 
     /// Adds to a counter.

@@ -75,8 +75,8 @@ public final class ChannelsService: Sendable {
         if let problem = PusherConnection.checkProtocol(query["protocol"]) {
             return refuse(problem, problem == .noProtocol ? "No protocol version given" : "Unsupported protocol version \(query["protocol"] ?? "")")
         }
-        let session = PusherSession(sharedApp: sharedApps.shared(app), config: config, loopIndex: loopIndex, hub: hub, transport: transport,
-                                    webhooks: webhooks, metrics: metrics, now: clock())
+        let session = PusherSession(sharedApp: sharedApps.shared(app), config: config, loopIndex: loopIndex, hub: hub,
+                                    transport: transport, webhooks: webhooks, metrics: metrics, now: clock(), registry: apps)
         return session.start() ? session : nil
     }
 

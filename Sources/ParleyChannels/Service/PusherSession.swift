@@ -11,6 +11,10 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     /// connection carries a copy, so a second one here cost 152 bytes each).
     public var app: AppConfig { connection.app }
     private var connection: PusherConnection
+    /// The live apps, and the generation of them `connection.app` was taken from: after a
+    /// reload the next message refreshes the app (rotated secrets, changed switches).
+    private let registry: AppRegistry?
+    private var registryGeneration: Int
     private let hub: any ChannelHub
     private let transport: any PusherTransport
     private let webhooks: (any WebhookSink)?
@@ -22,16 +26,18 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     /// Creates the session of a connection accepted at `now` (monotonic milliseconds).
     public convenience init(app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
                             transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics,
-                            now: Int64, socketID: PusherSocketID = .random()) {
+                            now: Int64, socketID: PusherSocketID = .random(), registry: AppRegistry? = nil) {
         self.init(sharedApp: SharedAppConfig(app), config: config, loopIndex: loopIndex, hub: hub, transport: transport,
-                  webhooks: webhooks, metrics: metrics, now: now, socketID: socketID)
+                  webhooks: webhooks, metrics: metrics, now: now, socketID: socketID, registry: registry)
     }
 
     /// Creates the session of a connection accepted at `now`, sharing its app's configuration
     /// with the app's other connections.
     public init(sharedApp: SharedAppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
                 transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64,
-                socketID: PusherSocketID = .random()) {
+                socketID: PusherSocketID = .random(), registry: AppRegistry? = nil) {
+        self.registry = registry
+        registryGeneration = registry?.generation ?? 0
         self.socketID = socketID.rawValue
         self.loopIndex = loopIndex
         self.hub = hub
@@ -53,6 +59,8 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
             return false
         }
         guard hub.connect(app: app, subscriber: self) else {
+            metrics.notices.post("connection_quota", "connection refused: the app is at its max_connections (4004)",
+                                 [("app", app.id), ("max_connections", app.limits.maxConnections.map(String.init) ?? "none")])
             perform(PusherConnection.refusal(.overConnectionQuota, message: "App \(app.id) is over its connection quota"))
             finished = true
             return false
@@ -65,9 +73,18 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     /// A text frame from the client.
     public func receiveText(_ bytes: [UInt8], now: Int64) {
+        refreshApp()
         ChannelsMetrics.add(metrics.messagesIn)
         ChannelsMetrics.add(metrics.bytesIn, bytes.count)
         perform(connection.receiveText(bytes, now: now))
+    }
+
+    /// Takes the app's current settings after a reload. An app removed by the reload keeps
+    /// its open connections on the settings they had (new ones are refused with 4001).
+    private func refreshApp() {
+        guard let registry, registry.generation != registryGeneration else { return }
+        registryGeneration = registry.generation
+        if let current = registry.app(id: connection.app.id) { connection.app = current }
     }
 
     /// A binary frame from the client (refused with 4200).

@@ -77,6 +77,9 @@ public final class WebhookDispatcher: WebhookSink, Sendable {
             ChannelsMetrics.add(metrics.webhookDelivered)
         } else {
             ChannelsMetrics.add(metrics.webhookFailures)
+            metrics.notices.post("webhook_failed", "webhook delivery failed; it will be retried within the retry window",
+                                 [("endpoint", "\(delivery.url.host):\(delivery.url.port)"), ("app_key", delivery.key),
+                                  ("status", status.map(String.init) ?? "no answer"), ("attempt", String(delivery.attempt))])
         }
         let now = clock()
         let arm: Int64? = state.withLock { s in

@@ -8,6 +8,10 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes.
     public var body: [UInt8]
+    /// The app this request was served for, for the access log only (never sent).
+    public var loggedApp: String? = nil
+    /// The user this request was served for, for the access log only (never sent).
+    public var loggedUser: String? = nil
 
     /// Creates a response.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

@@ -28,12 +28,14 @@ public struct HTTPRoutes: Sendable {
     }
 
     struct HTTPRoute: Sendable {
+        var pattern: String
         var handler: HTTPHandler
         var maxBodySize: Int?
         var headCheck: HTTPHeadCheck?
     }
 
     struct WebSocketRoute: Sendable {
+        var pattern: String
         var options: WebSocketRouteOptions
         var shouldUpgrade: WebSocketUpgradeCheck?
         var onOpen: WebSocketOpenHandler
@@ -48,7 +50,7 @@ public struct HTTPRoutes: Sendable {
     /// `headCheck` may refuse a request before its body is read.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, maxBodySize: Int? = nil,
                              headCheck: HTTPHeadCheck? = nil, _ handler: @escaping HTTPHandler) {
-        router.add(method, pattern, .http(HTTPRoute(handler: handler, maxBodySize: maxBodySize, headCheck: headCheck)))
+        router.add(method, pattern, .http(HTTPRoute(pattern: pattern, handler: handler, maxBodySize: maxBodySize, headCheck: headCheck)))
     }
 
     /// Adds a GET handler (HEAD is answered by it too, without the body).
@@ -65,7 +67,7 @@ public struct HTTPRoutes: Sendable {
     public mutating func webSocket(_ pattern: String, options: WebSocketRouteOptions = WebSocketRouteOptions(),
                                    shouldUpgrade: WebSocketUpgradeCheck? = nil,
                                    onOpen: @escaping WebSocketOpenHandler) {
-        router.add(.GET, pattern, .webSocket(WebSocketRoute(options: options, shouldUpgrade: shouldUpgrade, onOpen: onOpen)))
+        router.add(.GET, pattern, .webSocket(WebSocketRoute(pattern: pattern, options: options, shouldUpgrade: shouldUpgrade, onOpen: onOpen)))
     }
 }
 

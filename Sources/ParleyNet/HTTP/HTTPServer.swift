@@ -33,7 +33,8 @@ public final class HTTPServer: Sendable {
         let core = self.core
         let server = try TCPServer.start(group: group, host: core.configuration.host, port: core.configuration.port,
                                          backlog: core.configuration.backlog,
-                                         distribution: core.configuration.distribution) { connection in
+                                         distribution: core.configuration.distribution,
+                                         joinOtherProcesses: core.configuration.joinOtherProcesses) { connection in
             core.adopt(connection)
         }
         listener.withLock { $0 = server }

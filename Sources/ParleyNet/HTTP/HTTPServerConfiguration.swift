@@ -10,6 +10,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var backlog: Int
     /// How accepted connections are spread over loops.
     public var distribution: TCPServer.Distribution
+    /// Called on the loop once per answered request (and accepted WebSocket upgrade); nil: no access log.
+    public var accessLog: (@Sendable (HTTPAccessRecord) -> Void)? = nil
+    /// Whether the listeners may join another process's SO_REUSEPORT group on the port (a
+    /// zero-downtime handover); off, a port in use by anything else fails ``HTTPServer/start()``.
+    public var joinOtherProcesses: Bool = false
     /// Parser limits; `maxBodySize` is the default body limit (routes may override).
     public var limits: HTTPRequestParser.Limits
     /// Close a connection after this long without traffic (keep-alive idle, slow clients).

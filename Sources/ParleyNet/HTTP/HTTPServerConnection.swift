@@ -54,6 +54,18 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         /// HTTP/1.0 clients cannot read chunked bodies: their stream is collected here.
         var collected: [UInt8]? = nil
         var streamHead: HTTPResponseHead? = nil
+        /// What the access log needs to know about the request (nil: no access log).
+        var access: AccessTrace? = nil
+    }
+
+    /// A request as the access log sees it, until its answer is queued.
+    private struct AccessTrace {
+        let method: String
+        var route = "-"
+        let startedAt: UInt64
+        var bytesIn = 0
+        var status = 0
+        var bytesOut = 0
     }
 
     init(server: HTTPServerCore, connection: Connection, tracker: ConnectionTracker, remoteAddress: SocketAddress?) {
@@ -208,6 +220,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         switch server.routes.router.match(method: head.method, target: target) {
         case .found(.http(let route), let found):
             parameters = found
+            noteRoute(slot: slot, route.pattern)
             if let refusal = route.headCheck?(HTTPRequest(head: head, target: target, parameters: found,
                                                           remoteAddress: remoteAddress)) {
                 // Refused before a byte of the body is read: with a body announced the
@@ -223,6 +236,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
             }
         case .found(.webSocket(let route), let found):
             parameters = found
+            noteRoute(slot: slot, route.pattern)
             disposition = .webSocket(route)
         case .methodNotAllowed(let allowed):
             var response = HTTPResponse.error(.methodNotAllowed, code: "method_not_allowed",
@@ -266,6 +280,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         current = nil
         deadline.finished()
         if !request.head.keepAlive || shutdownRequested { stopped = true }
+        if let index = slotIndex(request.slot), slots[index].access != nil { slots[index].access!.bytesIn = request.body.count }
         let value = HTTPRequest(head: request.head, target: request.target, parameters: request.parameters,
                                 body: request.body, remoteAddress: remoteAddress)
         switch request.disposition {
@@ -300,8 +315,12 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private func openSlot(for head: HTTPRequestHead?) -> Int {
         let id = nextSlot
         nextSlot += 1
-        slots.append(ResponseSlot(id: id, headRequest: head?.method == .HEAD, version: head?.version ?? .http1_1,
-                                  keepAlive: head?.keepAlive ?? false))
+        var slot = ResponseSlot(id: id, headRequest: head?.method == .HEAD, version: head?.version ?? .http1_1,
+                                keepAlive: head?.keepAlive ?? false)
+        if server.configuration.accessLog != nil {
+            slot.access = AccessTrace(method: head?.method.rawValue ?? "-", startedAt: MonotonicClock.now())
+        }
+        slots.append(slot)
         return id
     }
 
@@ -319,12 +338,15 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
                                                 keepAlive: keepAlive, requestVersion: slot.version,
                                                 headRequest: slot.headRequest)
         emit(slot: id, SharedBytes(bytes))
+        logAccess(index: index, status: response.status.code, bytesOut: slot.headRequest ? 0 : response.body.count,
+                  app: response.loggedApp, user: response.loggedUser)
         markFinished(index: slotIndex(id))
     }
 
     func startStream(slot id: Int, head: HTTPResponseHead) {
         guard let index = slotIndex(id), !slots[index].finished, !slots[index].streaming else { return }
         slots[index].streaming = true
+        slots[index].access?.status = head.status.code
         let slot = slots[index]
         let keepAlive = slot.keepAlive && (id < nextSlot - 1 || !stopped)
         slots[index].keepAlive = keepAlive
@@ -345,6 +367,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
 
     func streamChunk(slot id: Int, _ bytes: [UInt8]) {
         guard let index = slotIndex(id), slots[index].streaming, !slots[index].finished else { return }
+        if slots[index].access != nil, !slots[index].headRequest { slots[index].access!.bytesOut += bytes.count }
         if slots[index].collected != nil {
             if !slots[index].headRequest { slots[index].collected!.append(contentsOf: bytes) }
             return
@@ -363,6 +386,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         } else {
             emit(slot: id, SharedBytes(HTTPResponseWriter.finalChunk(trailers: trailers)))
         }
+        logAccess(index: index, status: slot.access?.status ?? 200, bytesOut: slot.access?.bytesOut ?? 0, app: nil, user: nil)
         markFinished(index: slotIndex(id))
     }
 
@@ -419,6 +443,22 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         }
     }
 
+    // MARK: Access log
+
+    private func noteRoute(slot id: Int, _ pattern: String) {
+        if let index = slotIndex(id), slots[index].access != nil { slots[index].access!.route = pattern }
+    }
+
+    /// Hands the access log its record of the request in `slots[index]`, once.
+    private func logAccess(index: Int, status: Int, bytesOut: Int, app: String?, user: String?) {
+        guard let log = server.configuration.accessLog, slots.indices.contains(index), let trace = slots[index].access else { return }
+        slots[index].access = nil
+        let now = MonotonicClock.now()
+        let elapsed = now > trace.startedAt ? now - trace.startedAt : 0
+        log(HTTPAccessRecord(method: trace.method, route: trace.route, status: status, durationMicroseconds: Int(elapsed / 1000),
+                             bytesIn: trace.bytesIn, bytesOut: bytesOut, client: remoteAddress?.description, app: app, user: user))
+    }
+
     // MARK: Upgrade
 
     private func upgradeIfReady() {
@@ -442,6 +482,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
             return
         }
         let accepted = handshake.accept(supportedSubprotocols: route.options.subprotocols, deflate: route.options.deflate)
+        logAccess(index: 0, status: 101, bytesOut: 0, app: nil, user: nil)
         slots.removeAll()
         connection.write(accepted.responseBytes)
         let leftover = parser.takeUnparsedBytes()

@@ -48,6 +48,21 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
         self.spareFD = Self.openSpare()
     }
 
+    /// Fails with ``NetError/Code/addressInUse`` when anything listens on `address` already.
+    ///
+    /// Binds a throw-away socket without SO_REUSEPORT: the kernel refuses it if any socket
+    /// is listening there, including another process's SO_REUSEPORT group that this
+    /// process's listeners would otherwise silently join (and split the traffic with).
+    /// SO_REUSEADDR keeps connections in TIME_WAIT from a previous run out of the way.
+    static func ensureUnused(_ address: SocketAddress) throws(NetError) {
+        let fd = try SocketAddress.openSocket(family: address.family)
+        defer { _ = Glibc.close(fd) }
+        _ = clinux_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        guard address.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
+            throw NetError.fromErrno(errno, "bind \(address)")
+        }
+    }
+
     private static func openSpare() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
 
     /// The bound address (useful after binding port 0).

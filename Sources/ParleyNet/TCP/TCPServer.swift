@@ -31,11 +31,20 @@ public final class TCPServer: Sendable {
     /// Binds `host:port` (numeric host; port 0 picks a free one) and starts accepting.
     /// `onAccept` runs on the new connection's loop with the registered connection; set its
     /// handler there. Any thread.
+    ///
+    /// The port must be free: with ``Distribution/reusePort`` a listener already there
+    /// (another server's SO_REUSEPORT group) fails the start with
+    /// ``NetError/Code/addressInUse`` rather than being joined. `joinOtherProcesses` skips that
+    /// check so a new server can take over a port from an old one without a gap (both
+    /// accept until the old one stops listening).
     public static func start(group: EventLoopGroup, host: String, port: Int, backlog: Int = 1024,
-                             distribution: Distribution = .reusePort,
+                             distribution: Distribution = .reusePort, joinOtherProcesses: Bool = false,
                              onAccept: @escaping @Sendable (Connection) -> Void) throws(NetError) -> TCPServer {
         guard var address = SocketAddress(host: host, port: port) else {
             throw NetError(.invalidArgument, "not a numeric address: \(host):\(port)")
+        }
+        if distribution == .reusePort, !joinOtherProcesses, port != 0 {
+            try TCPListener.ensureUnused(address)
         }
         let acceptingLoops = distribution == .reusePort ? group.loops : [group.loops[0]]
         var listeners: [TCPListener] = []

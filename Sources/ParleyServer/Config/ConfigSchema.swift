@@ -1,0 +1,89 @@
+/// Every setting of the JSON config file (`parley serve --config FILE`), in one table.
+///
+/// The readers of each section (``ChannelsConfig``, ``EdgeOptions``, the `"tls"` member)
+/// decode values; this table says which members exist, so a misspelt one is an error that
+/// names the nearest known one, and it is what `docs/configuration.md` is generated from.
+enum ConfigSchema {
+    /// The members of the file's top-level object.
+    static let root: [ConfigKey] = [
+        ConfigKey("apps", .objects(app), required: true, "The apps this server hosts; at least one."),
+        ConfigKey("activity_timeout", .integer(1...3600), default: "120",
+                  "Seconds of client silence before the server pings a WebSocket (sent to clients in `pusher:connection_established`). Proxies in front must allow longer idle times."),
+        ConfigKey("pong_timeout", .integer(1...600), default: "30", "Seconds to wait for a pong before closing the connection with 4201."),
+        ConfigKey("max_outbound_bytes", .integer(1024...(1 << 30)), default: "1048576",
+                  "Most bytes queued towards one WebSocket before it is closed with 4100 (a slow consumer). `--max-outbound` wins."),
+        ConfigKey("webhook_batch_ms", .integer(0...60_000), default: "50", "Milliseconds webhook events are gathered into one request."),
+        ConfigKey("webhook_leave_delay_ms", .integer(0...60_000), default: "3000",
+                  "Milliseconds `channel_vacated` and `member_removed` wait for a quick return before they are sent."),
+        ConfigKey("webhook_retry_ms", .integer(0...86_400_000), default: "300000", "Milliseconds a failing webhook batch is retried."),
+        ConfigKey("metrics_token", .string,
+                  "Bearer token `GET /metrics` requires. `--metrics-token` wins; without either, only a `--dev` server on loopback serves metrics."),
+        ConfigKey("http", .object(http), "Connection caps and request deadlines. Each has a `parley serve` flag, which wins."),
+        ConfigKey("tls", .object(tls), "Serve HTTPS/WSS. `--tls-cert`/`--tls-key` win; SIGHUP reloads the files."),
+    ]
+
+    /// The members of one app.
+    static let app: [ConfigKey] = [
+        ConfigKey("id", .string, required: true, "The app id: digits (the Pusher server libraries require a numeric id)."),
+        ConfigKey("key", .string, required: true, "The public key clients connect with (`/app/KEY`): letters, digits and `_-=@,.;`."),
+        ConfigKey("secret", .string, default: "first of `secrets`",
+                  "The app secret: signs what the server signs (webhooks, channel and user authorisations it issues, user tokens and download URLs it mints) and verifies HTTP API requests, authorisations and user tokens. `secret`, `secrets` or both are required."),
+        ConfigKey("secrets", .strings, default: "[]",
+                  "More secrets the app accepts, after `secret` (the server signs with `secret`, or with the first of these when `secret` is absent). To rotate without a restart: add the new secret here and send SIGHUP, move clients and back ends over, make it `secret` (old one here), SIGHUP; later drop the old one, SIGHUP."),
+        ConfigKey("enabled", .boolean, default: "true", "A disabled app refuses connections (4003) and API calls."),
+        ConfigKey("client_events", .boolean, default: "false", "Whether members of private and presence channels may send `client-` events."),
+        ConfigKey("user_authentication", .boolean, default: "false", "Whether connections may sign in (`pusher:signin`)."),
+        ConfigKey("subscription_count", .boolean, default: "false", "Whether channels get `pusher_internal:subscription_count` events."),
+        ConfigKey("webhooks", .objects(webhook), default: "[]", "Endpoints told about channel and presence events."),
+        ConfigKey("limits", .object(limits), "Per-app limits; absent members keep their defaults."),
+        ConfigKey("cors_origins", .strings, default: "[]",
+                  "Web origins (`scheme://host[:port]`) whose pages may call the chat API from a browser."),
+    ]
+
+    /// The members of one webhook endpoint.
+    static let webhook: [ConfigKey] = [
+        ConfigKey("url", .string, required: true, "`http://host[:port]/path` the events are POSTed to (put a proxy in front for https)."),
+        ConfigKey("event_types", .strings, default: "all",
+                  "Which events to send: `channel_occupied`, `channel_vacated`, `member_added`, `member_removed`, `client_event`, `cache_miss`, `subscription_count`."),
+        ConfigKey("filter", .object(webhookFilter), "Send only events of channels whose names match."),
+    ]
+
+    /// The members of a webhook's `filter`.
+    static let webhookFilter: [ConfigKey] = [
+        ConfigKey("channel_name_starts_with", .string, "Only channels whose name starts with this."),
+        ConfigKey("channel_name_ends_with", .string, "Only channels whose name ends with this."),
+    ]
+
+    /// The members of an app's `limits`.
+    static let limits: [ConfigKey] = [
+        ConfigKey("max_connections", .integer(0...Int(Int32.max)), default: "unlimited", "Most simultaneous WebSockets of the app; more are closed with 4004."),
+        ConfigKey("max_presence_members", .integer(1...100_000), default: "100", "Most distinct members of one presence channel."),
+        ConfigKey("max_user_info_bytes", .integer(1...(1 << 20)), default: "1024", "Largest serialised `user_info`, in bytes."),
+        ConfigKey("max_user_id_length", .integer(1...4096), default: "128", "Longest presence or sign-in user id, in characters."),
+        ConfigKey("max_event_bytes", .integer(1...(16 << 20)), default: "10240",
+                  "Largest event `data`, in bytes (HTTP API: 413 above it; client events: 4301)."),
+        ConfigKey("max_channels_per_event", .integer(1...10_000), default: "100", "Most channels one HTTP API trigger may name."),
+        ConfigKey("max_batch_events", .integer(1...10_000), default: "10", "Most events in one `batch_events` request."),
+        ConfigKey("client_events_per_second", .integer(1...1_000_000), default: "10", "Client events each connection may send per second."),
+        ConfigKey("max_watchlist", .integer(0...10_000), default: "100", "Most user ids in a sign-in watchlist."),
+    ]
+
+    /// The members of `http` (the same settings as the `parley serve` flags of the same names).
+    static let http: [ConfigKey] = [
+        ConfigKey("max_connections", .integer(1...10_000_000), default: "open-file limit less a tenth",
+                  "Most open connections (HTTP and WebSocket); more get 503 with `Retry-After`."),
+        ConfigKey("max_connections_per_ip", .integer(0...10_000_000), default: "256",
+                  "Most open connections per client address (IPv6: per /64); 0: no cap."),
+        ConfigKey("limit_loopback", .boolean, default: "false", "Apply `max_connections_per_ip` to loopback clients too."),
+        ConfigKey("head_timeout", .integer(1...3600), default: "10", "Seconds a request head may take from its first byte; 408 after."),
+        ConfigKey("body_timeout", .integer(0...86_400), default: "300", "Seconds a request body may take after its head; 408 after; 0: no bound."),
+        ConfigKey("min_body_rate", .integer(0...(1 << 30)), default: "1024",
+                  "Least body bytes per second after a grace period as long as `head_timeout`; 408 below; 0: none."),
+    ]
+
+    /// The members of `tls`.
+    static let tls: [ConfigKey] = [
+        ConfigKey("cert_file", .string, required: true, "PEM certificate chain file."),
+        ConfigKey("key_file", .string, required: true, "PEM private key of the certificate."),
+    ]
+}
