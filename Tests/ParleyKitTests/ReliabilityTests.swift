@@ -195,6 +195,25 @@ import Testing
         #expect(server.openConnectionCount == 0)
     }
 
+    @Test(.timeLimit(.minutes(1))) func aNetworkChangeEndsTheBackoffAndRetriesAtOnce() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        try await alice.connect()
+        await wait(alice, for: .online)
+        let roomID = try await room(alice)
+        var states = alice.connectionStates().makeAsyncIterator()
+        server.setReachable(false)
+        server.dropConnections(code: 4100)
+        let queued = try await alice.send(text: "while away", to: roomID)
+        #expect(queued.isQueued)
+        _ = await read(&states) { $0.last == .reconnecting(attempt: 2, delay: .milliseconds(1500)) || $0.last == .reconnecting(attempt: 1, delay: .milliseconds(750)) }
+        server.setReachable(true)
+        // No clock advance: only the network change can bring it back.
+        try await alice.networkDidChange()
+        _ = await read(&states) { $0.last == .online }
+        try await waitForEmptyOutbox(alice)
+        #expect(server.messages(in: roomID).map(\.clientID) == [queued.clientID])
+    }
+
     @Test func typingIsThrottledOutAndExpiresIn() async throws {
         let alice = try makeClient(server, "alice", clock: clock)
         try await alice.connect()

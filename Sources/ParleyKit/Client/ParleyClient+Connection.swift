@@ -20,6 +20,20 @@ extension ParleyClient {
         flushOutbox()
     }
 
+    /// The device's network changed (a new path, or the app came back to the foreground): a
+    /// client waiting out a reconnect backoff tries again at once, and the outbox is retried.
+    /// Call it from `NWPathMonitor` or the scene's phase changes; it does nothing while online.
+    public func networkDidChange() throws(ParleyError) {
+        try closedFlag.check()
+        flushOutboxNow()
+        guard wantsConnection, waitingToReconnect else { return }
+        waitingToReconnect = false
+        connectionTask?.cancel()
+        let weak = WeakClient(self)
+        let clock = self.clock
+        connectionTask = Task { await Self.runConnectionLoop(weak, clock: clock) }
+    }
+
     /// Closes the connection and stops reconnecting; the outbox keeps its messages.
     public func disconnect() {
         stopConnection()
@@ -108,6 +122,7 @@ extension ParleyClient {
                 return nil
             case .retry(let delay):
                 publish(.reconnecting(attempt: attempt, delay: delay))
+                waitingToReconnect = delay > .zero
                 return delay
             }
         }
@@ -152,6 +167,7 @@ extension ParleyClient {
 
     /// Gets the user's token (a sign-in failure ends the attempts) and opens the socket.
     private func open() async -> OpenOutcome {
+        waitingToReconnect = false
         do {
             _ = try await tokens.token()
             _ = try await userID()

@@ -174,6 +174,14 @@ extension ParleyClient {
         return try ChatMessage(json: try await api.json("POST", ChatAPI.path("rooms", entry.roomID, "messages"), json: body))
     }
 
+    /// Sends the outbox now instead of after a pending retry's backoff.
+    func flushOutboxNow() {
+        guard outboxRetryTask != nil else { return }
+        outboxRetryTask?.cancel()
+        outboxRetryTask = nil
+        flushOutbox()
+    }
+
     /// Tries the outbox again after a backoff delay (or the server's Retry-After).
     private func scheduleOutboxRetry(after seconds: Int?) {
         guard outboxRetryTask == nil else { return }

@@ -30,6 +30,8 @@ public actor ParleyClient {
     var connection: (any RealtimeConnection)?
     var generation = 0
     var socketID: String?
+    /// The connection loop sleeps out a backoff before its next attempt.
+    var waitingToReconnect = false
     /// The server confirmed `pusher:signin` on the current socket.
     var signedIn = false
     var lastFrameAt: Int64 = 0
