@@ -58,28 +58,43 @@ public actor ConversationModel {
 
     /// Shows the cache at once, then loads the latest page and follows the room live.
     public func start() async {
-        me = (try? await client.userID()) ?? ""
         draft = await drafts.draft(for: roomID)
-        for message in await client.cachedMessages(roomID) { messages[message.seq] = message }
+        do {
+            me = try await client.userID()
+            for message in try await client.cachedMessages(roomID) { messages[message.seq] = message }
+        } catch {
+            notice = "Could not read the saved messages: \(error.message)"
+        }
         publish()
-        room = try? await client.room(roomID)
+        // Offline, the room and its history come once the connection is back (connectionChanged).
+        await note { () throws(ParleyError) in room = try await client.room(roomID) }
         // Without any known position, follow from the start: a guessed baseline could skip messages.
         var after: Int64 = messages.keys.max() ?? 0
-        if let page = try? await client.history(roomID, limit: options.pageSize) {
+        await note { () throws(ParleyError) in
+            let page = try await client.history(roomID, limit: options.pageSize)
             for message in page.messages { messages[message.seq] = message }
             hasOlder = page.hasMore
             after = max(after, page.messages.last?.seq ?? 0)
         }
-        let events = await client.roomEvents(roomID, after: after)
-        tasks.append(Task { for await event in events { await self.apply(event) } })
+        await note { () throws(ParleyError) in
+            let events = try await client.roomEvents(roomID, after: after)
+            tasks.append(Task { for await event in events { await self.apply(event) } })
+        }
         let states = client.connectionStates()
         tasks.append(Task { for await state in states { await self.connectionChanged(state) } })
-        for cursor in (try? await client.cursors(in: roomID)) ?? [] { cursors[cursor.userID] = cursor.seq }
-        if let partner = room?.directPartner(of: me) { presence = try? await client.presence(of: partner) }
-        outbox = ((try? await client.outbox()) ?? []).filter { $0.roomID == roomID }
+        await note { () throws(ParleyError) in
+            for cursor in try await client.cursors(in: roomID) { cursors[cursor.userID] = cursor.seq }
+            if let partner = room?.directPartner(of: me) { presence = try await client.presence(of: partner) }
+            outbox = try await client.outbox().filter { $0.roomID == roomID }
+        }
         await resolveNames()
         markReadIfVisible()
         publish()
+    }
+
+    /// Runs a load; its failure becomes the notice (the screen shows what it has meanwhile).
+    private func note(_ body: () async throws(ParleyError) -> Void) async {
+        do { try await body() } catch { notice = error.message }
     }
 
     /// Stops following the room.
@@ -95,7 +110,7 @@ public actor ConversationModel {
     public func updateDraft(_ text: String) async {
         draft = text
         await drafts.setDraft(text, for: roomID)
-        if !text.isEmpty { await client.userIsTyping(in: roomID) }
+        if !text.isEmpty { await note { () throws(ParleyError) in try await client.userIsTyping(in: roomID) } }
         publish()
     }
 
@@ -107,14 +122,26 @@ public actor ConversationModel {
             publish()
             return
         }
+        let text = draft
+        let shownBefore = Set(outbox.map(\.clientID))
         do {
-            let entry = try await client.send(text: draft, to: roomID)
-            if !outbox.contains(where: { $0.clientID == entry.clientID }) { outbox.append(entry) }
-            draft = ""
+            // The pending row shows at once from the outbox event; this waits for the server.
+            let result = try await client.send(text: text, to: roomID)
+            if case .queued(let entry) = result, !outbox.contains(where: { $0.clientID == entry.clientID }) { outbox.append(entry) }
+            if draft == text {
+                draft = ""
+                await drafts.setDraft("", for: roomID)
+            }
             notice = nil
-            await drafts.setDraft("", for: roomID)
         } catch {
-            notice = "Could not queue the message: \(error.message)"
+            notice = "Not sent: \(error.message)"
+            // The refused message left the outbox; its pending row (shown since the send began) goes too.
+            do {
+                let queued = Set(try await client.outbox().map(\.clientID))
+                outbox.removeAll { !shownBefore.contains($0.clientID) && !queued.contains($0.clientID) && $0.state == .pending }
+            } catch {
+                notice = "Not sent: \(error.message)"
+            }
         }
         publish()
     }
@@ -212,6 +239,8 @@ public actor ConversationModel {
                 !delivered.contains(old.clientID) && old.state == .pending && !entries.contains { $0.clientID == old.clientID }
             }
             outbox = entries.filter { !delivered.contains($0.clientID) } + awaitingFeed
+        case .subscriptionFailed(let error):
+            notice = "Not receiving live updates: \(error.message)"
         case .memberJoined, .memberLeft, .roomDeleted:
             break
         }
@@ -219,25 +248,38 @@ public actor ConversationModel {
     }
 
     private func connectionChanged(_ state: ConnectionState) async {
+        // Started offline: fetch what could not be fetched then, so the online snapshot has it.
+        if state == .online, room == nil {
+            await note { () throws(ParleyError) in room = try await client.room(roomID) }
+            await resolveNames()
+        }
         connection = state
         publish()
-        // Started offline: fetch what could not be fetched then.
-        if state == .online, room == nil, let fetched = try? await client.room(roomID) {
-            room = fetched
-            await resolveNames()
-            publish()
-        }
     }
 
     private func markReadIfVisible() {
         guard visible, let last = messages.keys.max() else { return }
         let client = self.client, roomID = self.roomID
-        Task { await client.markRead(roomID, upTo: last) }
+        Task {
+            // Only a closed client refuses; the model is being torn down then.
+            do throws(ParleyError) { try await client.markRead(roomID, upTo: last) } catch { self.noted(error) }
+        }
+    }
+
+    private func noted(_ error: ParleyError) {
+        notice = error.message
+        publish()
     }
 
     private func resolveNames() async {
         let unknown = Set(messages.values.map(\.senderID) + (room?.directUserIDs ?? []) + typers).subtracting(names.keys)
-        for id in unknown { names[id] = (try? await client.user(id))?.name ?? id }
+        for id in unknown {
+            // Someone whose profile cannot be read now shows by id; the notice says why.
+            do { names[id] = try await client.user(id).name } catch {
+                names[id] = id
+                notice = error.message
+            }
+        }
     }
 
     // MARK: Snapshot
@@ -309,7 +351,8 @@ public actor ConversationModel {
         switch state {
         case .online: return nil
         case .idle: return "Offline"
-        case .connecting: return "Connecting…"
+        case .signingIn: return "Signing in…"
+        case .authenticationFailed(let error): return "Signed out: " + error.message
         case .offline(let reason): return "Offline: " + reason
         case .reconnecting(_, let delay):
             let seconds = delay.components.seconds + (delay.components.attoseconds > 0 ? 1 : 0)

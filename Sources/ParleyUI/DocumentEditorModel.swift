@@ -44,18 +44,21 @@ public actor DocumentEditorModel {
     }
 
     /// Types text (a character, a pasted run, or "\n") at the caret.
-    public func type(_ text: String) async {
-        try? await session.type(text)
+    /// - Throws: ``ParleyError/Code/closed`` once the session has closed.
+    public func type(_ text: String) async throws(ParleyError) {
+        try await session.type(text)
     }
 
     /// Deletes the character before the caret.
-    public func backspace() async {
-        try? await session.deleteAtCaret(forward: false)
+    /// - Throws: ``ParleyError/Code/closed`` once the session has closed.
+    public func backspace() async throws(ParleyError) {
+        try await session.deleteAtCaret(forward: false)
     }
 
     /// Deletes the character after the caret.
-    public func deleteForward() async {
-        try? await session.deleteAtCaret(forward: true)
+    /// - Throws: ``ParleyError/Code/closed`` once the session has closed.
+    public func deleteForward() async throws(ParleyError) {
+        try await session.deleteAtCaret(forward: true)
     }
 
     /// Moves the caret.

@@ -11,6 +11,7 @@ public actor RoomListModel {
     private var online: [String: Bool] = [:]
     private var connection: ConnectionState = .idle
     private var activeRoom: String?
+    private var notice: String?
     private var tasks: [Task<Void, Never>] = []
 
     /// Creates the model; call ``start()`` next.
@@ -23,8 +24,12 @@ public actor RoomListModel {
 
     /// Shows the cached rooms at once, then the server's list, then follows changes.
     public func start() async {
-        me = (try? await client.userID()) ?? ""
-        for summary in await client.cachedRooms() { summaries[summary.id] = summary }
+        do {
+            me = try await client.userID()
+            for summary in try await client.cachedRooms() { summaries[summary.id] = summary }
+        } catch {
+            notice = "Could not read the saved rooms: \(error.message)"
+        }
         publish()
         let events = client.userEvents()
         tasks.append(Task { for await event in events { await self.apply(event) } })
@@ -35,9 +40,16 @@ public actor RoomListModel {
 
     /// Reloads the list from the server.
     public func refresh() async {
-        guard let rooms = try? await client.myRooms() else { return }
-        summaries = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
-        await client.observe(rooms: rooms.map(\.id))
+        do {
+            let rooms = try await client.myRooms()
+            summaries = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
+            try await client.observe(rooms: rooms.map(\.id))
+            notice = nil
+        } catch {
+            notice = "Could not load the rooms: \(error.message)"
+            publish()
+            return
+        }
         await resolvePartners()
         publish()
     }
@@ -91,8 +103,13 @@ public actor RoomListModel {
     private func resolvePartners() async {
         for summary in summaries.values {
             guard let partner = summary.room.directPartner(of: me) else { continue }
-            if names[partner] == nil { names[partner] = (try? await client.user(partner))?.name ?? partner }
-            if online[partner] == nil { online[partner] = (try? await client.presence(of: partner))?.isOnline }
+            // A partner whose details cannot be read now shows by id until the next refresh.
+            do {
+                if names[partner] == nil { names[partner] = try await client.user(partner).name }
+                if online[partner] == nil { online[partner] = try await client.presence(of: partner).isOnline }
+            } catch {
+                notice = "Could not read \(partner): \(error.message)"
+            }
         }
     }
 
@@ -101,7 +118,7 @@ public actor RoomListModel {
     /// The current snapshot.
     public func snapshot() -> RoomListSnapshot {
         let rows = summaries.values.map(row).sorted { ($0.lastActivityAt, $1.id) > ($1.lastActivityAt, $0.id) }
-        return RoomListSnapshot(rows: rows, banner: ConversationModel.banner(connection), connection: connection)
+        return RoomListSnapshot(rows: rows, banner: ConversationModel.banner(connection), connection: connection, notice: notice)
     }
 
     private func row(_ summary: RoomSummary) -> RoomRow {

@@ -40,7 +40,7 @@ struct DocumentReplicaTests {
         var replica = DocumentReplica(clientID: 5, presence: DocumentPresence(name: "alice"))
         _ = replica.opened(now: 1)
         _ = replica.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
-        _ = replica.replaceSelection(with: "hello", now: 2)
+        _ = try replica.replaceSelection(with: "hello", now: 2)
         #expect(replica.selection == .cursor(5))
         // Someone inserts before the caret and at the caret: the caret stays after "hello".
         var other = TextDocument(clientID: 7)
@@ -50,10 +50,10 @@ struct DocumentReplicaTests {
         _ = replica.receive(YSyncMessage.update(other.takeLocalUpdate()!).encode(), now: 3)
         #expect(replica.document.text == ">> hello bob")
         #expect(replica.selection == .cursor(8))
-        _ = replica.replaceSelection(with: " world", now: 4)
+        _ = try replica.replaceSelection(with: " world", now: 4)
         #expect(replica.document.text == ">> hello world bob")
         // Backspace at the caret, then the deleted character's place holds the caret.
-        _ = replica.deleteAtCaret(forward: false, now: 5)
+        _ = try replica.deleteAtCaret(forward: false, now: 5)
         #expect(replica.document.text == ">> hello worl bob")
         #expect(replica.selection == .cursor(13))
         // Remote deletion of the character the caret is tied to: the caret stays where it was.
@@ -72,7 +72,7 @@ struct DocumentReplicaTests {
             _ = replica == 0 ? alice.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
                 : bob.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
         }
-        _ = alice.replaceSelection(with: "hello", now: 2)
+        _ = try alice.replaceSelection(with: "hello", now: 2)
         let announced = alice.setSelection(DocumentSelection(anchor: 0, head: 2), now: 3)
         _ = bob.receive(YSyncMessage.update(alice.document.encodeStateAsUpdate()).encode(), now: 4)
         for message in announced { _ = bob.receive(message, now: 4) }

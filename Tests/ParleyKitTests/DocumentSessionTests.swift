@@ -11,8 +11,8 @@ struct DocumentSessionTests {
         let alice = try await server.client("Alice")
         let bob = try await server.client("Bob")
         let room = try await alice.createRoom(name: "docs", memberIDs: [try await bob.userID()])
-        let a = await alice.openDocument(room: room.id, name: "notes")
-        let b = await bob.openDocument(room: room.id, name: "notes")
+        let a = try await alice.openDocument(room: room.id, name: "notes")
+        let b = try await bob.openDocument(room: room.id, name: "notes")
         try await a.waitUntilSynced()
         try await b.waitUntilSynced()
 
@@ -59,8 +59,8 @@ struct DocumentSessionTests {
         let alice = try await server.client("Alice", documents: network)
         let bob = try await server.client("Bob")
         let room = try await alice.createRoom(name: "docs", memberIDs: [try await bob.userID()])
-        let a = await alice.openDocument(room: room.id, name: "plan")
-        let b = await bob.openDocument(room: room.id, name: "plan")
+        let a = try await alice.openDocument(room: room.id, name: "plan")
+        let b = try await bob.openDocument(room: room.id, name: "plan")
         try await a.waitUntilSynced()
         try await b.waitUntilSynced()
         try await a.insert("shared start. ", at: 0)
@@ -97,12 +97,12 @@ struct DocumentSessionTests {
         let alice = try await server.client("Alice")
         let carol = try await server.client("Carol")
         let room = try await alice.createRoom(name: "private", memberIDs: [])
-        let mine = await alice.openDocument(room: room.id, name: "secret")
+        let mine = try await alice.openDocument(room: room.id, name: "secret")
         try await mine.waitUntilSynced()
         try await mine.insert("for members only", at: 0)
 
         // Carol is not a member: the server closes with 4403 and the session stops for good.
-        let hers = await carol.openDocument(room: room.id, name: "secret")
+        let hers = try await carol.openDocument(room: room.id, name: "secret")
         await #expect(throws: ParleyError.self) { try await hers.waitUntilSynced() }
         guard case .closed(let reason) = await hers.connectionState else {
             Issue.record("expected a closed session")
@@ -135,10 +135,10 @@ struct DocumentSessionTests {
         let network = SwitchableTransport()
         let alice = try await server.client("Alice", documents: network)
         let room = try await alice.createRoom(name: "docs", memberIDs: [])
-        let session = await alice.openDocument(room: room.id, name: "big")
+        let session = try await alice.openDocument(room: room.id, name: "big")
         try await session.waitUntilSynced()
         try await session.insert("kept. ", at: 0)
-        let watcher = await alice.openDocument(room: room.id, name: "big")
+        let watcher = try await alice.openDocument(room: room.id, name: "big")
         await waitFor(watcher) { $0.text == "kept. " }
 
         // One edit over the server's 1 MiB update limit: the server closes with 1009, and
@@ -155,7 +155,7 @@ struct DocumentSessionTests {
         #expect(await session.count == 6 + 1_100_000)
 
         // The server kept what it had accepted and passed on nothing of the refused edit.
-        let again = await alice.openDocument(room: room.id, name: "big")
+        let again = try await alice.openDocument(room: room.id, name: "big")
         try await again.waitUntilSynced()
         #expect(await again.text == "kept. ")
         #expect(await watcher.text == "kept. ")

@@ -23,10 +23,10 @@ import Testing
     /// Alice online, in a new room with bob, and subscribed to it from its start.
     func aliceListeningInARoom() async throws -> (ParleyClient, String, AsyncStream<RoomEvent>.Iterator) {
         let alice = try makeClient(server, "alice", clock: clock)
-        await alice.connect()
+        try await alice.connect()
         await wait(alice, for: .online)
         let roomID = try await room(alice)
-        let events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        let events = try await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
         await waitForSubscribers(server, "private-room-" + roomID)
         return (alice, roomID, events)
     }
@@ -49,7 +49,9 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func aFailedGapFillIsRetriedAfterABackoffWithoutANewEvent() async throws {
-        let (_, roomID, iterator) = try await aliceListeningInARoom()
+        // The client must stay referenced: a dropped one is freed and stops reconnecting.
+        let (alice, roomID, iterator) = try await aliceListeningInARoom()
+        defer { withExtendedLifetime(alice) {} }
         var events = iterator
         server.post("one", as: "bob", in: roomID)
         _ = await read(&events) { messages($0).count >= 1 }
@@ -123,8 +125,8 @@ import Testing
         server.setReachable(true)
         let second = try makeClient(server, "alice", clock: clock, storePath: path)
         #expect(try await second.outbox().map(\.clientID) == [queued.clientID])
-        var outbox = await second.roomEvents(roomID, after: 0).makeAsyncIterator()
-        await second.connect()
+        var outbox = try await second.roomEvents(roomID, after: 0).makeAsyncIterator()
+        try await second.connect()
         _ = await read(&outbox) { events in
             events.contains { if case .outbox(let entries) = $0 { entries.isEmpty } else { false } }
         }
@@ -134,12 +136,25 @@ import Testing
         #expect(try await second.outbox().isEmpty)
     }
 
-    @Test func aRefusedMessageIsMarkedFailedAndCanBeRetried() async throws {
+    @Test func aSendTheServerRefusesThrowsAndLeavesNothingQueued() async throws {
         let alice = try makeClient(server, "alice", clock: clock)
         let roomID = try await room(alice)
-        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
         server.refuseSends([(status: 422, code: "validation_failed")])
-        let pending = try await alice.send(text: "too long", to: roomID)
+        await #expect(throws: ParleyError(.server, "validation_failed", status: 422, serverCode: "validation_failed")) {
+            try await alice.send(text: "too long", to: roomID)
+        }
+        #expect(try await alice.outbox().isEmpty)
+        let delivered = try await alice.send(text: "fine", to: roomID)
+        #expect(delivered.message?.text == "fine")
+        #expect(server.messages(in: roomID).map(\.clientID) == [delivered.clientID])
+    }
+
+    @Test func aQueuedMessageRefusedLaterIsMarkedFailedAndCanBeRetried() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        let roomID = try await room(alice)
+        var events = try await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        server.refuseSends([(status: 422, code: "validation_failed")])
+        let pending = try await alice.enqueue([.text("too long")], to: roomID)
         let failed = await read(&events) { events in
             events.contains { if case .outbox(let entries) = $0 { entries.first?.state != .pending } else { false } }
         }
@@ -153,7 +168,7 @@ import Testing
 
     @Test func closeCodesDecideWhetherToReconnect() async throws {
         let alice = try makeClient(server, "alice", clock: clock)
-        await alice.connect()
+        try await alice.connect()
         await wait(alice, for: .online)
         // 4100: backoff, then back online once the delay has passed.
         var states = alice.connectionStates().makeAsyncIterator()
@@ -180,22 +195,41 @@ import Testing
         #expect(server.openConnectionCount == 0)
     }
 
+    @Test(.timeLimit(.minutes(1))) func aNetworkChangeEndsTheBackoffAndRetriesAtOnce() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        try await alice.connect()
+        await wait(alice, for: .online)
+        let roomID = try await room(alice)
+        var states = alice.connectionStates().makeAsyncIterator()
+        server.setReachable(false)
+        server.dropConnections(code: 4100)
+        let queued = try await alice.send(text: "while away", to: roomID)
+        #expect(queued.isQueued)
+        _ = await read(&states) { $0.last == .reconnecting(attempt: 2, delay: .milliseconds(1500)) || $0.last == .reconnecting(attempt: 1, delay: .milliseconds(750)) }
+        server.setReachable(true)
+        // No clock advance: only the network change can bring it back.
+        try await alice.networkDidChange()
+        _ = await read(&states) { $0.last == .online }
+        try await waitForEmptyOutbox(alice)
+        #expect(server.messages(in: roomID).map(\.clientID) == [queued.clientID])
+    }
+
     @Test func typingIsThrottledOutAndExpiresIn() async throws {
         let alice = try makeClient(server, "alice", clock: clock)
-        await alice.connect()
+        try await alice.connect()
         await wait(alice, for: .online)
         let roomID = try await room(alice)
         let path = "POST /v1/rooms/\(roomID)/typing"
-        for _ in 0..<5 { await alice.userIsTyping(in: roomID) }
+        for _ in 0..<5 { try await alice.userIsTyping(in: roomID) }
         while server.requestCount(path) < 1 { await Task.yield() }
         clock.advance(by: .milliseconds(999))
-        await alice.userIsTyping(in: roomID)
+        try await alice.userIsTyping(in: roomID)
         clock.advance(by: .milliseconds(1))
-        await alice.userIsTyping(in: roomID)
+        try await alice.userIsTyping(in: roomID)
         while server.requestCount(path) < 2 { await Task.yield() }
         #expect(server.requestCount(path) == 2)
 
-        var events = await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
+        var events = try await alice.roomEvents(roomID, after: 0).makeAsyncIterator()
         await waitForSubscribers(server, "private-room-" + roomID)
         let sleepers = clock.sleeperCount
         server.typing("bob", in: roomID)
@@ -211,9 +245,9 @@ import Testing
         let alice = try makeClient(server, "alice", clock: clock)
         let roomID = try await room(alice)
         for text in ["1", "2", "3"] { server.post(text, as: "bob", in: roomID) }
-        await alice.markRead(roomID, upTo: 1)
-        await alice.markRead(roomID, upTo: 3)
-        await alice.markRead(roomID, upTo: 2)
+        try await alice.markRead(roomID, upTo: 1)
+        try await alice.markRead(roomID, upTo: 3)
+        try await alice.markRead(roomID, upTo: 2)
         while clock.sleeperCount == 0 { await Task.yield() }
         clock.advance(by: .milliseconds(500))
         while server.requestCount("PUT /v1/rooms/\(roomID)/cursor") < 1 { await Task.yield() }
@@ -254,13 +288,13 @@ import Testing
         let roomID = try await room(first)
         server.post("cached", as: "bob", in: roomID)
         _ = try await first.myRooms()
-        var events = await first.roomEvents(roomID, after: 0).makeAsyncIterator()
-        await first.connect()
+        var events = try await first.roomEvents(roomID, after: 0).makeAsyncIterator()
+        try await first.connect()
         _ = await read(&events) { messages($0).count >= 1 }
         await first.close()
         server.setReachable(false)
         let second = try makeClient(server, "alice", clock: clock, storePath: path)
-        #expect(await second.cachedRooms().map(\.id) == [roomID])
-        #expect(await second.cachedMessages(roomID).map(\.text) == ["cached"])
+        #expect(try await second.cachedRooms().map(\.id) == [roomID])
+        #expect(try await second.cachedMessages(roomID).map(\.text) == ["cached"])
     }
 }

@@ -28,8 +28,8 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
         roomID = try await alice.createRoom(name: "general", memberIDs: ["bob"]).id
     }
 
-    func model(limit: Int = 256, drafts: DraftStore = DraftStore()) async -> ConversationModel {
-        await alice.connect()
+    func model(limit: Int = 256, drafts: DraftStore = DraftStore()) async throws -> ConversationModel {
+        try await alice.connect()
         let model = ConversationModel(client: alice, roomID: roomID, drafts: drafts, options: .init(characterLimit: limit))
         await model.start()
         return model
@@ -38,7 +38,7 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
     @Test func outgoingGoesPendingSentSeenAndIncomingIsOrderedOnce() async throws {
         server.post("earlier", as: "bob", in: roomID)
         server.setReachable(false)
-        let model = await model()
+        let model = try await model()
         await model.updateDraft("hi bob")
         await model.send()
         let pending = await model.snapshot()
@@ -63,7 +63,7 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
         let bob = try makeClient(server, "bob", clock: clock)
         _ = try await bob.cursors(in: roomID)
         let sleepers = clock.sleeperCount
-        await bob.markRead(roomID, upTo: 3)
+        try await bob.markRead(roomID, upTo: 3)
         while clock.sleeperCount <= sleepers { await Task.yield() }
         clock.advance(by: .seconds(1))
         let seen = await first(model.snapshots()) { $0.messages.first { $0.text == "hi bob" }?.status == .seen }
@@ -72,10 +72,15 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
     }
 
     @Test func aFailedMessageCanBeRetried() async throws {
-        let model = await model()
-        server.refuseSends([(status: 422, code: "validation_failed")])
+        let model = try await model()
+        // Written offline, refused once the server is back: the entry stays, marked failed.
+        server.setReachable(false)
         await model.updateDraft("refused once")
         await model.send()
+        server.refuseSends([(status: 422, code: "validation_failed")])
+        server.setReachable(true)
+        while clock.sleeperCount < 2 { await Task.yield() }
+        clock.advance(by: .seconds(60))
         let failed = await first(model.snapshots()) { if case .failed = $0.messages.last?.status { true } else { false } }
         let clientID = try #require(failed?.messages.last?.clientID)
         await model.retry(clientID: clientID)
@@ -84,9 +89,21 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
         #expect(server.messages(in: roomID).count == 1)
     }
 
+    @Test func aSendTheServerRefusesKeepsTheDraftAndSaysWhy() async throws {
+        let model = try await model()
+        server.refuseSends([(status: 422, code: "validation_failed")])
+        await model.updateDraft("refused")
+        await model.send()
+        let snapshot = await model.snapshot()
+        #expect(snapshot.notice == "Not sent: validation_failed")
+        #expect(snapshot.composer.draft == "refused")
+        #expect(snapshot.messages.isEmpty)
+        #expect(try await alice.outbox().isEmpty)
+    }
+
     @Test func composerCountsKeepsDraftsPerRoomAndEnforcesTheLimit() async throws {
         let drafts = DraftStore()
-        let model = await model(limit: 10, drafts: drafts)
+        let model = try await model(limit: 10, drafts: drafts)
         await model.updateDraft("12345")
         var composer = await model.snapshot().composer
         #expect(composer.counterText == "5/10")
@@ -111,7 +128,7 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
     }
 
     @Test func typingLineAppearsAndExpires() async throws {
-        let model = await model()
+        let model = try await model()
         await waitForSubscribers()
         let sleepers = clock.sleeperCount
         server.typing("bob", in: roomID)
@@ -129,7 +146,7 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
         server.post("monday later", as: "bob", in: roomID)
         clock.advance(by: .seconds(86_400))
         server.post("tuesday", as: "bob", in: roomID)
-        let model = await model()
+        let model = try await model()
         let items = await model.snapshot().items
         let shape = items.map { item -> String in
             switch item {
@@ -145,7 +162,7 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
 
     @Test func loadOlderPrependsHistory() async throws {
         for index in 1...5 { server.post("m\(index)", as: "bob", in: roomID) }
-        await alice.connect()
+        try await alice.connect()
         let model = ConversationModel(client: alice, roomID: roomID, options: .init(pageSize: 2))
         await model.start()
         #expect(await model.snapshot().messages.map(\.seq) == [4, 5])
@@ -158,7 +175,7 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
     }
 
     @Test func editsDeletesAndReactionsShowUp() async throws {
-        let model = await model()
+        let model = try await model()
         await model.updateDraft("typo")
         await model.send()
         let sent = await first(model.snapshots()) { $0.messages.last?.status == .sent }

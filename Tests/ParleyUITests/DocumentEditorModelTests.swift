@@ -28,8 +28,8 @@ import Testing
         try await bobSession.waitUntilSynced()
         // Keystrokes interleave; each one is a live edit at that person's caret.
         for (a, b) in zip("hello there", "bob's words") {
-            await alice.type(String(a))
-            await bob.type(String(b))
+            try await alice.type(String(a))
+            try await bob.type(String(b))
         }
         let onAlice = await waitFor(alice) { $0.characterCount == 22 }
         let onBob = await waitFor(bob) { $0.characterCount == 22 }
@@ -49,15 +49,15 @@ import Testing
     @Test func backspaceDeleteAndCaretMovesEditWhereTheCaretIs() async throws {
         let (model, session) = await editor("alice", clientID: 1)
         try await session.waitUntilSynced()
-        for character in "one\ntwo" { await model.type(String(character)) }
+        for character in "one\ntwo" { try await model.type(String(character)) }
         await model.move(.up)          // "one|"  (column 3 of line 0)
-        await model.backspace()        // "on|"
+        try await model.backspace()        // "on|"
         await model.move(.lineStart)   // "|on"
-        await model.type(">")
+        try await model.type(">")
         await model.move(.down)        // line 1 column 1: "t|wo"
-        await model.deleteForward()    // "t|o"
+        try await model.deleteForward()    // "t|o"
         await model.move(.lineEnd)
-        await model.type("!")
+        try await model.type("!")
         let done = await waitFor(model) { $0.text == ">on\nto!" }
         #expect(done?.caret == 7)
         #expect(done?.characterCount == 7)
@@ -71,7 +71,7 @@ import Testing
         try await bobSession.waitUntilSynced()
         server.setOnline(false)
         _ = await waitFor(alice) { if case .reconnecting = $0.connection { true } else { false } }
-        await alice.type("typed offline")
+        try await alice.type("typed offline")
         #expect(await alice.snapshot.connectionText == "◌ offline — edits kept")
         server.setOnline(true)
         let merged = await waitFor(bob) { $0.text == "typed offline" }

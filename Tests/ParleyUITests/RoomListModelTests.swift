@@ -10,7 +10,7 @@ import ParleyKit
     let general = try await alice.createRoom(name: "general", memberIDs: ["bob"]).id
     clock.advance(by: .seconds(1))
     let direct = try await alice.directRoom(with: "bob").id
-    await alice.connect()
+    try await alice.connect()
     let model = RoomListModel(client: alice)
     await model.start()
     let initial = await model.snapshot()
@@ -22,7 +22,7 @@ import ParleyKit
     while server.subscriberCount("private-room-" + direct) < 1 || server.subscriberCount("#server-to-user-alice") < 1 {
         await Task.yield()
     }
-    await bob.connect()
+    try await bob.connect()
     let online = await first(model.snapshots()) { $0.rows.first { $0.id == direct }?.partnerOnline == true }
     #expect(online != nil)
     clock.advance(by: .seconds(1))
@@ -36,7 +36,7 @@ import ParleyKit
 
     // Reading on any device clears the badge.
     let sleepers = clock.sleeperCount
-    await alice.markRead(general, upTo: 2)
+    try await alice.markRead(general, upTo: 2)
     while clock.sleeperCount <= sleepers { await Task.yield() }
     clock.advance(by: .seconds(1))
     let read = await first(model.snapshots()) { $0.rows.first?.unreadCount == 0 }
@@ -55,7 +55,7 @@ import ParleyKit
     _ = try await alice.createRoom(name: "general")
     _ = try await alice.myRooms()
     server.setReachable(false)
-    await alice.connect()
+    try await alice.connect()
     let model = RoomListModel(client: alice)
     await model.start()
     let snapshot = await first(model.snapshots()) { $0.banner?.hasPrefix("Reconnecting") == true }

@@ -4,6 +4,8 @@ import ParleyWire
 /// by `{"token": …}` or `{"access_token": …}`) and renews it shortly before its `exp`.
 ///
 /// Concurrent callers share one request; a refused token is replaced on `forceRefresh`.
+/// A refusal (4xx) or an answer without a token fails with ``ParleyError/Code/authentication``;
+/// an unreachable endpoint or a 5xx, 408 or 429 answer is transient (``ParleyError/isTransient``).
 public actor HTTPTokenProvider: TokenProvider {
     private let url: String
     private let userID: String?
@@ -64,8 +66,11 @@ public actor HTTPTokenProvider: TokenProvider {
                 ?? reader.optionalInt64("expires_in").map { clock.now() / 1000 + $0 }
             cached = (token, expiresAt)
             return .success(token)
+        } catch where error.isTransient {
+            // The endpoint could not be reached: the caller retries later, it is no refusal.
+            return .failure(ParleyError(error.code, "token request failed: \(error.message)", status: error.status))
         } catch {
-            return .failure(ParleyError(.authentication, "token request failed: \(error.message)"))
+            return .failure(ParleyError(.authentication, "token request failed: \(error.message)", status: error.status))
         }
     }
 }

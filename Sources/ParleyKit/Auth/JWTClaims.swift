@@ -12,8 +12,14 @@ public struct JWTClaims: Sendable, Equatable {
     /// Reads the payload of a compact JWT; nil when it is not one.
     public init?(token: String) {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let payload = Self.base64URLDecode(segments[1]),
-              let object = (try? JSONParser.parse(payload))?.objectValue else { return nil }
+        guard segments.count == 3, let payload = Self.base64URLDecode(segments[1]) else { return nil }
+        let object: JSONObject
+        do {
+            guard let parsed = try JSONParser.parse(payload).objectValue else { return nil }
+            object = parsed
+        } catch {
+            return nil  // an opaque token, not a JWT: documented as nil, the server still judges it
+        }
         subject = object["sub"]?.stringValue
         audience = object["aud"]?.stringValue ?? object["aud"]?.arrayValue?.first?.stringValue
         if case .number(let text)? = object["exp"] { expiresAt = Int64(text) ?? Double(text).map { Int64($0) } }

@@ -7,6 +7,8 @@ struct ChatAPI: Sendable {
     let appID: String?
     let http: any HTTPTransport
     let tokens: any TokenProvider
+    /// Set when the client is closed: no request goes out after that.
+    let closed: ClosedFlag
 
     /// Sends a request and returns the body of a 2xx answer.
     func call(_ method: String, _ path: String, query: [(String, String)] = [], json: JSONValue? = nil,
@@ -27,6 +29,7 @@ struct ChatAPI: Sendable {
         }
         var refreshed = false
         while true {
+            try closed.check()
             var request = HTTPRequestMessage(method: method, url: url, headers: headers, body: payload)
             request.headers.add("Authorization", "Bearer " + (try await tokens.token(forceRefresh: refreshed)))
             let response = try await http.send(request, progress: progress)
@@ -47,7 +50,10 @@ struct ChatAPI: Sendable {
     }
 
     static func error(from response: HTTPResponseMessage) -> ParleyError {
-        let object = (try? JSONParser.parse(response.body))?["error"]
+        let object: JSONValue?
+        do { object = try JSONParser.parse(response.body)["error"] } catch {
+            object = nil  // not the JSON error shape (a proxy's HTML page): the status says it
+        }
         let code = object?["code"]?.stringValue
         let message = object?["message"]?.stringValue ?? "HTTP \(response.status)"
         return ParleyError(.server, message, status: response.status, serverCode: code,

@@ -26,15 +26,23 @@ extension ParleyClient {
         let reply = try await api.json("GET", "/v1/me/rooms", query: [("limit", String(limit))])
         var rooms: [RoomSummary] = []
         for item in try JSONReader(reply, "rooms").array("rooms") { rooms.append(try RoomSummary(json: item)) }
-        try? store.saveRooms(rooms)
+        let user = try await userID()
+        storeWrite { store throws(ParleyError) in try store.saveRooms(rooms, user: user) }
         return rooms
     }
 
-    /// The rooms as last seen, from the local cache (works offline), most recent first.
-    public func cachedRooms() -> [RoomSummary] { (try? store.rooms()) ?? [] }
+    /// The user's rooms as last seen, from the local cache (works offline when the token
+    /// names the user), most recent first.
+    public func cachedRooms() async throws(ParleyError) -> [RoomSummary] {
+        let user = try await userID()
+        return try store.rooms(user: user)
+    }
 
-    /// A room's recent messages as last seen, from the local cache, ascending by seq.
-    public func cachedMessages(_ roomID: String) -> [ChatMessage] { (try? store.messages(room: roomID)) ?? [] }
+    /// A room's recent messages as the user last saw them, from the local cache, ascending by seq.
+    public func cachedMessages(_ roomID: String) async throws(ParleyError) -> [ChatMessage] {
+        let user = try await userID()
+        return try store.messages(room: roomID, user: user)
+    }
 
     /// Public rooms, by id.
     public func publicRooms(after: String? = nil, limit: Int = 100) async throws(ParleyError) -> [ChatRoom] {
@@ -101,7 +109,7 @@ extension ParleyClient {
         let reader = try JSONReader(try await api.json("GET", ChatAPI.path("rooms", roomID, "messages"), query: query), "history")
         var messages: [ChatMessage] = []
         for item in try reader.array("messages") { messages.append(try ChatMessage(json: item)) }
-        return MessagePage(messages: messages, hasMore: (try? reader.bool("has_more")) ?? false)
+        return MessagePage(messages: messages, hasMore: reader.value("has_more")?.boolValue ?? false)
     }
 
     /// Replaces a message's parts (its author).
@@ -148,7 +156,9 @@ extension ParleyClient {
     public func upload(_ bytes: [UInt8], contentType: String, to roomID: String,
                        progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(ParleyError) -> Attachment {
         let reply = try await api.call("POST", ChatAPI.path("rooms", roomID, "attachments"), body: bytes, contentType: contentType, progress: progress)
-        return try Attachment(json: try? JSONParser.parse(reply))
+        do { return try Attachment(json: try JSONParser.parse(reply)) } catch let error as ParleyError { throw error } catch {
+            throw ParleyError(.decoding, "upload answer is not JSON: \(error)")
+        }
     }
 
     /// An attachment's metadata.

@@ -3,13 +3,13 @@ extension ParleyClient {
     /// Opens the document called `name` of room `roomID` (created on first use; the room's
     /// members may edit it) and starts syncing it.
     /// - Parameter presence: how this user appears to the others; by default the user id as name.
-    public func openDocument(room roomID: String, name: String, presence: DocumentPresence? = nil) async -> DocumentSession {
-        await openDocument(path: ChatAPI.path("rooms", roomID, "docs", name, "ws"), presence: presence)
+    public func openDocument(room roomID: String, name: String, presence: DocumentPresence? = nil) async throws(ParleyError) -> DocumentSession {
+        try await openDocument(path: ChatAPI.path("rooms", roomID, "docs", name, "ws"), presence: presence)
     }
 
     /// Opens the document with id `documentID` and starts syncing it.
-    public func openDocument(id documentID: String, presence: DocumentPresence? = nil) async -> DocumentSession {
-        await openDocument(path: ChatAPI.path("docs", documentID, "ws"), presence: presence)
+    public func openDocument(id documentID: String, presence: DocumentPresence? = nil) async throws(ParleyError) -> DocumentSession {
+        try await openDocument(path: ChatAPI.path("docs", documentID, "ws"), presence: presence)
     }
 
     /// The WebSocket URL of a server path (`http://` becomes `ws://`).
@@ -20,8 +20,9 @@ extension ParleyClient {
         return base + path
     }
 
-    private func openDocument(path: String, presence: DocumentPresence?) async -> DocumentSession {
-        let me = (try? await userID()) ?? ""
+    private func openDocument(path: String, presence: DocumentPresence?) async throws(ParleyError) -> DocumentSession {
+        try closedFlag.check()
+        let me = try await userID()
         var presence = presence ?? DocumentPresence(userID: me, name: me)
         if presence.userID == nil { presence.userID = me }
         let session = DocumentSession(url: webSocketURL(path), tokenProvider: tokens, appID: configuration.appID,

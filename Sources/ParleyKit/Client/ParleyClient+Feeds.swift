@@ -15,14 +15,19 @@ extension ParleyClient {
         let known = sequencer.isDelivered(update: message)
         rooms[message.roomID]?.sequencer = sequencer
         guard known else { return }
-        try? store.saveMessages([message])
+        cache([message])
         emit(deleted ? .messageDeleted(message) : .messageUpdated(message), room: message.roomID)
     }
 
     private func deliver(_ messages: [ChatMessage], room roomID: String) {
         guard !messages.isEmpty else { return }
-        try? store.saveMessages(messages)
+        cache(messages)
         for message in messages { emit(.message(message), room: roomID) }
+    }
+
+    private func cache(_ messages: [ChatMessage]) {
+        guard let user = currentUserID else { return }
+        storeWrite(messages.first?.roomID) { store throws(ParleyError) in try store.saveMessages(messages, user: user) }
     }
 
     /// Starts a history fill of a watched room unless one runs (then it runs again after).
@@ -33,7 +38,8 @@ extension ParleyClient {
             return
         }
         rooms[roomID]?.filling = true
-        Task { await self.fill(roomID) }
+        let weak = WeakClient(self)
+        Task { await weak.value?.fill(roomID) }
     }
 
     /// Reads history after the last delivered seq until the room is caught up. A transient
@@ -47,6 +53,7 @@ extension ParleyClient {
             do {
                 try await fillOnce(roomID)
             } catch {
+                report(.backgroundRequest, error, room: roomID)
                 // Unsubscribed or refused: the next (re)subscribe or live event starts another fill.
                 guard error.isTransient, rooms[roomID]?.subscribed == true else { return }
                 failures += 1

@@ -2,9 +2,20 @@ import ParleyWire
 
 /// Incoming realtime messages: protocol events, room events, the user's events.
 extension ParleyClient {
-    func handleFrame(_ bytes: [UInt8]) {
+    /// Handles one text frame; returns whether the connection is established.
+    @discardableResult
+    func handleFrame(_ bytes: [UInt8]) -> Bool {
         lastFrameAt = clock.now()
-        guard let message = try? PusherMessage.parse(bytes) else { return }
+        let message: PusherMessage
+        do { message = try PusherMessage.parse(bytes) } catch {
+            report(.decoding, ParleyError(.decoding, "realtime frame is not a Pusher message: \(error)"))
+            return socketID != nil
+        }
+        handle(message)
+        return socketID != nil
+    }
+
+    private func handle(_ message: PusherMessage) {
         switch message.event {
         case "pusher:connection_established":
             if let id = message.dataObject?["socket_id"]?.stringValue { established(socketID: id) }
@@ -13,13 +24,18 @@ extension ParleyClient {
         case "pusher:error":
             lastServerError = message.dataObject?["message"]?.stringValue
         case "pusher:signin_success":
+            signInSucceeded()
             if let userID = currentUserID {
                 send(PusherMessage(event: "pusher:subscribe", data: .object(["channel": .string("#server-to-user-" + userID), "auth": .string("")])))
             }
         case "pusher_internal:subscription_succeeded":
             if let channel = message.channel, let roomID = Self.roomID(channel: channel) { subscribed(roomID) }
         case "pusher:subscription_error":
-            if let channel = message.channel, let roomID = Self.roomID(channel: channel) { rooms[roomID]?.subscribing = false }
+            guard let channel = message.channel, let roomID = Self.roomID(channel: channel) else { return }
+            rooms[roomID]?.subscribing = false
+            let data = message.dataObject
+            subscriptionFailed(roomID, ParleyError(.server, data?["error"]?.stringValue ?? "subscription refused",
+                                                   status: data?["status"]?.intValue, serverCode: data?["type"]?.stringValue))
         default:
             guard let channel = message.channel, let data = message.dataObject else { return }
             if let roomID = Self.roomID(channel: channel) {
@@ -40,25 +56,33 @@ extension ParleyClient {
         startFill(roomID)
     }
 
+    /// Decodes an event's payload; a payload that does not decode is reported and skipped.
+    private func decode<T>(_ event: String, room: String? = nil, _ body: () throws(ParleyError) -> T) -> T? {
+        do { return try body() } catch {
+            report(.decoding, ParleyError(.decoding, "\(event): \(error.message)"), room: room)
+            return nil
+        }
+    }
+
     private func handleRoomEvent(_ name: String, roomID: String, data: JSONObject) {
         let value = JSONValue.object(data)
         switch name {
         case "message.created":
-            guard let message = try? ChatMessage(json: data["message"]) else { return }
+            guard let message = decode(name, room: roomID, { () throws(ParleyError) in try ChatMessage(json: data["message"]) }) else { return }
             clearTyper(message.senderID, room: roomID)
             ingest([message], room: roomID)
         case "message.updated", "message.deleted":
-            guard let message = try? ChatMessage(json: data["message"]) else { return }
+            guard let message = decode(name, room: roomID, { () throws(ParleyError) in try ChatMessage(json: data["message"]) }) else { return }
             applyUpdate(message, deleted: name == "message.deleted")
         case "reaction.changed":
             guard let id = value["message_id"].flatMap({ $0.intValue }) else { return }
             emit(.reactions(messageID: Int64(id), reactions: ReactionCount.list(value["reactions"])), room: roomID)
         case "cursor.updated":
-            if let cursor = try? ReadCursor(json: value) { emit(.cursor(cursor), room: roomID) }
+            if let cursor = decode(name, room: roomID, { () throws(ParleyError) in try ReadCursor(json: value) }) { emit(.cursor(cursor), room: roomID) }
         case "typing":
             if let user = value["user_id"]?.stringValue { receivedTyping(user, room: roomID) }
         case "presence.changed":
-            guard let presence = try? PresenceStatus(json: value) else { return }
+            guard let presence = decode(name, room: roomID, { () throws(ParleyError) in try PresenceStatus(json: value) }) else { return }
             emit(.presence(presence), room: roomID)
             userHub.send(.presence(presence))
         case "member.joined":
@@ -66,10 +90,10 @@ extension ParleyClient {
         case "member.left":
             if let user = value["user_id"]?.stringValue { emit(.memberLeft(userID: user), room: roomID) }
         case "room.updated":
-            if let room = try? ChatRoom(json: value["room"]) { emit(.roomUpdated(room), room: roomID) }
+            if let room = decode(name, room: roomID, { () throws(ParleyError) in try ChatRoom(json: value["room"]) }) { emit(.roomUpdated(room), room: roomID) }
         case "room.deleted":
             emit(.roomDeleted, room: roomID)
-            try? store.removeRoom(roomID)
+            removeCachedRoom(roomID)
         default:
             break
         }
@@ -79,21 +103,30 @@ extension ParleyClient {
         let value = JSONValue.object(data)
         switch name {
         case "room.added":
-            guard let room = try? ChatRoom(json: value["room"]) else { return }
-            try? store.saveRoom(RoomSummary(room: room, role: MemberRole(rawValue: value["role"]?.stringValue ?? "") ?? .member))
-            if rooms[room.id] == nil { observe(rooms: [room.id]) }
+            guard let room = decode(name, { () throws(ParleyError) in try ChatRoom(json: value["room"]) }) else { return }
+            let summary = RoomSummary(room: room, role: MemberRole(rawValue: value["role"]?.stringValue ?? "") ?? .member)
+            if let user = currentUserID { storeWrite(room.id) { store throws(ParleyError) in try store.saveRoom(summary, user: user) } }
+            if rooms[room.id] == nil {
+                rooms[room.id] = RoomChannelState()
+                subscribeIfOnline(room.id)
+            }
             userHub.send(.roomAdded(room))
         case "room.removed":
             guard let id = value["room_id"]?.stringValue else { return }
-            try? store.removeRoom(id)
+            removeCachedRoom(id)
             userHub.send(.roomRemoved(roomID: id))
         case "room.activity":
-            if let message = try? ChatMessage(json: value["message"]) { userHub.send(.roomActivity(message)) }
+            if let message = decode(name, { () throws(ParleyError) in try ChatMessage(json: value["message"]) }) { userHub.send(.roomActivity(message)) }
         case "room.read":
             guard let id = value["room_id"]?.stringValue, case .number(let seqText)? = value["read_seq"], let seq = Int64(seqText) else { return }
             userHub.send(.roomRead(roomID: id, readSeq: seq, unreadCount: value["unread_count"]?.intValue ?? 0))
         default:
             break
         }
+    }
+
+    private func removeCachedRoom(_ roomID: String) {
+        guard let user = currentUserID else { return }
+        storeWrite(roomID) { store throws(ParleyError) in try store.removeRoom(roomID, user: user) }
     }
 }

@@ -2,12 +2,17 @@
 extension ParleyClient {
     /// Tells the room the user is typing; call it on every keystroke, it sends at most once
     /// per ``ParleyConfiguration/typingInterval``.
-    public func userIsTyping(in roomID: String) {
+    public func userIsTyping(in roomID: String) throws(ParleyError) {
+        try closedFlag.check()
         let now = clock.now()
         if let last = typingSentAt[roomID], now - last < ReconnectPolicy.milliseconds(configuration.typingInterval) { return }
         typingSentAt[roomID] = now
-        let api = self.api
-        Task { _ = try? await api.call("POST", ChatAPI.path("rooms", roomID, "typing"), json: .object([:])) }
+        let api = self.api, diagnostics = configuration.diagnostics
+        Task {
+            do throws(ParleyError) { _ = try await api.call("POST", ChatAPI.path("rooms", roomID, "typing"), json: .object([:])) } catch {
+                diagnostics?(ParleyDiagnostic(.backgroundRequest, error, roomID: roomID))
+            }
+        }
     }
 
     func receivedTyping(_ userID: String, room roomID: String) {
@@ -16,9 +21,10 @@ extension ParleyClient {
         let wasTyping = rooms[roomID]?.typers[userID] != nil
         rooms[roomID]?.typers[userID] = clock.now() + ReconnectPolicy.milliseconds(timeout)
         if !wasTyping { emitTypers(roomID) }
+        let weak = WeakClient(self), clock = self.clock
         Task {
-            try? await self.clock.sleep(for: timeout)
-            self.expireTypers(roomID)
+            do { try await clock.sleep(for: timeout) } catch { return }
+            await weak.value?.expireTypers(roomID)
         }
     }
 
@@ -42,15 +48,17 @@ extension ParleyClient {
 
     /// Marks the room read up to `seq`; sent after ``ParleyConfiguration/cursorDebounce``
     /// without further calls, and never backwards.
-    public func markRead(_ roomID: String, upTo seq: Int64) {
+    public func markRead(_ roomID: String, upTo seq: Int64) throws(ParleyError) {
+        try closedFlag.check()
         let floor = max(cursorPending[roomID] ?? 0, cursorSent[roomID] ?? 0)
         guard seq > floor else { return }
         cursorPending[roomID] = seq
         cursorTasks[roomID]?.cancel()
         let delay = configuration.cursorDebounce
+        let weak = WeakClient(self), clock = self.clock
         cursorTasks[roomID] = Task {
-            do { try await self.clock.sleep(for: delay) } catch { return }
-            await self.sendCursor(roomID)
+            do { try await clock.sleep(for: delay) } catch { return }
+            await weak.value?.sendCursor(roomID)
         }
     }
 
@@ -61,6 +69,7 @@ extension ParleyClient {
             _ = try await api.call("PUT", ChatAPI.path("rooms", roomID, "cursor"), json: .object(["seq": .number(String(seq))]))
             cursorSent[roomID] = max(cursorSent[roomID] ?? 0, seq)
         } catch {
+            report(.backgroundRequest, error, room: roomID)
             // Put it back so the next mark (or reconnect) sends it.
             if seq > (cursorPending[roomID] ?? 0) { cursorPending[roomID] = seq }
         }

@@ -4,7 +4,10 @@ import ParleyWire
 /// ordered room events with history gap-fill, a disk outbox, a cache, typing and read cursors.
 ///
 /// Create one per signed-in user, call ``connect()``, watch ``connectionStates()``,
-/// ``roomEvents(_:after:)`` and ``userEvents()``.
+/// ``roomEvents(_:after:)`` and ``userEvents()``. After ``close()`` (or
+/// ``signOut(deletingLocalData:)``) every call throws ``ParleyError/Code/closed``. A client the
+/// app lets go of without closing it is freed all the same: its tasks hold it only weakly, and
+/// its deinit closes the connection and ends its streams.
 public actor ParleyClient {
     /// The configuration it was created with.
     public nonisolated let configuration: ParleyConfiguration
@@ -17,15 +20,20 @@ public actor ParleyClient {
     let store: LocalStore
     let stateHub = Broadcaster<ConnectionState>(replayLatest: true, initial: .idle)
     let userHub = Broadcaster<UserEvent>()
+    let closedFlag: ClosedFlag
 
     var state: ConnectionState = .idle
     var currentUserID: String?
     var wantsConnection = false
-    var isClosed = false
+    var isClosed: Bool { closedFlag.isClosed }
     var connectionTask: Task<Void, Never>?
     var connection: (any RealtimeConnection)?
     var generation = 0
     var socketID: String?
+    /// The connection loop sleeps out a backoff before its next attempt.
+    var waitingToReconnect = false
+    /// The server confirmed `pusher:signin` on the current socket.
+    var signedIn = false
     var lastFrameAt: Int64 = 0
     var lastServerError: String?
     var rooms: [String: RoomChannelState] = [:]
@@ -34,6 +42,8 @@ public actor ParleyClient {
     var flushAgain = false
     var outboxRetryTask: Task<Void, Never>?
     var outboxRetryAttempt = 0
+    /// Callers of ``send(_:to:)`` waiting for their message's first attempt, by client id.
+    var sendWaiters: [String: CheckedContinuation<Result<SendResult, ParleyError>, Never>] = [:]
 
     var typingSentAt: [String: Int64] = [:]
     var cursorPending: [String: Int64] = [:]
@@ -50,12 +60,28 @@ public actor ParleyClient {
         throws(ParleyError) {
         self.configuration = configuration
         tokens = tokenProvider
-        api = ChatAPI(baseURL: configuration.serverURL, appID: configuration.appID, http: http, tokens: tokenProvider)
+        let closed = ClosedFlag()
+        closedFlag = closed
+        api = ChatAPI(baseURL: configuration.serverURL, appID: configuration.appID, http: http, tokens: tokenProvider, closed: closed)
         self.realtime = realtime
         documentTransport = documents
         self.clock = clock
         self.random = random
         store = try LocalStore(path: configuration.storePath ?? ":memory:")
+    }
+
+    /// A dropped client: stop its tasks, close its connection (the server sees the close) and
+    /// end the app's streams.
+    deinit {
+        closedFlag.close()
+        connectionTask?.cancel()
+        flushTask?.cancel()
+        outboxRetryTask?.cancel()
+        for task in cursorTasks.values { task.cancel() }
+        connection?.close(code: 1000)
+        for room in rooms.values { room.events?.finish() }
+        userHub.finish()
+        stateHub.finish()
     }
 
     // MARK: Streams
@@ -71,8 +97,10 @@ public actor ParleyClient {
 
     /// A room's events. New messages come exactly once, in seq order, starting after `seq`
     /// (missed ones are read from history); with nil, after the room's latest message.
-    /// The first watcher's baseline holds for the room while it is watched.
-    public func roomEvents(_ roomID: String, after seq: Int64? = nil) -> AsyncStream<RoomEvent> {
+    /// The first watcher's baseline holds for the room while it is watched. A subscription the
+    /// server refuses (not a member, no such room) arrives as ``RoomEvent/subscriptionFailed(_:)``.
+    public func roomEvents(_ roomID: String, after seq: Int64? = nil) throws(ParleyError) -> AsyncStream<RoomEvent> {
+        try closedFlag.check()
         var room = rooms[roomID] ?? RoomChannelState()
         let hub = room.events ?? Broadcaster<RoomEvent>()
         room.events = hub
@@ -81,13 +109,17 @@ public actor ParleyClient {
         let stream = hub.stream()
         subscribeIfOnline(roomID)
         if room.subscribed { startFill(roomID) }
-        if let pending = try? store.outbox().filter({ $0.roomID == roomID }), !pending.isEmpty { hub.send(.outbox(pending)) }
+        if let pending = storeRead(roomID, { store, user throws(ParleyError) in try store.outbox(user: user) }) {
+            let mine = pending.filter { $0.roomID == roomID }
+            if !mine.isEmpty { hub.send(.outbox(mine)) }
+        }
         return stream
     }
 
     /// Subscribes to rooms' channels without watching their messages: their presence and
     /// room events then reach ``userEvents()`` (for room lists).
-    public func observe(rooms ids: [String]) {
+    public func observe(rooms ids: [String]) throws(ParleyError) {
+        try closedFlag.check()
         for id in ids where rooms[id] == nil {
             rooms[id] = RoomChannelState()
             subscribeIfOnline(id)
@@ -96,15 +128,31 @@ public actor ParleyClient {
 
     /// The signed-in user's id (from the token's `sub`, else `GET /v1/me`).
     public func userID() async throws(ParleyError) -> String {
+        try closedFlag.check()
         if let currentUserID { return currentUserID }
         let token = try await tokens.token()
-        if let subject = JWTClaims(token: token)?.subject {
-            currentUserID = subject
-            return subject
-        }
-        let me = try await me()
-        currentUserID = me.id
-        return me.id
+        let id: String
+        if let subject = JWTClaims(token: token)?.subject { id = subject } else { id = try await me().id }
+        if currentUserID == nil { learnedUser(id) }
+        return currentUserID ?? id
+    }
+
+    /// The first time the user is known: outbox entries from before stores had owners are theirs.
+    private func learnedUser(_ id: String) {
+        currentUserID = id
+        storeWrite { store throws(ParleyError) in try store.adoptUnownedOutbox(user: id) }
+    }
+
+    /// Signs the user out: closes the client (every call afterwards throws
+    /// ``ParleyError/Code/closed``) and, with `deletingLocalData`, deletes the user's outbox
+    /// (unsent messages are lost) and cached rooms and messages from the store. Other users'
+    /// data in the same store file stays.
+    public func signOut(deletingLocalData: Bool) async throws(ParleyError) {
+        var user = currentUserID
+        if user == nil, deletingLocalData { user = try await userID() }
+        close()
+        guard deletingLocalData, let user else { return }
+        try store.deleteData(user: user)
     }
 
     func publish(_ newState: ConnectionState) {
@@ -114,6 +162,25 @@ public actor ParleyClient {
     }
 
     func emit(_ event: RoomEvent, room: String) { rooms[room]?.events?.send(event) }
+
+    /// Hands a failure the client handled itself to the app's diagnostics hook.
+    func report(_ kind: ParleyDiagnostic.Kind, _ error: ParleyError, room: String? = nil) {
+        configuration.diagnostics?(ParleyDiagnostic(kind, error, roomID: room))
+    }
+
+    /// Runs a store write; a failure is reported (the cache is best effort, the caller goes on).
+    func storeWrite(_ room: String? = nil, _ body: (LocalStore) throws(ParleyError) -> Void) {
+        do { try body(store) } catch { report(.storage, error, room: room) }
+    }
+
+    /// Runs a store read for the signed-in user; nil (and a report) when it fails or no user is known yet.
+    func storeRead<T>(_ room: String? = nil, _ body: (LocalStore, String) throws(ParleyError) -> T) -> T? {
+        guard let user = currentUserID else { return nil }
+        do { return try body(store, user) } catch {
+            report(.storage, error, room: room)
+            return nil
+        }
+    }
 
     /// A new client id: 128 random bits, hex.
     static func newClientID() -> String { "c-" + Digest.randomBytes(16).hexString }

@@ -22,12 +22,16 @@ public struct ParleyConfiguration: Sendable {
     public var historyPageSize: Int
     /// Ping the server after this much silence; close if it stays silent as long again.
     public var activityTimeout: Duration
+    /// Told about every failure the client handles on its own (a skipped event, a failed
+    /// background request, a store error); called on the client's executor, keep it quick.
+    public var diagnostics: (@Sendable (ParleyDiagnostic) -> Void)?
 
     /// Creates a configuration.
     public init(serverURL: String, appKey: String, appID: String? = nil, realtimeURL: String? = nil, storePath: String? = nil,
                 reconnect: ReconnectPolicy = ReconnectPolicy(), typingInterval: Duration = .seconds(1),
                 typingTimeout: Duration = .seconds(3), cursorDebounce: Duration = .milliseconds(500),
-                historyPageSize: Int = 100, activityTimeout: Duration = .seconds(120)) {
+                historyPageSize: Int = 100, activityTimeout: Duration = .seconds(120),
+                diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil) {
         self.serverURL = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
         self.appKey = appKey
         self.appID = appID
@@ -39,6 +43,7 @@ public struct ParleyConfiguration: Sendable {
         self.cursorDebounce = cursorDebounce
         self.historyPageSize = historyPageSize
         self.activityTimeout = activityTimeout
+        self.diagnostics = diagnostics
     }
 
     /// The realtime URL in use.

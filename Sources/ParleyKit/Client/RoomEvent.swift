@@ -22,6 +22,9 @@ public enum RoomEvent: Sendable, Equatable {
     case roomUpdated(ChatRoom)
     /// The room was deleted.
     case roomDeleted
+    /// The room's channel subscription was refused (not a member, no such room…): no live
+    /// events come until a later connection subscribes again.
+    case subscriptionFailed(ParleyError)
     /// This room's outbox changed: the messages not yet acknowledged by the server, oldest first.
     case outbox([PendingMessage])
 }

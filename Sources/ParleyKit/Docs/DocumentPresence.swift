@@ -47,7 +47,11 @@ public struct DocumentPresence: Sendable, Hashable {
 
     /// Reads an awareness state, turning each end of the cursor into a position with `resolve`.
     init?(json: String, resolve: (JSONValue) -> Int?) {
-        guard let value = try? JSONParser.parse(Array(json.utf8)), value.objectValue != nil else { return nil }
+        let value: JSONValue
+        do { value = try JSONParser.parse(Array(json.utf8)) } catch {
+            return nil  // a peer's malformed state: documented as nil, the caller skips that peer
+        }
+        guard value.objectValue != nil else { return nil }
         let user = value["user"]
         name = user?["name"]?.stringValue ?? ""
         userID = user?["id"]?.stringValue

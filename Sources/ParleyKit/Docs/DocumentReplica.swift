@@ -205,18 +205,18 @@ struct DocumentReplica: Sendable {
 
     /// Types `text` at the caret, replacing the selected text, and puts the caret after it
     /// (no caret yet: at the end). Returns the messages to send.
-    mutating func replaceSelection(with text: String, now: Int64) -> [[UInt8]] {
+    mutating func replaceSelection(with text: String, now: Int64) throws(ParleyError) -> [[UInt8]] {
         let range = (selection ?? .cursor(document.count)).clamped(to: document.count).range
         var messages: [[UInt8]] = []
-        if !range.isEmpty { messages += (try? delete(at: range.lowerBound, count: range.count)) ?? [] }
-        messages += (try? insert(text, at: range.lowerBound)) ?? []
+        if !range.isEmpty { messages += try delete(at: range.lowerBound, count: range.count) }
+        messages += try insert(text, at: range.lowerBound)
         let inserted = text.unicodeScalars.count
         return messages + setSelection(.cursor(range.lowerBound + inserted), now: now)
     }
 
     /// Deletes the selected text, or the scalar before (`forward`: after) the caret.
     /// Returns the messages to send.
-    mutating func deleteAtCaret(forward: Bool, now: Int64) -> [[UInt8]] {
+    mutating func deleteAtCaret(forward: Bool, now: Int64) throws(ParleyError) -> [[UInt8]] {
         let current = (selection ?? .cursor(document.count)).clamped(to: document.count)
         var range = current.range
         if range.isEmpty {
@@ -228,7 +228,7 @@ struct DocumentReplica: Sendable {
                 range = (range.lowerBound - 1)..<range.lowerBound
             }
         }
-        let messages = (try? delete(at: range.lowerBound, count: range.count)) ?? []
+        let messages = try delete(at: range.lowerBound, count: range.count)
         return messages + setSelection(.cursor(range.lowerBound), now: now)
     }
 

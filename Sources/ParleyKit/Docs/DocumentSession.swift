@@ -97,14 +97,14 @@ public actor DocumentSession {
     /// it (without a caret: at the end). The caret follows the text as others edit.
     public func type(_ text: String) throws(ParleyError) {
         try checkOpen()
-        send(replica.replaceSelection(with: text, now: clock.now()))
+        send(try replica.replaceSelection(with: text, now: clock.now()))
         publish()
     }
 
     /// Deletes the selection, or the scalar before the caret (`forward`: after it).
     public func deleteAtCaret(forward: Bool = false) throws(ParleyError) {
         try checkOpen()
-        send(replica.deleteAtCaret(forward: forward, now: clock.now()))
+        send(try replica.deleteAtCaret(forward: forward, now: clock.now()))
         publish()
     }
 

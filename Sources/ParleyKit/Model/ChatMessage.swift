@@ -49,7 +49,7 @@ public struct ChatMessage: Sendable, Equatable, Identifiable {
         self.init(id: try r.int64("id"), roomID: try r.string("room_id"), seq: try r.int64("seq"), senderID: try r.string("sender_id"),
                   clientID: r.optionalString("client_id"), parts: try MessagePart.list(try r.array("parts")),
                   createdAt: try r.int64("created_at"), editedAt: r.optionalInt64("edited_at"), deletedAt: r.optionalInt64("deleted_at"),
-                  isDeleted: (try? r.bool("deleted")) ?? false, reactions: ReactionCount.list(r.value("reactions")))
+                  isDeleted: try r.optionalBool("deleted") ?? false, reactions: ReactionCount.list(r.value("reactions")))
     }
 
     var json: JSONValue {

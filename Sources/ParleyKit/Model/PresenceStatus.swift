@@ -18,7 +18,7 @@ public struct PresenceStatus: Sendable, Hashable {
 
     init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "presence")
-        self.init(userID: try r.string("user_id"), isOnline: (try? r.bool("online")) ?? false, lastSeenAt: r.optionalInt64("last_seen_at"))
+        self.init(userID: try r.string("user_id"), isOnline: try r.optionalBool("online") ?? false, lastSeenAt: r.optionalInt64("last_seen_at"))
     }
 
     var json: JSONValue {

@@ -41,6 +41,13 @@ struct JSONReader {
         return value
     }
 
+    /// A boolean that may be absent (nil); present with another type is an error.
+    func optionalBool(_ key: String) throws(ParleyError) -> Bool? {
+        guard let value = object[key], value != .null else { return nil }
+        guard let bool = value.boolValue else { throw missing(key) }
+        return bool
+    }
+
     func array(_ key: String) throws(ParleyError) -> [JSONValue] {
         guard let value = object[key]?.arrayValue else { throw missing(key) }
         return value

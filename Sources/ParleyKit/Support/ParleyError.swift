@@ -15,8 +15,11 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         case authentication = "parley.authentication"
         /// The local outbox or cache failed.
         case storage = "parley.storage"
-        /// The call was cancelled, or the client is closed.
+        /// The call was cancelled.
         case cancelled = "parley.cancelled"
+        /// The client was closed (``ParleyClient/close()`` or ``ParleyClient/signOut(deletingLocalData:)``);
+        /// nothing more can be done with it.
+        case closed = "parley.closed"
         /// The operation did not finish in time.
         case timedOut = "parley.timed_out"
     }
@@ -48,12 +51,12 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         return text + ": " + message
     }
 
-    /// Whether retrying the same request later may succeed (network trouble, 5xx, 429, 408);
-    /// other server answers are final for that request.
+    /// Whether retrying the same request later may succeed (network trouble, 5xx, 429, 408,
+    /// also from the token endpoint); other answers are final for that request.
     public var isTransient: Bool {
         switch code {
         case .network, .timedOut: return true
-        case .server:
+        case .server, .authentication:
             guard let status else { return false }
             return status >= 500 || status == 429 || status == 408
         default: return false
@@ -62,4 +65,8 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the token was refused (401), so a fresh one may help.
     public var isAuthenticationFailure: Bool { code == .server && status == 401 }
+
+    /// Whether the user cannot be signed in until something changes: no token could be obtained
+    /// (the token endpoint refused or answered nonsense) or the server refused the token it got.
+    public var isSignInFailure: Bool { (code == .authentication && !isTransient) || isAuthenticationFailure }
 }

@@ -6,9 +6,15 @@ extension ChatController {
     /// Opens the room's document `name` in the editor.
     func openDocument(_ name: String, in roomID: String) async {
         await closeDocument()
-        let me = (try? await client.userID()) ?? state.userName
-        let session = await client.openDocument(room: roomID, name: name,
-                                                presence: DocumentPresence(userID: me, name: state.userName))
+        let session: DocumentSession
+        do {
+            let me = try await client.userID()
+            session = try await client.openDocument(room: roomID, name: name,
+                                                    presence: DocumentPresence(userID: me, name: state.userName))
+        } catch {
+            state.notice = "Could not open \(name): \(error.message)"
+            return
+        }
         let model = DocumentEditorModel(session: session, name: name)
         documentModel = model
         state.document = await model.snapshot
@@ -44,13 +50,20 @@ extension ChatController {
             state.mode = .room
             return
         }
+        do throws(ParleyError) {
+            switch key {
+            case .character(let character): try await model.type(String(character))
+            case .enter: try await model.type("\n")
+            case .tab: try await model.type("    ")
+            case .backspace: try await model.backspace()
+            case .delete: try await model.deleteForward()
+            default: break
+            }
+        } catch {
+            state.notice = "Not edited: \(error.message)"
+        }
         switch key {
         case .escape: await closeDocument()
-        case .character(let character): await model.type(String(character))
-        case .enter: await model.type("\n")
-        case .tab: await model.type("    ")
-        case .backspace: await model.backspace()
-        case .delete: await model.deleteForward()
         case .left: await model.move(.left)
         case .right: await model.move(.right)
         case .up: await model.move(.up)

@@ -68,7 +68,7 @@ public actor ChatController {
     /// Connects and shows the room list.
     public func start() async {
         render()
-        await client.connect()
+        do { try await client.connect() } catch { state.notice = "Cannot connect: \(error.message)" }
         let lists = roomList.snapshots()
         tasks.append(Task { for await snapshot in lists { self.roomListChanged(snapshot) } })
         await roomList.start()

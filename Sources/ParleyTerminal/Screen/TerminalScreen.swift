@@ -82,7 +82,8 @@ public struct TerminalScreen: Sendable {
         switch state {
         case .online: "● connected"
         case .idle, .offline: "○ offline"
-        case .connecting: "◌ connecting"
+        case .signingIn: "◌ signing in"
+        case .authenticationFailed: "○ sign-in failed"
         case .reconnecting: "◌ reconnecting"
         }
     }

@@ -40,8 +40,9 @@ do {
     say("ERROR \(error)")
     exit(1)
 }
-let session = await client.openDocument(room: room, name: name)
+let session: DocumentSession
 do {
+    session = try await client.openDocument(room: room, name: name)
     try await session.waitUntilSynced()
 } catch {
     say("ERROR \(error)")

@@ -32,16 +32,17 @@ actor KitPeer {
         do throws(ParleyError) {
             var reply: JSONObject = ["event": .string("done"), "command": .string(command)]
             switch command {
-            case "connect": await client.connect()
+            case "connect": try await client.connect()
             case "disconnect": await client.disconnect()
             case "network": network.set(on: try Self.word(words, 0) == "on")
             case "fail-history":
                 guard let count = Int(try Self.word(words, 0)) else { throw ParleyError(.invalidArgument, "fail-history needs a count") }
                 network.failHistory(count)
-            case "watch": await watch(try Self.word(words, 0), after: words.count > 1 ? Int64(words[1]) : nil)
+            case "watch": try await watch(try Self.word(words, 0), after: words.count > 1 ? Int64(words[1]) : nil)
             case "send":
                 let text = words.dropFirst().joined(separator: " ")
-                let pending = try await client.send(text: text, to: try Self.word(words, 0))
+                // The outbox entry: the tests follow it through the outbox and the feed.
+                let pending = try await client.enqueue([.text(text)], to: try Self.word(words, 0))
                 reply["client_id"] = .string(pending.clientID)
             case "outbox":
                 reply["entries"] = .array(try await client.outbox().map(Self.json))
@@ -63,8 +64,8 @@ actor KitPeer {
     }
 
     /// Reports a room's events: new messages and outbox changes.
-    private func watch(_ roomID: String, after seq: Int64?) async {
-        let events = await client.roomEvents(roomID, after: seq)
+    private func watch(_ roomID: String, after seq: Int64?) async throws(ParleyError) {
+        let events = try await client.roomEvents(roomID, after: seq)
         watchers.append(Task {
             for await event in events {
                 switch event {
@@ -115,7 +116,8 @@ actor KitPeer {
     private static func name(_ state: ConnectionState) -> String {
         switch state {
         case .idle: "idle"
-        case .connecting: "connecting"
+        case .signingIn: "signing_in"
+        case .authenticationFailed: "authentication_failed"
         case .online: "online"
         case .offline: "offline"
         case .reconnecting: "reconnecting"
