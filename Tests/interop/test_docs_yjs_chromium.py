@@ -31,9 +31,24 @@ from test_cors_chromium import chromium, wait_for_http
 from test_docs_ywebsocket import WebsocketChannel, doc_url, setup_room
 
 REPO = Path(__file__).resolve().parents[2]
-# ../shared/js-peers beside the checkout (or beside the directory of worktrees), or PARLEY_JS_PEERS.
+
+
+def origin_checkout():
+    """The checkout a local clone was made from (its ../shared holds the peers when this one's does not)."""
+    try:
+        url = subprocess.run(["git", "-C", str(REPO), "config", "--get", "remote.origin.url"],
+                             capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(url) if url.startswith("/") else None
+
+
+# ../shared/js-peers beside the checkout (or beside the directory of worktrees, or beside the
+# checkout a local clone came from), or PARLEY_JS_PEERS.
+_origin = origin_checkout()
 JS_PEERS = next((path for path in [Path(os.environ.get("PARLEY_JS_PEERS", "/nonexistent")),
-                                   REPO.parent / "shared" / "js-peers", REPO.parent.parent / "shared" / "js-peers"]
+                                   REPO.parent / "shared" / "js-peers", REPO.parent.parent / "shared" / "js-peers",
+                                   *([_origin.parent / "shared" / "js-peers"] if _origin else [])]
                  if (path / "importmap.json").exists()), REPO.parent / "shared" / "js-peers")
 
 PAGE = """<!doctype html>
