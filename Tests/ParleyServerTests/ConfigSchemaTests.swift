@@ -56,6 +56,27 @@ import Testing
         #expect(check(file).isEmpty)
     }
 
+    @Test func everyLimitTheAppReaderTakesIsInTheTable() {
+        let file = """
+            {"apps": [{"id": "1", "key": "k", "secret": "s", "limits": {
+              "max_channels_per_connection": 200, "max_reactions_per_message": 10, "attachment_quota_bytes": 0,
+              "document_backlog_bytes": 1048576, "document_backlog_messages": 32,
+              "rates": {"messages": {"per_second": 0.5, "burst": 3}, "typing": {"per_second": 0}}}}]}
+            """
+        #expect(check(file).isEmpty)
+    }
+
+    @Test func aRateIsCheckedByKindAndByValue() {
+        let problems = check("""
+            {"apps": [{"id": "1", "key": "k", "secret": "s", "limits": {"rates": {
+              "mesages": {"per_second": 1}, "uploads": {"per_second": -1, "burts": 2}}}}]}
+            """)
+        #expect(problems.count == 3)
+        #expect(problems.first { $0.path.hasSuffix("mesages") }?.message == #"unknown setting; did you mean "messages"?"#)
+        #expect(problems.first { $0.path.hasSuffix("per_second") }?.message == "must be a number in 0...1000000")
+        #expect(problems.first { $0.path.hasSuffix("burts") }?.message == "unknown setting (known here: per_second, burst)")
+    }
+
     @Test func nearestNeedsARealResemblance() {
         #expect(ConfigSchema.nearest("max_connectionz", among: ["max_connections", "max_watchlist"]) == "max_connections")
         #expect(ConfigSchema.nearest("colour", among: ["key", "secret"]) == nil)

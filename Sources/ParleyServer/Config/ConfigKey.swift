@@ -8,6 +8,8 @@ struct ConfigKey: Sendable {
         case string
         /// A whole number within `range`.
         case integer(ClosedRange<Int>)
+        /// A number (fractions allowed) within `range`.
+        case number(ClosedRange<Double>)
         /// true or false.
         case boolean
         /// An array of strings.

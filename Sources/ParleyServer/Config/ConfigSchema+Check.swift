@@ -23,6 +23,11 @@ extension ConfigSchema {
                 found.append(ConfigProblem(path: path, message: "must be an integer in \(range.lowerBound)...\(range.upperBound)"))
                 return
             }
+        case .number(let range):
+            guard let number = value.doubleValue, range.contains(number) else {
+                found.append(ConfigProblem(path: path, message: "must be a number in \(plain(range.lowerBound))...\(plain(range.upperBound))"))
+                return
+            }
         case .strings:
             guard let list = value.arrayValue else {
                 found.append(ConfigProblem(path: path, message: "must be an array of strings"))

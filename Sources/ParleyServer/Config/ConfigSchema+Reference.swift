@@ -28,10 +28,23 @@ extension ConfigSchema {
             lines.append("| `\(key.name)` | \(typeText(key.kind)) | \(fallback) | \(key.help) |")
         }
         lines.append("")
+        var described: [[String]] = []
         for key in members {
             switch key.kind {
             case .object(let inner):
-                section(inner, path: "\(path).\(key.name)", title: "`\(key.name)`", into: &lines)
+                // Siblings of one shape (the kinds of `rates`) share one section.
+                let shape = inner.map(\.name)
+                guard !described.contains(shape) else { continue }
+                described.append(shape)
+                let alike = members.filter { sibling in
+                    if case .object(let other) = sibling.kind { other.map(\.name) == shape } else { false }
+                }
+                if alike.count > 1 {
+                    let names = alike.map { "`\($0.name)`" }.joined(separator: ", ")
+                    section(inner, path: "\(path).*", title: "each of \(names)", into: &lines)
+                } else {
+                    section(inner, path: "\(path).\(key.name)", title: "`\(key.name)`", into: &lines)
+                }
             case .objects(let inner):
                 section(inner, path: "\(path).\(key.name)[]", title: "each of `\(key.name)`", into: &lines)
             default:
@@ -45,6 +58,7 @@ extension ConfigSchema {
         case .string: "string"
         case .boolean: "boolean"
         case .integer(let range): "integer \(range.lowerBound)…\(range.upperBound)"
+        case .number(let range): "number \(plain(range.lowerBound))…\(plain(range.upperBound))"
         case .strings: "array of strings"
         case .object: "object"
         case .objects: "array of objects"

@@ -1,3 +1,5 @@
+import ParleyChannels
+
 /// Every setting of the JSON config file (`parley serve --config FILE`), in one table.
 ///
 /// The readers of each section (``ChannelsConfig``, ``EdgeOptions``, the `"tls"` member)
@@ -66,6 +68,32 @@ enum ConfigSchema {
         ConfigKey("max_batch_events", .integer(1...10_000), default: "10", "Most events in one `batch_events` request."),
         ConfigKey("client_events_per_second", .integer(1...1_000_000), default: "10", "Client events each connection may send per second."),
         ConfigKey("max_watchlist", .integer(0...10_000), default: "100", "Most user ids in a sign-in watchlist."),
+        ConfigKey("max_channels_per_connection", .integer(1...100_000), default: "100",
+                  "Most channels one WebSocket may be subscribed to; a subscribe beyond it gets `pusher:subscription_error` 4303."),
+        ConfigKey("max_reactions_per_message", .integer(1...10_000), default: "50",
+                  "Most different emoji on one message; a new one beyond it gets 422 `too_many_reactions`."),
+        ConfigKey("attachment_quota_bytes", .integer(0...Int.max), default: "10737418240",
+                  "Most bytes of attachments the app stores; an upload past it gets 507 `storage_quota_exceeded`. 0: no quota."),
+        ConfigKey("document_backlog_bytes", .integer(65_536...(1 << 30)), default: "4194304",
+                  "Most bytes of document updates waiting for one editing socket before it is paused (back-pressure on its reads)."),
+        ConfigKey("document_backlog_messages", .integer(1...100_000), default: "64",
+                  "Most document messages waiting for one editing socket before it is paused."),
+        ConfigKey("rates", .object(rates), "Per-user rates of chat and document writes; above one a write gets 429 with `Retry-After`."),
+    ]
+
+    /// The members of `limits.rates`: one per kind of write.
+    static let rates: [ConfigKey] = UserWrite.allCases.map { write in
+        let limit = write.defaultLimit
+        return ConfigKey(write.rawValue, .object(rate), default: "\(plain(limit.perSecond))/s, burst \(plain(limit.burst))",
+                         rateHelp(write))
+    }
+
+    /// The members of one rate in `limits.rates`.
+    static let rate: [ConfigKey] = [
+        ConfigKey("per_second", .number(0...1_000_000), default: "the kind's",
+                  "Writes per second each user may sustain; 0 turns this kind's limit off."),
+        ConfigKey("burst", .number(1...1_000_000), default: "twice per_second",
+                  "Writes a user may make at once after a quiet spell."),
     ]
 
     /// The members of `http` (the same settings as the `parley serve` flags of the same names).
@@ -86,4 +114,25 @@ enum ConfigSchema {
         ConfigKey("cert_file", .string, required: true, "PEM certificate chain file."),
         ConfigKey("key_file", .string, required: true, "PEM private key of the certificate."),
     ]
+
+    /// What a kind of write in `limits.rates` covers.
+    private static func rateHelp(_ write: UserWrite) -> String {
+        switch write {
+        case .messages: "Messages sent (`POST /v1/rooms/{id}/messages`)."
+        case .reactions: "Reactions added or removed."
+        case .edits: "Message edits."
+        case .deletes: "Message deletions."
+        case .typing: "Typing notices."
+        case .rooms: "Rooms created (group or direct), changed or deleted."
+        case .memberships: "Joins, leaves, and members added, changed or removed."
+        case .uploads: "Attachment uploads."
+        case .cursors: "Read-cursor moves."
+        case .documents: "Documents created."
+        }
+    }
+
+    /// A number as a person writes it: `20`, `0.5`.
+    static func plain(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
 }
