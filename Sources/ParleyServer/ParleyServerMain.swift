@@ -26,8 +26,11 @@ enum ParleyServerMain {
             return 2
         }
         let config: ChannelsConfig?
-        switch loadChannelsConfig(options) {
-        case .success(let loaded): config = loaded
+        let configWarnings: [ConfigProblem]
+        switch loadApps(options) {
+        case .success(let loaded):
+            config = loaded?.config
+            configWarnings = loaded?.warnings ?? []
         case .failure(let error):
             printError("parley serve: \(error.message)")
             return 2
@@ -60,6 +63,7 @@ enum ParleyServerMain {
                 ("version", ParleyVersion.string),
             ])
             // After the start line, which scripts and tests wait for as the first line.
+            logConfigWarnings(configWarnings, path: options.configPath ?? "", to: logger)
             for migration in store.database.appliedMigrations {
                 logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
             }
@@ -75,22 +79,33 @@ enum ParleyServerMain {
 
     /// The apps this server hosts: `--config FILE`, or the development app with `--dev`.
     static func loadChannelsConfig(_ options: ServeOptions) -> Result<ChannelsConfig?, ServerStartError> {
+        loadApps(options).map { $0?.config }
+    }
+
+    /// ``loadChannelsConfig(_:)`` with the warnings reading the file gave (logged after the start line).
+    static func loadApps(_ options: ServeOptions) -> Result<ConfigFile.Apps?, ServerStartError> {
         if let path = options.configPath {
-            guard let bytes = readFile(path) else {
+            guard let file = ConfigFile.load(path) else {
                 return .failure(ServerStartError(code: "config_unreadable", message: "cannot read config file \(path)"))
             }
-            do {
-                return .success(try ChannelsConfig.parse(bytes))
-            } catch {
-                let problem = ConfigFile(path: path, bytes: bytes).located(ConfigProblem(path: error.path, message: error.message))
+            switch file.apps() {
+            case .success(let apps): return .success(apps)
+            case .failure(let problem):
                 return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(problem)"))
             }
         }
-        if options.dev { return .success(ChannelsConfig.development) }
+        if options.dev { return .success(ConfigFile.Apps(config: ChannelsConfig.development, warnings: [])) }
         return .failure(ServerStartError(code: "no_apps", message: """
             no apps configured: pass --config FILE (a JSON apps file, see README) or --dev \
             to run the development app (id 1, key dev-key, secret dev-secret)
             """))
+    }
+
+    /// One warning line per setting that works but should be fixed (at start and on SIGHUP).
+    static func logConfigWarnings(_ warnings: [ConfigProblem], path: String, to logger: Logger) {
+        for warning in warnings {
+            logger.warning("config setting needs attention", [("config", path), ("setting", warning.path), ("problem", warning.message)])
+        }
     }
 
     /// The `"http"` object of the config file (connection caps, deadlines), if any.
