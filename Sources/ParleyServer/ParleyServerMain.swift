@@ -52,7 +52,10 @@ enum ParleyServerMain {
             defer { BlockingAwait.run { await store.close() } }
             let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
             let address = try server.start()
-            installShutdown(server, logger: logger)
+            // NOTIFY_SOCKET (systemd Type=notify); one this cannot use is a warning, not a refusal.
+            let notifierResult = Result { () throws(ServerStartError) in try ServiceNotifier.fromEnvironment() }
+            let notifier = try? notifierResult.get()
+            installShutdown(server, logger: logger, notifier: notifier)
             logger.info("parley listening", [
                 ("address", "\(options.servesTLS ? "https" : "http")://\(address)"), ("data_dir", options.dataDirectory),
                 ("database", location.description),
@@ -64,9 +67,13 @@ enum ParleyServerMain {
             ])
             // After the start line, which scripts and tests wait for as the first line.
             logConfigWarnings(configWarnings, path: options.configPath ?? "", to: logger)
+            if case .failure(let error) = notifierResult {
+                logger.warning("service manager will not be told of readiness", [("error", error.message)])
+            }
             for migration in store.database.appliedMigrations {
                 logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
             }
+            notifier?.ready(status: "Serving \(options.servesTLS ? "https" : "http")://\(address)")
             server.wait()
             logger.info("parley stopped")
             LogWriter.shared.flush()
@@ -132,9 +139,9 @@ enum ParleyServerMain {
         return try result.get()
     }
 
-    private static func installShutdown(_ server: ParleyServer, logger: Logger) {
+    private static func installShutdown(_ server: ParleyServer, logger: Logger, notifier: ServiceNotifier?) {
         do {
-            try ShutdownSignalsBridge.install(server: server, logger: logger)
+            try ShutdownSignalsBridge.install(server: server, logger: logger, notifier: notifier)
         } catch {
             logger.warning("signal handlers not installed", [("error", "\(error)")])
         }
