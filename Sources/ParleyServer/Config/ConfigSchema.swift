@@ -117,6 +117,8 @@ enum ConfigSchema {
         ConfigKey("body_timeout", .integer(0...86_400), default: "300", "Seconds a request body may take after its head; 408 after; 0: no bound."),
         ConfigKey("min_body_rate", .integer(0...(1 << 30)), default: "1024",
                   "Least body bytes per second after a grace period as long as `head_timeout`; 408 below; 0: none."),
+        ConfigKey("trusted_proxies", .strings, default: "[]",
+                  "Addresses or CIDR ranges (`10.0.0.0/8`, `::1`) of proxies whose `X-Forwarded-For` is believed: a request from one is counted, capped and logged as the right-most address of that header not itself in these ranges. From other peers the header is ignored. `--trusted-proxy` (repeatable) and `PARLEY_TRUSTED_PROXIES` win."),
     ]
 
     /// The members of `tls`.
