@@ -2,6 +2,17 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+// The executables people deploy carry the Swift runtime and Foundation inside them, so a host
+// needs no Swift installation (README: "A self-contained binary").
+// Foundation's static archives (ParleyKit's URLSession transport uses FoundationNetworking)
+// need their private libraries named; libcurl stays a shared library of the system.
+let selfContained: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group"]
+        + ["FoundationNetworking", "_CFURLSessionInterface", "FoundationInternationalization", "_FoundationICU",
+           "FoundationEssentials", "_FoundationCShims", "_FoundationCollections", "Foundation", "CoreFoundation"]
+            .flatMap { ["-Xlinker", "-l\($0)"] }
+        + ["-Xlinker", "--end-group", "-Xlinker", "-l:libcurl.so.4"], .when(platforms: [.linux])),
+]
 
 let package = Package(
     name: "Parley",
@@ -36,7 +47,8 @@ let package = Package(
         .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "ParleyText", "CSQLite"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
         .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
-        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict),
+        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict,
+                          linkerSettings: selfContained),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
@@ -61,7 +73,8 @@ let package = Package(
 
         // The example app backend of the tutorials: creates users and issues their tokens.
         .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
-                          path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict),
+                          path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict,
+                          linkerSettings: selfContained),
 
         // Benchmark executables: they print figures, tests never time anything.
         .executableTarget(name: "ParleyBroadcastBench", dependencies: ["ParleyNet", "ParleyWire"],

@@ -10,8 +10,9 @@ enum CheckConfigCommand {
                parley check-config --print-reference
 
         Checks a JSON config file without starting a server: JSON syntax, unknown settings
-        (with the nearest known name), types and ranges, the apps, the "http" and "tls"
-        sections (the certificate and key are loaded). Prints "FILE: ok" and exits 0 when it
+        (with the nearest known name), types and ranges, the apps (secret files and
+        variables are read, as the server would read them), the "http" and "tls" sections
+        (the certificate and key are loaded). Prints "FILE: ok" and exits 0 when it
         is valid; otherwise prints one line per problem with its line and column and exits 1.
 
         --print-reference   Print the reference of every setting (docs/configuration.md)
@@ -36,8 +37,9 @@ enum CheckConfigCommand {
         }
         let problems = file.problems.isEmpty ? readerProblems(file) : file.problems
         for problem in problems { printError("\(path): \(problem)") }
-        guard problems.isEmpty else { return 1 }
-        let apps = (try? ChannelsConfig.parse(file.bytes))?.apps.map(\.id).joined(separator: ", ") ?? ""
+        guard problems.isEmpty, case .success(let read) = file.apps() else { return 1 }
+        for warning in read.warnings { printError("\(path): warning: \(warning)") }
+        let apps = read.config.apps.map(\.id).joined(separator: ", ")
         print("\(path): ok (apps: \(apps))")
         return 0
     }
@@ -48,11 +50,7 @@ enum CheckConfigCommand {
         var options = ServeOptions()
         options.configPath = file.path
         var problems: [ConfigProblem] = []
-        do {
-            _ = try ChannelsConfig.parse(file.bytes)
-        } catch {
-            problems.append(file.located(ConfigProblem(path: error.path, message: error.message)))
-        }
+        if case .failure(let problem) = file.apps() { problems.append(problem) }
         if case .failure(let error) = ParleyServerMain.loadEdgeOptions(options) { problems.append(ConfigProblem(path: "$.http", message: error.message)) }
         switch ParleyServerMain.optionsWithConfigFileTLS(options) {
         case .failure(let error):

@@ -20,6 +20,9 @@ public struct EdgeOptions: Sendable, Equatable {
     /// Least average body rate in bytes per second after a grace period as long as the head
     /// timeout; 0: no bound. Default 1024.
     public var minBodyRate: Int? = nil
+    /// Address ranges (CIDR) of proxies whose `X-Forwarded-For` names the client; nil: the
+    /// config file's `trusted_proxies`, else none.
+    public var trustedProxies: [String]? = nil
 
     /// The defaults the fields fall back to.
     public static let defaultMaxConnectionsPerIP = 256
@@ -46,6 +49,7 @@ public struct EdgeOptions: Sendable, Equatable {
         merged.headTimeoutSeconds = headTimeoutSeconds ?? other.headTimeoutSeconds
         merged.bodyTimeoutSeconds = bodyTimeoutSeconds ?? other.bodyTimeoutSeconds
         merged.minBodyRate = minBodyRate ?? other.minBodyRate
+        merged.trustedProxies = trustedProxies ?? other.trustedProxies
         return merged
     }
 }
@@ -69,10 +73,28 @@ extension EdgeOptions {
         headTimeoutSeconds = try Self.int(section, "head_timeout", 1...3600)
         bodyTimeoutSeconds = try Self.int(section, "body_timeout", 0...86_400)
         minBodyRate = try Self.int(section, "min_body_rate", 0...(1 << 30))
+        if let value = section["trusted_proxies"], value != .null {
+            guard let list = value.arrayValue else { throw Self.invalid("$.http.trusted_proxies", "must be an array of address ranges") }
+            trustedProxies = try list.enumerated().map { (i, item) throws(ServerStartError) in
+                guard let text = item.stringValue, Self.trustedProxies([text]) != nil else {
+                    throw Self.invalid("$.http.trusted_proxies[\(i)]", "must be an address or CIDR range (10.0.0.0/8, 2001:db8::/32)")
+                }
+                return text
+            }
+        }
+    }
+
+    /// The ranges `cidrs` name, or nil when one is not an address or CIDR range.
+    static func trustedProxies(_ cidrs: [String]) -> TrustedProxies? {
+        var proxies = TrustedProxies()
+        for cidr in cidrs {
+            guard proxies.add(cidr) else { return nil }
+        }
+        return proxies
     }
 
     static let fileKeys = ["max_connections", "max_connections_per_ip", "limit_loopback", "head_timeout", "body_timeout",
-                           "min_body_rate"]
+                           "min_body_rate", "trusted_proxies"]
 
     private static func int(_ section: JSONValue, _ key: String, _ range: ClosedRange<Int>) throws(ServerStartError) -> Int? {
         guard let value = section[key], value != .null else { return nil }
@@ -100,5 +122,6 @@ extension EdgeOptions {
         let body = bodyTimeoutSeconds ?? Self.defaultBodyTimeoutSeconds
         configuration.requestBodyTimeout = body > 0 ? .seconds(body) : nil
         configuration.minimumBodyRate = minBodyRate ?? Self.defaultMinBodyRate
+        configuration.trustedProxies = trustedProxies.flatMap(Self.trustedProxies) ?? TrustedProxies()
     }
 }

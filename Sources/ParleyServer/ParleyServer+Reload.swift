@@ -13,7 +13,9 @@ extension ParleyServer {
         }
         let config: ChannelsConfig
         switch Self.readApps(path) {
-        case .success(let read): config = read
+        case .success(let read):
+            config = read.config
+            ParleyServerMain.logConfigWarnings(read.warnings, path: path, to: logger)
         case .failure(let reason):
             logger.error("apps reload refused; the apps in service stay", [("config", path), ("error", reason.description)])
             return
@@ -26,14 +28,11 @@ extension ParleyServer {
                                       ("changed", changes.changed.joined(separator: ","))])
     }
 
-    /// The apps of the file at `path`, checked as at start, or the first problem.
-    private static func readApps(_ path: String) -> Result<ChannelsConfig, ConfigProblem> {
+    /// The apps of the file at `path`, checked and read as at start (secret files and
+    /// variables read again), or the first problem.
+    private static func readApps(_ path: String) -> Result<ConfigFile.Apps, ConfigProblem> {
         guard let file = ConfigFile.load(path) else { return .failure(ConfigProblem(path: "$", message: "cannot read the file")) }
         if let problem = file.problems.first { return .failure(problem) }
-        do throws(ChannelsConfigError) {
-            return .success(try ChannelsConfig.parse(file.bytes))
-        } catch {
-            return .failure(file.located(ConfigProblem(path: error.path, message: error.message)))
-        }
+        return file.apps()
     }
 }

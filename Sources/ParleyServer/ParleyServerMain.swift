@@ -26,8 +26,11 @@ enum ParleyServerMain {
             return 2
         }
         let config: ChannelsConfig?
-        switch loadChannelsConfig(options) {
-        case .success(let loaded): config = loaded
+        let configWarnings: [ConfigProblem]
+        switch loadApps(options) {
+        case .success(let loaded):
+            config = loaded?.config
+            configWarnings = loaded?.warnings ?? []
         case .failure(let error):
             printError("parley serve: \(error.message)")
             return 2
@@ -49,7 +52,10 @@ enum ParleyServerMain {
             defer { BlockingAwait.run { await store.close() } }
             let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
             let address = try server.start()
-            installShutdown(server, logger: logger)
+            // NOTIFY_SOCKET (systemd Type=notify); one this cannot use is a warning, not a refusal.
+            let notifierResult = Result { () throws(ServerStartError) in try ServiceNotifier.fromEnvironment() }
+            let notifier = try? notifierResult.get()
+            installShutdown(server, logger: logger, notifier: notifier)
             logger.info("parley listening", [
                 ("address", "\(options.servesTLS ? "https" : "http")://\(address)"), ("data_dir", options.dataDirectory),
                 ("database", location.description),
@@ -60,9 +66,14 @@ enum ParleyServerMain {
                 ("version", ParleyVersion.string),
             ])
             // After the start line, which scripts and tests wait for as the first line.
+            logConfigWarnings(configWarnings, path: options.configPath ?? "", to: logger)
+            if case .failure(let error) = notifierResult {
+                logger.warning("service manager will not be told of readiness", [("error", error.message)])
+            }
             for migration in store.database.appliedMigrations {
                 logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
             }
+            notifier?.ready(status: "Serving \(options.servesTLS ? "https" : "http")://\(address)")
             server.wait()
             logger.info("parley stopped")
             LogWriter.shared.flush()
@@ -75,22 +86,33 @@ enum ParleyServerMain {
 
     /// The apps this server hosts: `--config FILE`, or the development app with `--dev`.
     static func loadChannelsConfig(_ options: ServeOptions) -> Result<ChannelsConfig?, ServerStartError> {
+        loadApps(options).map { $0?.config }
+    }
+
+    /// ``loadChannelsConfig(_:)`` with the warnings reading the file gave (logged after the start line).
+    static func loadApps(_ options: ServeOptions) -> Result<ConfigFile.Apps?, ServerStartError> {
         if let path = options.configPath {
-            guard let bytes = readFile(path) else {
+            guard let file = ConfigFile.load(path) else {
                 return .failure(ServerStartError(code: "config_unreadable", message: "cannot read config file \(path)"))
             }
-            do {
-                return .success(try ChannelsConfig.parse(bytes))
-            } catch {
-                let problem = ConfigFile(path: path, bytes: bytes).located(ConfigProblem(path: error.path, message: error.message))
+            switch file.apps() {
+            case .success(let apps): return .success(apps)
+            case .failure(let problem):
                 return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(problem)"))
             }
         }
-        if options.dev { return .success(ChannelsConfig.development) }
+        if options.dev { return .success(ConfigFile.Apps(config: ChannelsConfig.development, warnings: [])) }
         return .failure(ServerStartError(code: "no_apps", message: """
             no apps configured: pass --config FILE (a JSON apps file, see README) or --dev \
             to run the development app (id 1, key dev-key, secret dev-secret)
             """))
+    }
+
+    /// One warning line per setting that works but should be fixed (at start and on SIGHUP).
+    static func logConfigWarnings(_ warnings: [ConfigProblem], path: String, to logger: Logger) {
+        for warning in warnings {
+            logger.warning("config setting needs attention", [("config", path), ("setting", warning.path), ("problem", warning.message)])
+        }
     }
 
     /// The `"http"` object of the config file (connection caps, deadlines), if any.
@@ -117,9 +139,9 @@ enum ParleyServerMain {
         return try result.get()
     }
 
-    private static func installShutdown(_ server: ParleyServer, logger: Logger) {
+    private static func installShutdown(_ server: ParleyServer, logger: Logger, notifier: ServiceNotifier?) {
         do {
-            try ShutdownSignalsBridge.install(server: server, logger: logger)
+            try ShutdownSignalsBridge.install(server: server, logger: logger, notifier: notifier)
         } catch {
             logger.warning("signal handlers not installed", [("error", "\(error)")])
         }

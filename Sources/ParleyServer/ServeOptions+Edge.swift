@@ -26,5 +26,14 @@ extension ServeOptions {
              help: "Least body bytes/s after a grace period of --head-timeout; 408 below (default 1024; 0: none)") {
             o, v throws(ServeOptionsError) in o.edge.minBodyRate = try integer(v, flag: "--min-body-rate", in: 0...(1 << 30))
         },
+        Flag(name: "--trusted-proxy", environment: "PARLEY_TRUSTED_PROXIES", placeholder: "CIDR",
+             help: "Believe X-Forwarded-For from peers in this range (repeatable, or comma-separated; default: from nobody)") {
+            o, v throws(ServeOptionsError) in
+            let ranges = v.split(separator: ",").map { String($0.filter { $0 != " " }) }
+            guard !ranges.isEmpty, EdgeOptions.trustedProxies(ranges) != nil else {
+                throw ServeOptionsError(code: "invalid_value", message: "--trusted-proxy must be an address or CIDR range (10.0.0.0/8, ::1), not '\(v)'")
+            }
+            o.edge.trustedProxies = (o.edge.trustedProxies ?? []) + ranges
+        },
     ]
 }

@@ -119,6 +119,7 @@ def test_systemd_unit_verifies(tmp_path):
         pytest.skip("systemd-analyze is not installed")
     unit = SYSTEMD_EXAMPLE.read_text()
     assert "ExecReload=/bin/kill -HUP $MAINPID" in unit and re.search(r"^LimitNOFILE=\d+", unit, re.M)
+    assert re.search(r"^Type=notify$", unit, re.M)  # the server sends READY=1 itself (test_service_notify)
     # The unit names /usr/local/bin/parley; verify it against the built binary instead.
     binary = server_binary()
     (tmp_path / "parley.service").write_text(unit.replace("/usr/local/bin/parley", str(binary)))

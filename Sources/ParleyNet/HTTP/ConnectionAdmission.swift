@@ -38,27 +38,21 @@ final class ConnectionAdmission: Sendable {
         (refusedFull.load(ordering: .relaxed), refusedAddress.load(ordering: .relaxed))
     }
 
-    /// Counts a new connection from `address`, or says why it must be refused.
-    func admit(_ address: SocketAddress?) -> Result<Ticket, Refusal> {
+    /// Counts a new connection from `address`, or says why it must be refused. With
+    /// `perAddress` false (a trusted proxy's connection) only the total counts; the client it
+    /// forwards for is counted per request (``ForwardedAddressHold``).
+    func admit(_ address: SocketAddress?, perAddress: Bool = true) -> Result<Ticket, Refusal> {
         let count = total.add(1, ordering: .relaxed).newValue
         if let maxConnections, count > maxConnections {
             total.subtract(1, ordering: .relaxed)
             refusedFull.add(1, ordering: .relaxed)
             return .failure(.serverFull)
         }
-        guard let maxPerAddress, let address, let key = ClientAddressKey(address),
-              limitLoopback || !key.isLoopback else {
+        guard perAddress, let address, let key = limitedKey(address) else {
             return .success(Ticket(key: nil))
         }
-        let admitted = perAddress.withLock { table in
-            let held = table[key, default: 0]
-            guard held < maxPerAddress else { return false }
-            table[key] = held + 1
-            return true
-        }
-        guard admitted else {
+        guard take(key) else {
             total.subtract(1, ordering: .relaxed)
-            refusedAddress.add(1, ordering: .relaxed)
             return .failure(.addressFull)
         }
         return .success(Ticket(key: key))
@@ -68,6 +62,31 @@ final class ConnectionAdmission: Sendable {
     func release(_ ticket: Ticket) {
         total.subtract(1, ordering: .relaxed)
         guard let key = ticket.key else { return }
+        give(key)
+    }
+
+    /// What `address` is counted by, or nil when it is not capped (no per-address cap, or a
+    /// loopback client with loopback exempt).
+    func limitedKey(_ address: SocketAddress) -> ClientAddressKey? {
+        guard maxPerAddress != nil, let key = ClientAddressKey(address), limitLoopback || !key.isLoopback else { return nil }
+        return key
+    }
+
+    /// Counts one more connection of `key`; false (and a refusal counted) when it holds the most already.
+    func take(_ key: ClientAddressKey) -> Bool {
+        guard let maxPerAddress else { return true }
+        let admitted = perAddress.withLock { table in
+            let held = table[key, default: 0]
+            guard held < maxPerAddress else { return false }
+            table[key] = held + 1
+            return true
+        }
+        if !admitted { refusedAddress.add(1, ordering: .relaxed) }
+        return admitted
+    }
+
+    /// Counts one connection of `key` fewer.
+    func give(_ key: ClientAddressKey) {
         perAddress.withLock { table in
             let held = table[key, default: 1] - 1
             if held <= 0 { table.removeValue(forKey: key) } else { table[key] = held }

@@ -96,13 +96,18 @@ final class HTTPServerCore: Sendable {
             return
         }
         let address = connection.remoteAddress
-        switch admission.admit(address) {
+        let proxied = address.map(configuration.trustedProxies.contains) ?? false
+        let hold = proxied ? ForwardedAddressHold(admission: admission) : nil
+        switch admission.admit(address, perAddress: !proxied) {
         case .failure(let refusal):
             refuse(connection, refusal)
             return
         case .success(let ticket):
             let admission = self.admission
-            connection.closeObserver = { admission.release(ticket) }
+            connection.closeObserver = {
+                admission.release(ticket)
+                hold?.release()
+            }
         }
         if let identity = configuration.tls {
             do {
@@ -113,7 +118,8 @@ final class HTTPServerCore: Sendable {
                 return
             }
         }
-        let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker, remoteAddress: address)
+        let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker, remoteAddress: address,
+                                           forwardedHold: hold)
         connection.maxOutboundBytes = configuration.maxOutboundBytes
         connection.idleTimeout = configuration.idleTimeout
         connection.handler = handler
@@ -124,6 +130,17 @@ final class HTTPServerCore: Sendable {
     /// (the client learns why and when to come back rather than seeing a silent close), then
     /// closes it; the close lingers at most a second, so refusals hold few descriptors.
     private func refuse(_ connection: Connection, _ refusal: ConnectionAdmission.Refusal) {
+        var response = refusalResponse(refusal)
+        if let name = configuration.serverName { response.headers.add("Server", name) }
+        let bytes = HTTPResponseWriter.response(HTTPResponseHead(status: response.status, headers: response.headers),
+                                                body: response.body, keepAlive: false, requestVersion: .http1_1)
+        connection.closeTimeout = .seconds(1)
+        connection.write(bytes)
+        connection.close()
+    }
+
+    /// The 503 (with `Retry-After`) for a connection over a cap.
+    func refusalResponse(_ refusal: ConnectionAdmission.Refusal) -> HTTPResponse {
         let message = switch refusal {
         case .serverFull: "the server has too many connections open; retry later"
         case .addressFull: "too many connections from your address; close some or retry later"
@@ -131,12 +148,7 @@ final class HTTPServerCore: Sendable {
         var response = HTTPResponse.error(HTTPStatus(503), code: refusal == .serverFull ? "server_busy" : "too_many_connections",
                                           message: message)
         response.headers.add("Retry-After", String(configuration.connectionRetryAfterSeconds))
-        if let name = configuration.serverName { response.headers.add("Server", name) }
-        let bytes = HTTPResponseWriter.response(HTTPResponseHead(status: response.status, headers: response.headers),
-                                                body: response.body, keepAlive: false, requestVersion: .http1_1)
-        connection.closeTimeout = .seconds(1)
-        connection.write(bytes)
-        connection.close()
+        return response
     }
 }
 

@@ -40,6 +40,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Whether `maxConnectionsPerAddress` applies to loopback clients too (off: local load
     /// generators and test harnesses may open as many as the global cap allows).
     public var limitLoopbackConnections: Bool
+    /// Proxies whose `X-Forwarded-For` names the client (the per-address cap, the access
+    /// log and ``HTTPRequest/remoteAddress`` use it); from other peers it is ignored.
+    public var trustedProxies = TrustedProxies()
     /// The `Retry-After` seconds sent with a 503 for a connection over a cap.
     public var connectionRetryAfterSeconds: Int
     /// Outbound queue bound per HTTP connection.

@@ -27,10 +27,14 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     /// The peer's address, asked of the socket once at accept: it cannot change while the
     /// connection lives, and a keep-alive connection would otherwise pay a system call per request.
     private let remoteAddress: SocketAddress?
+    /// Set when the peer is a trusted proxy: the count of the client it forwards for.
+    private let forwardedHold: ForwardedAddressHold?
 
     private struct PendingRequest {
         let slot: Int
         let head: HTTPRequestHead
+        /// The client: the peer, or whom a trusted proxy forwarded the request for.
+        let client: SocketAddress?
         let target: HTTPTarget
         let parameters: [String: String]
         let disposition: Disposition
@@ -63,16 +67,20 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         let method: String
         var route = "-"
         let startedAt: UInt64
+        /// The client as logged (a forwarded client has no port).
+        var client: String?
         var bytesIn = 0
         var status = 0
         var bytesOut = 0
     }
 
-    init(server: HTTPServerCore, connection: Connection, tracker: ConnectionTracker, remoteAddress: SocketAddress?) {
+    init(server: HTTPServerCore, connection: Connection, tracker: ConnectionTracker, remoteAddress: SocketAddress?,
+         forwardedHold: ForwardedAddressHold? = nil) {
         self.server = server
         self.connection = connection
         self.tracker = tracker
         self.remoteAddress = remoteAddress
+        self.forwardedHold = forwardedHold
         self.parser = HTTPRequestParser(limits: server.configuration.limits)
         self.deadline = HTTPRequestDeadline(policy: server.deadlinePolicy)
     }
@@ -208,6 +216,11 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
 
     private func begin(_ head: HTTPRequestHead) {
         let slot = openSlot(for: head)
+        let (client, refusal) = forwardedClient(head, slot: slot)
+        if let refusal {
+            answerAndStop(slot: slot, refusal)
+            return
+        }
         let target: HTTPTarget
         do {
             target = try head.parsedTarget()
@@ -222,7 +235,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
             parameters = found
             noteRoute(slot: slot, route.pattern)
             if let refusal = route.headCheck?(HTTPRequest(head: head, target: target, parameters: found,
-                                                          remoteAddress: remoteAddress)) {
+                                                          remoteAddress: client)) {
                 // Refused before a byte of the body is read: with a body announced the
                 // connection's framing is lost, so the answer closes it.
                 guard !head.announcesBody else {
@@ -259,7 +272,8 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
                 answerAndStop(slot: slot, response)
                 return
             }
-            current = PendingRequest(slot: slot, head: head, target: target, parameters: parameters, disposition: disposition)
+            current = PendingRequest(slot: slot, head: head, client: client, target: target, parameters: parameters,
+                                     disposition: disposition)
             // The parser decides the body limit first (a Content-Length over it fails now).
             let next = parser.nextEvent()
             if case .error(let error)? = next {
@@ -270,9 +284,22 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
             deadline.bodyStarted(at: connection.loop.now)
             if let next { handle(next) }
         case .none:
-            current = PendingRequest(slot: slot, head: head, target: target, parameters: parameters, disposition: disposition)
+            current = PendingRequest(slot: slot, head: head, client: client, target: target, parameters: parameters,
+                                     disposition: disposition)
             deadline.bodyStarted(at: connection.loop.now)
         }
+    }
+
+    /// Who sent a request: the peer, or (from a trusted proxy) the client its
+    /// `X-Forwarded-For` names, counted against the per-address cap as if it had connected
+    /// itself; the 503 to answer when that client holds too many connections.
+    private func forwardedClient(_ head: HTTPRequestHead, slot: Int) -> (SocketAddress?, refusal: HTTPResponse?) {
+        guard let forwardedHold, let peer = remoteAddress else { return (remoteAddress, nil) }
+        let forwarded = server.configuration.trustedProxies.client(of: peer, forwardedFor: head.headers.values(for: "X-Forwarded-For"))
+        guard forwardedHold.move(to: forwarded) else { return (peer, server.refusalResponse(.addressFull)) }
+        guard let forwarded else { return (peer, nil) }
+        if let index = slotIndex(slot), slots[index].access != nil { slots[index].access!.client = forwarded.host }
+        return (forwarded, nil)
     }
 
     private func finishRequest() {
@@ -282,7 +309,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         if !request.head.keepAlive || shutdownRequested { stopped = true }
         if let index = slotIndex(request.slot), slots[index].access != nil { slots[index].access!.bytesIn = request.body.count }
         let value = HTTPRequest(head: request.head, target: request.target, parameters: request.parameters,
-                                body: request.body, remoteAddress: remoteAddress)
+                                body: request.body, remoteAddress: request.client)
         switch request.disposition {
         case .answer(let response):
             complete(slot: request.slot, with: response)
@@ -456,7 +483,8 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         let now = MonotonicClock.now()
         let elapsed = now > trace.startedAt ? now - trace.startedAt : 0
         log(HTTPAccessRecord(method: trace.method, route: trace.route, status: status, durationMicroseconds: Int(elapsed / 1000),
-                             bytesIn: trace.bytesIn, bytesOut: bytesOut, client: remoteAddress?.description, app: app, user: user))
+                             bytesIn: trace.bytesIn, bytesOut: bytesOut, client: trace.client ?? remoteAddress?.description,
+                             app: app, user: user))
     }
 
     // MARK: Upgrade

@@ -18,6 +18,8 @@ struct ConfigKey: Sendable {
         case object([ConfigKey])
         /// An array of objects, each with these members.
         case objects([ConfigKey])
+        /// An array whose items are strings or objects with these members.
+        case stringsOrObjects([ConfigKey])
     }
 
     /// The member name.
@@ -42,7 +44,7 @@ struct ConfigKey: Sendable {
     /// The members of an object or of each object in an array; empty for plain values.
     var members: [ConfigKey] {
         switch kind {
-        case .object(let members), .objects(let members): members
+        case .object(let members), .objects(let members), .stringsOrObjects(let members): members
         default: []
         }
     }

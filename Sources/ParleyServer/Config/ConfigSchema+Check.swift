@@ -36,6 +36,18 @@ extension ConfigSchema {
             for (i, item) in list.enumerated() where item.stringValue == nil {
                 found.append(ConfigProblem(path: "\(path)[\(i)]", message: "must be a string"))
             }
+        case .stringsOrObjects(let members):
+            guard let list = value.arrayValue else {
+                found.append(ConfigProblem(path: path, message: "must be an array of strings or objects"))
+                return
+            }
+            for (i, item) in list.enumerated() where item.stringValue == nil {
+                guard item.objectValue != nil else {
+                    found.append(ConfigProblem(path: "\(path)[\(i)]", message: "must be a string or an object"))
+                    continue
+                }
+                checkObject(item, members: members, path: "\(path)[\(i)]", into: &found)
+            }
         case .object(let members):
             checkObject(value, members: members, path: path, into: &found)
         case .objects(let members):
@@ -97,7 +109,7 @@ extension ConfigSchema {
             for key in members {
                 switch key.kind {
                 case .object(let inner): walk(inner, "\(path).\(key.name)")
-                case .objects(let inner): walk(inner, "\(path).\(key.name)[]")
+                case .objects(let inner), .stringsOrObjects(let inner): walk(inner, "\(path).\(key.name)[]")
                 default: break
                 }
             }

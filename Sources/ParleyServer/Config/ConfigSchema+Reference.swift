@@ -47,6 +47,8 @@ extension ConfigSchema {
                 }
             case .objects(let inner):
                 section(inner, path: "\(path).\(key.name)[]", title: "each of `\(key.name)`", into: &lines)
+            case .stringsOrObjects(let inner):
+                section(inner, path: "\(path).\(key.name)[]", title: "each object in `\(key.name)`", into: &lines)
             default:
                 break
             }
@@ -62,6 +64,7 @@ extension ConfigSchema {
         case .strings: "array of strings"
         case .object: "object"
         case .objects: "array of objects"
+        case .stringsOrObjects: "array of strings or objects"
         }
     }
 }

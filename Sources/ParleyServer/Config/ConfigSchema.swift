@@ -29,9 +29,13 @@ enum ConfigSchema {
         ConfigKey("id", .string, required: true, "The app id: digits (the Pusher server libraries require a numeric id)."),
         ConfigKey("key", .string, required: true, "The public key clients connect with (`/app/KEY`): letters, digits and `_-=@,.;`."),
         ConfigKey("secret", .string, default: "first of `secrets`",
-                  "The app secret: signs what the server signs (webhooks, channel and user authorisations it issues, user tokens and download URLs it mints) and verifies HTTP API requests, authorisations and user tokens. `secret`, `secrets` or both are required."),
-        ConfigKey("secrets", .strings, default: "[]",
-                  "More secrets the app accepts, after `secret` (the server signs with `secret`, or with the first of these when `secret` is absent). To rotate without a restart: add the new secret here and send SIGHUP, move clients and back ends over, make it `secret` (old one here), SIGHUP; later drop the old one, SIGHUP."),
+                  "The app secret: signs what the server signs (webhooks, channel and user authorisations it issues, user tokens and download URLs it mints) and verifies HTTP API requests, authorisations and user tokens. One of `secret`, `secret_file`, `secret_env` or `secrets` is required."),
+        ConfigKey("secret_file", .string,
+                  "Instead of `secret`: a file holding it (trailing line ends dropped; at most 64 KiB), read at start and on every SIGHUP. Refused when missing, empty or writable by every user; a warning when every user may read it (group-readable, e.g. `root:parley 0640`, is fine)."),
+        ConfigKey("secret_env", .string,
+                  "Instead of `secret`: the name of an environment variable of the server holding it; refused when unset or empty."),
+        ConfigKey("secrets", .stringsOrObjects(secretSource), default: "[]",
+                  "More secrets the app accepts, after `secret` (the server signs with `secret`, or with the first of these when `secret` is absent); each a string or `{\"file\": PATH}` / `{\"env\": NAME}` read like `secret_file` / `secret_env`. To rotate without a restart: add the new secret here and send SIGHUP, move clients and back ends over, make it `secret` (old one here), SIGHUP; later drop the old one, SIGHUP."),
         ConfigKey("enabled", .boolean, default: "true", "A disabled app refuses connections (4003) and API calls."),
         ConfigKey("client_events", .boolean, default: "false", "Whether members of private and presence channels may send `client-` events."),
         ConfigKey("user_authentication", .boolean, default: "false", "Whether connections may sign in (`pusher:signin`)."),
@@ -40,6 +44,12 @@ enum ConfigSchema {
         ConfigKey("limits", .object(limits), "Per-app limits; absent members keep their defaults."),
         ConfigKey("cors_origins", .strings, default: "[]",
                   "Web origins (`scheme://host[:port]`) whose pages may call the chat API from a browser."),
+    ]
+
+    /// The members of a `secrets` entry kept outside the file (exactly one of them).
+    static let secretSource: [ConfigKey] = [
+        ConfigKey("file", .string, "A file holding the secret, read like `secret_file`."),
+        ConfigKey("env", .string, "An environment variable holding the secret, read like `secret_env`."),
     ]
 
     /// The members of one webhook endpoint.
@@ -107,6 +117,8 @@ enum ConfigSchema {
         ConfigKey("body_timeout", .integer(0...86_400), default: "300", "Seconds a request body may take after its head; 408 after; 0: no bound."),
         ConfigKey("min_body_rate", .integer(0...(1 << 30)), default: "1024",
                   "Least body bytes per second after a grace period as long as `head_timeout`; 408 below; 0: none."),
+        ConfigKey("trusted_proxies", .strings, default: "[]",
+                  "Addresses or CIDR ranges (`10.0.0.0/8`, `::1`) of proxies whose `X-Forwarded-For` is believed: a request from one is counted, capped and logged as the right-most address of that header not itself in these ranges. From other peers the header is ignored. `--trusted-proxy` (repeatable) and `PARLEY_TRUSTED_PROXIES` win."),
     ]
 
     /// The members of `tls`.
