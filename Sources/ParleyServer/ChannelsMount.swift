@@ -15,6 +15,13 @@ struct ChannelsMount {
     /// messages are small JSON documents, which lose little by not sharing a history.
     static let deflatePolicy = WebSocketDeflateOptions(serverNoContextTakeover: true, clientNoContextTakeover: true)
 
+    /// The HTTP API's endpoints, as route templates.
+    static let apiPatterns = [
+        "/apps/{app_id}/events", "/apps/{app_id}/batch_events", "/apps/{app_id}/channels",
+        "/apps/{app_id}/channels/{channel_name}", "/apps/{app_id}/channels/{channel_name}/users",
+        "/apps/{app_id}/users/{user_id}/terminate_connections", "/users/{user_id}/terminate_connections",
+    ]
+
     func mount(on routes: inout HTTPRoutes) {
         let service = self.service
         // The socket's own bound sits above the session's, so the session's 4100 (error message,
@@ -41,9 +48,12 @@ struct ChannelsMount {
                                                                               target: request.head.target)) else { return nil }
             return .json(refusal.body, status: HTTPStatus(refusal.status))
         }
+        // The API routes itself; its endpoints are named here too so that the access log and
+        // the latency histograms tell them apart. The catch-alls take everything else.
         for method in [HTTPMethod.GET, .POST] {
-            routes.add(method, "/apps/{rest...}", maxBodySize: Self.apiBodyLimit, headCheck: headCheck, api)
-            routes.add(method, "/users/{rest...}", maxBodySize: Self.apiBodyLimit, headCheck: headCheck, api)
+            for pattern in Self.apiPatterns + ["/apps/{rest...}", "/users/{rest...}"] {
+                routes.add(method, pattern, maxBodySize: Self.apiBodyLimit, headCheck: headCheck, api)
+            }
         }
     }
 

@@ -29,6 +29,9 @@ final class EdgeStatistics: Sendable {
             parley_http_connections_refused_total{cap="address"} \(refused.addressFull)
 
             """
+        if let latency = http.routeLatency {
+            text += RouteLatencyMetrics.render(latency.snapshot(), buckets: latency.buckets)
+        }
         return text
     }
 }

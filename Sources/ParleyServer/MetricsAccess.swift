@@ -7,7 +7,8 @@ import ParleyWire
 /// With a token (`--metrics-token`, `PARLEY_METRICS_TOKEN`, or `metrics_token` in the config;
 /// the flag wins) the request must send `Authorization: Bearer TOKEN`. Without one, only a
 /// `--dev` server listening on a loopback address answers openly; any other server refuses
-/// every request until a token is set.
+/// every request until a token is set. A listener of its own (`--metrics-address`) on a
+/// loopback address answers openly too.
 struct MetricsAccess: Sendable, Equatable {
     /// The decision for a server.
     enum Rule: Sendable, Equatable {
@@ -22,10 +23,14 @@ struct MetricsAccess: Sendable, Equatable {
     /// The rule in force.
     let rule: Rule
 
-    /// The rule for a server started with `options` and `config`.
-    init(options: ServeOptions, config: ChannelsConfig?) {
+    /// The rule for a server started with `options` and `config`. `listenerHost` is the host
+    /// of a listener of the metrics' own (`--metrics-address`): on loopback only this machine
+    /// reaches it, so without a token it answers openly.
+    init(options: ServeOptions, config: ChannelsConfig?, listenerHost: String? = nil) {
         if let token = options.metricsToken ?? config?.metricsToken, !token.isEmpty {
             rule = .token(token)
+        } else if let listenerHost {
+            rule = Self.isLoopback(listenerHost) ? .open : .closed
         } else {
             rule = options.dev && Self.isLoopback(options.host) ? .open : .closed
         }

@@ -19,6 +19,8 @@ public final class ParleyServer: Sendable {
     private let docs: DocsMount?
     private let presenceRelay: PresenceRelay?
     private let http: HTTPServer
+    /// The listener of `/metrics` alone (`--metrics-address`), when it has one.
+    let metricsHTTP: HTTPServer?
     let logger: Logger
     /// The certificate served when TLS is on (reloaded on SIGHUP).
     let tlsIdentity: TLSServerIdentity?
@@ -57,7 +59,10 @@ public final class ParleyServer: Sendable {
         let edgeStatistics = EdgeStatistics()
         let refusals = store == nil ? nil : DocumentRefusals(logger: Logger(label: "docs", minimumLevel: logger.minimumLevel))
         ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
-                                      docs: refusals, metrics: MetricsAccess(options: options, config: channelsConfig))
+                                      docs: refusals, metrics: MetricsAccess(options: options, config: channelsConfig),
+                                      metricsElsewhere: options.metricsAddress != nil)
+        metricsHTTP = Self.metricsServer(options: options, config: channelsConfig, group: group,
+                                         sources: .init(channels: channels, store: store, edge: edgeStatistics, docs: refusals))
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
@@ -93,6 +98,7 @@ public final class ParleyServer: Sendable {
         configuration.tls = tlsIdentity
         configuration.joinOtherProcesses = options.reusePort
         if options.accessLog { configuration.accessLog = AccessLog.record }
+        configuration.recordsRouteLatency = true
         http = HTTPServer(group: group, configuration: configuration, routes: routes)
         edgeStatistics.attach(http)
     }
@@ -103,6 +109,7 @@ public final class ParleyServer: Sendable {
     /// Binds and starts serving; returns the bound address.
     @discardableResult
     public func start() throws(ServerStartError) -> SocketAddress {
+        try startMetricsListener()
         do throws(NetError) {
             let address = try http.start()
             if let channels { startTicking(channels) }
@@ -118,6 +125,7 @@ public final class ParleyServer: Sendable {
     public func shutdown(completion: @escaping @Sendable () -> Void = {}) {
         let group = self.group
         readiness.startDraining()
+        metricsHTTP?.shutdown(gracePeriod: .zero)
         http.shutdown(gracePeriod: .seconds(options.shutdownGraceSeconds)) {
             group.shutdown()
             completion()

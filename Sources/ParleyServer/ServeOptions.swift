@@ -37,6 +37,9 @@ public struct ServeOptions: Sendable, Equatable {
     public var edge = EdgeOptions()
     /// The bearer token `GET /metrics` requires; nil leaves it to the config's `metrics_token`.
     public var metricsToken: String? = nil
+    /// `HOST:PORT` of a listener of its own for `GET /metrics` (`--metrics-address`); nil
+    /// serves it on the public port.
+    public var metricsAddress: String? = nil
     /// PEM certificate (chain) to serve HTTPS/WSS with; nil serves plain HTTP.
     public var tlsCertificateFile: String? = nil
     /// PEM private key of ``tlsCertificateFile``.
@@ -155,7 +158,7 @@ extension ServeOptions {
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
         },
-    ] + edgeFlags + webFlags + operationsFlags
+    ] + edgeFlags + webFlags + operationsFlags + metricsFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ServeOptionsError)

@@ -5,14 +5,42 @@ import ParleyWire
 
 /// The routes every Parley server answers, whatever is mounted: health, version, metrics.
 enum ServerRoutes {
+    /// What `/metrics` reports, wherever it is served.
+    struct MetricsSources: Sendable {
+        var channels: ChannelsService?
+        var store: SQLChatStore?
+        var edge: EdgeStatistics?
+        var docs: DocumentRefusals?
+
+        /// The whole exposition.
+        func render() -> String {
+            var body = channels?.metricsText() ?? ""
+            if let store { body += StoreMetrics.render(store.statistics) }
+            if let edge { body += edge.render() }
+            if let docs { body += docs.render() }
+            body += ProcessStatistics.current().render()
+            body += ParleyVersion.buildInfoMetric()
+            return body
+        }
+    }
+
+    /// `/healthz`, `/version` and, unless the metrics have a listener of their own
+    /// (`metricsElsewhere`), `/metrics`.
     static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
-                                 edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, metrics access: MetricsAccess) {
+                                 edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, metrics access: MetricsAccess,
+                                 metricsElsewhere: Bool = false) {
         routes.get("/healthz") { _, responder in
             responder.respond(.json(#"{"status":"ok"}"#))
         }
         routes.get("/version") { _, responder in
             responder.respond(.json(#"{"name":"parley","version":"\#(ParleyVersion.string)"}"#))
         }
+        guard !metricsElsewhere else { return }
+        mountMetrics(on: &routes, MetricsSources(channels: channels, store: store, edge: edge, docs: docs), access: access)
+    }
+
+    /// `GET /metrics`, guarded by `access`.
+    static func mountMetrics(on routes: inout HTTPRoutes, _ sources: MetricsSources, access: MetricsAccess) {
         routes.get("/metrics") { request, responder in
             guard access.admits(authorization: request.headers.first("Authorization")) else {
                 let refusal = access.refusal
@@ -23,11 +51,7 @@ enum ServerRoutes {
             }
             var headers = HTTPHeaders()
             headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            var body = channels?.metricsText() ?? ""
-            if let store { body += StoreMetrics.render(store.statistics) }
-            if let edge { body += edge.render() }
-            if let docs { body += docs.render() }
-            responder.respond(status: .ok, headers: headers, body: Array(body.utf8))
+            responder.respond(status: .ok, headers: headers, body: Array(sources.render().utf8))
         }
     }
 }

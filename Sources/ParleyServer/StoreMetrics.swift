@@ -2,16 +2,45 @@ import ParleyChannels
 import ParleyStore
 
 /// The store's counters in Prometheus text format (appended to `/metrics` when a store is open).
+///
+/// Only what the engine in use has: the SQLite log's fsyncs and checkpoints are left out on
+/// PostgreSQL (where they would read 0 forever), and the PostgreSQL writer's pipelining and
+/// round trips on SQLite. `parley_store_info{engine}` says which.
 enum StoreMetrics {
-    /// The exposition of `statistics`: group commit, log fsyncs, checkpoints.
+    /// The exposition of `statistics`.
     static func render(_ statistics: StoreStatistics) -> String {
         var out = PrometheusText()
-        let writer = statistics.writer
+        out.family("parley_store_info", "gauge", "Always 1; engine names the database in use (sqlite or postgres).")
+        out.sample("parley_store_info", [("engine", statistics.engine.rawValue)], 1)
+        renderWriter(statistics.writer, into: &out)
+        renderReaders(statistics.readers, into: &out)
+        switch statistics.engine {
+        case .sqlite: renderSQLiteLog(statistics, into: &out)
+        case .postgres: renderPipeline(statistics.writer, into: &out)
+        }
+        return out.text
+    }
+
+    private static func renderWriter(_ writer: WriterStatistics, into out: inout PrometheusText) {
         out.add("parley_store_transactions_total", "counter", "Transactions the group-commit writer committed.", writer.transactions)
         out.add("parley_store_operations_total", "counter", "Write operations those transactions carried.", writer.operations)
         out.add("parley_store_largest_batch", "gauge", "Most operations one transaction carried.", writer.largestBatch)
         out.add("parley_store_failed_batches_total", "counter", "Batches whose BEGIN or COMMIT failed.", writer.failedBatches)
         out.add("parley_store_queued_operations", "gauge", "Write operations waiting for the writer.", writer.queued)
+    }
+
+    private static func renderReaders(_ readers: ReaderStatistics, into out: inout PrometheusText) {
+        out.family("parley_store_connections", "gauge", "Database connections open, by role (one writer, the reader pool).")
+        out.sample("parley_store_connections", [("role", "writer")], 1)
+        out.sample("parley_store_connections", [("role", "reader")], readers.connections)
+        out.add("parley_store_reads_in_progress", "gauge", "Reader connections running a read now.", readers.busy)
+        out.add("parley_store_queued_reads", "gauge", "Reads waiting for a free reader connection.", readers.queued)
+        out.add("parley_store_read_failures_total", "counter", "Reads that failed in the database (not answers such as not found).",
+                readers.failures)
+        out.add("parley_store_reader_reconnects_total", "counter", "Times a reader connection was reopened.", readers.reconnects)
+    }
+
+    private static func renderSQLiteLog(_ statistics: StoreStatistics, into out: inout PrometheusText) {
         out.add("parley_store_log_syncs_total", "counter", "fsyncs of the SQLite log.", statistics.logSyncs)
         out.add("parley_store_synced_batches_total", "counter", "Committed batches those fsyncs made durable.", statistics.syncedBatches)
         out.add("parley_store_log_sync_failures_total", "counter", "fsyncs of the SQLite log that failed.", statistics.logSyncFailures)
@@ -20,6 +49,15 @@ enum StoreMetrics {
         out.add("parley_store_log_restarts_total", "counter", "Times the SQLite log started over.", statistics.logRestarts)
         out.add("parley_store_limit_checkpoints_total", "counter", "Checkpoints the writer ran because the log reached its limit.", statistics.limitCheckpoints)
         out.add("parley_store_checkpoint_failures_total", "counter", "Background checkpoint passes that failed or found the lock taken.", statistics.checkpointFailures)
-        return out.text
+    }
+
+    private static func renderPipeline(_ writer: WriterStatistics, into out: inout PrometheusText) {
+        out.add("parley_store_round_trips_total", "counter", "Round trips the writer made to PostgreSQL.", writer.roundTrips)
+        out.add("parley_store_pipelined_operations_total", "counter", "Single-statement writes sent in a pipeline with others.",
+                writer.pipelinedOperations)
+        out.add("parley_store_coalesced_operations_total", "counter", "Of those, writes sent as part of one statement for several.",
+                writer.coalescedOperations)
+        out.add("parley_store_pipeline_retries_total", "counter", "Pipelines redone one statement at a time after an error.",
+                writer.pipelineRetries)
     }
 }

@@ -1,5 +1,7 @@
 /// A few reader threads, each with its own read-only connection, sharing one queue of read operations.
 ///
+import Synchronization
+
 /// On SQLite in WAL mode readers never wait for the writer; each read sees the last committed state.
 final class ReaderPool: @unchecked Sendable {
     // Safe to share: `queue`, `isClosed`, `running` and `stopped` are only touched while holding
@@ -12,6 +14,10 @@ final class ReaderPool: @unchecked Sendable {
     private var running = 0
     private var stopped: CheckedContinuation<Void, Never>?
     private let clock: StoreClock
+    /// Counters for ``statistics`` (atomics: read by a scrape while the readers run).
+    private let busy = Atomic<Int>(0)
+    private let failures = Atomic<Int>(0)
+    private let reconnects = Atomic<Int>(0)
 
     private init(clock: StoreClock) {
         self.clock = clock
@@ -59,17 +65,25 @@ final class ReaderPool: @unchecked Sendable {
     func submit<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
         let clock = self.clock
         return try await withCheckedThrowingContinuation { continuation in
-            let job: ReadJob = { connection in
-                continuation.resume(with: Result {
-                    if !connection.isHealthy { try connection.reconnect() }
+            let job: ReadJob = { [self] connection in
+                busy.wrappingAdd(1, ordering: .relaxed)
+                let result = Result {
+                    if !connection.isHealthy {
+                        reconnects.wrappingAdd(1, ordering: .relaxed)
+                        try connection.reconnect()
+                    }
                     do {
                         return try operation(SQLContext(connection: connection, now: clock.now()))
                     } catch let error as StoreError where error.code == .connectionLost {
                         // Reads change nothing, so one retry on a fresh connection is always safe.
+                        reconnects.wrappingAdd(1, ordering: .relaxed)
                         try connection.reconnect()
                         return try operation(SQLContext(connection: connection, now: clock.now()))
                     }
-                })
+                }
+                busy.wrappingAdd(-1, ordering: .relaxed)
+                if case .failure(let error) = result, Self.isDatabaseFailure(error) { failures.wrappingAdd(1, ordering: .relaxed) }
+                continuation.resume(with: result)
             }
             let accepted = lock.withLock {
                 guard !isClosed else { return false }
@@ -80,6 +94,23 @@ final class ReaderPool: @unchecked Sendable {
             if !accepted {
                 continuation.resume(throwing: StoreError(.closed, "the store is closed"))
             }
+        }
+    }
+
+    /// The pool's counters now.
+    var statistics: ReaderStatistics {
+        let (connections, queued) = lock.withLock { (running, queue.count) }
+        return ReaderStatistics(connections: connections, busy: busy.load(ordering: .relaxed), queued: queued,
+                                failures: failures.load(ordering: .relaxed), reconnects: reconnects.load(ordering: .relaxed))
+    }
+
+    /// Whether a read's error came from the database rather than from the question asked
+    /// (not found, not a member …, which are answers).
+    static func isDatabaseFailure(_ error: any Error) -> Bool {
+        guard let error = error as? StoreError else { return true }
+        switch error.code {
+        case .busy, .io, .corrupt, .connectionLost, .internal: return true
+        default: return false
         }
     }
 

@@ -118,6 +118,8 @@ public final class StoreDatabase: Sendable {
     /// The writer's, the log syncer's and the checkpointer's counters.
     public var statistics: StoreStatistics {
         var statistics = StoreStatistics()
+        statistics.engine = dialect
+        statistics.readers = readers.statistics
         statistics.writer = writer.currentStatistics
         if let sync = syncer?.currentStatistics {
             statistics.logSyncs = sync.syncs

@@ -1,6 +1,10 @@
 /// What a store's machinery has done since it opened: group commits, fsyncs of the SQLite log
 /// and checkpoints — for `/metrics`, so an operator can see batching and checkpoint behaviour.
 public struct StoreStatistics: Sendable, Hashable {
+    /// The engine: which of the counters below mean anything (the SQLite log's are 0 on PostgreSQL).
+    public var engine: SQLDialect = .sqlite
+    /// The reader pool's connections, reads in progress and queued, failures.
+    public var readers = ReaderStatistics()
     /// The group-commit writer's counters.
     public var writer = WriterStatistics()
     /// fsyncs of the SQLite log, and the committed batches they made durable (0 on PostgreSQL).

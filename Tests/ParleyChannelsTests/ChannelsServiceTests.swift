@@ -38,9 +38,46 @@ import ParleyWire
         let (session, _) = open("/app/dev-key")
         session?.receiveText(subscribeMessage("collabo"), now: 0)
         let text = service.metricsText()
-        #expect(text.contains("parley_channels_connections 1\n"))
-        #expect(text.contains("parley_channels_subscriptions 1\n"))
-        #expect(text.contains("parley_channels_channels 1\n"))
+        #expect(text.contains("parley_channels_connections{app=\"1\"} 1\n"))
+        #expect(text.contains("parley_channels_subscriptions{app=\"1\"} 1\n"))
+        #expect(text.contains("parley_channels_channels{app=\"1\"} 1\n"))
         #expect(text.contains("# TYPE parley_channels_messages_in_total counter"))
+    }
+}
+
+/// `/metrics` of the channels service split by app.
+@Suite struct ChannelsMetricsByAppTests {
+    let loop = ManualHubLoop()
+    let service: ChannelsService
+
+    init() {
+        service = ChannelsService(config: ChannelsConfig(apps: [AppConfig(id: "a", key: "key-a", secret: "s"),
+                                                                AppConfig(id: "b\"q", key: "key-b", secret: "s")]),
+                                  loops: [loop], clock: { 0 }, wallClock: { 1_700_000_000_000 })
+    }
+
+    func open(_ key: String) -> PusherSession? {
+        service.openSession(path: "/app/\(key)", query: PusherQuery(parsing: "protocol=7"), transport: FakeTransport(), loopIndex: 0)
+    }
+
+    @Test func everyAppGetsItsOwnSamplesAndTheySumToTheTotal() throws {
+        let sessions = [open("key-a"), open("key-a"), open("key-b")]
+        #expect(sessions.allSatisfy { $0 != nil })
+        _ = service.handleAPI(PusherAPIRequest(method: "GET", target: "/apps/nope/channels?auth_key=x"))
+        let text = service.metricsText()
+        #expect(text.contains("parley_channels_connections{app=\"a\"} 2\n"))
+        // A label value is escaped as the text format requires.
+        #expect(text.contains("parley_channels_connections{app=\"b\\\"q\"} 1\n"))
+        // The request naming no hosted app is counted without the label, not under an app.
+        #expect(text.contains("parley_channels_api_requests_total 1\n"))
+        #expect(text.contains("parley_channels_api_requests_total{app=\"a\"} 0\n"))
+        #expect(service.metrics.totals().connections == 3)
+        #expect(service.metrics.totals().apiErrors == 1)
+    }
+
+    @Test func anAppWithoutTrafficStillHasItsSeries() {
+        let text = service.metricsText()
+        #expect(text.contains("parley_channels_messages_in_total{app=\"a\"} 0\n"))
+        #expect(text.contains("parley_channels_messages_in_total{app=\"b\\\"q\"} 0\n"))
     }
 }

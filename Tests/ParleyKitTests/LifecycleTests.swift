@@ -9,8 +9,10 @@ struct LifecycleTests {
     /// Open Pusher connections as the server counts them.
     func openConnections(_ server: LoopbackServer) throws -> Int {
         let text = try #require(server.server.channels?.metricsText())
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("parley_channels_connections ") })
-        return try #require(Int(line.split(separator: " ").last ?? ""))
+        // One sample per app (`parley_channels_connections{app="1"} 2`): their sum.
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("parley_channels_connections{") }
+        try #require(!lines.isEmpty)
+        return try lines.reduce(0) { $0 + (try #require(Int($1.split(separator: " ").last ?? ""))) }
     }
 
     /// Polls `condition` until it holds or about 20 s have passed; returns whether it held.

@@ -42,4 +42,23 @@ import Testing
     @Test func anEmptyConfigTokenIsRefused() {
         #expect(throws: ChannelsConfigError.self) { try config(token: "") }
     }
+    @Test func aListenerOfItsOwnIsOpenOnLoopbackOnlyAndATokenStillWins() throws {
+        let options = try ServeOptions.parse(["--config", "x", "--metrics-address", "127.0.0.1:9101"])
+        #expect(options.metricsListen?.host == "127.0.0.1" && options.metricsListen?.port == 9101)
+        #expect(MetricsAccess(options: options, config: try config(token: nil), listenerHost: "127.0.0.1").rule == .open)
+        #expect(MetricsAccess(options: options, config: try config(token: nil), listenerHost: "::1").rule == .open)
+        #expect(MetricsAccess(options: options, config: try config(token: nil), listenerHost: "0.0.0.0").rule == .closed)
+        #expect(MetricsAccess(options: options, config: try config(token: "t"), listenerHost: "127.0.0.1").rule == .token("t"))
+    }
+
+    @Test(arguments: [("127.0.0.1:9101", "127.0.0.1", 9101), ("[::1]:9101", "::1", 9101), ("0.0.0.0:0", "0.0.0.0", 0)])
+    func metricsAddressesAreHostAndPort(text: String, host: String, port: Int) throws {
+        let listen = try ServeOptions.metricsListener(text)
+        #expect(listen.host == host && listen.port == port)
+    }
+
+    @Test(arguments: ["9101", "127.0.0.1", "127.0.0.1:99999", ":9101", "[::1:9101", "host:port"])
+    func malformedMetricsAddressesAreRefused(text: String) {
+        #expect(throws: ServeOptionsError.self) { try ServeOptions.parse(["--metrics-address", text]) }
+    }
 }

@@ -23,11 +23,33 @@ import Testing
         #expect(text.contains("parley_store_checkpoint_catch_ups_total 2\n"))
         #expect(text.contains("parley_store_log_restarts_total 2\n"))
         #expect(text.contains("parley_store_limit_checkpoints_total 1\n"))
-        // Every sample line is preceded by its HELP and TYPE lines (Prometheus text format).
-        let lines = text.split(separator: "\n")
-        for (index, line) in lines.enumerated() where !line.hasPrefix("#") {
-            let name = line.split(separator: " ")[0]
-            #expect(index >= 2 && lines[index - 1].hasPrefix("# TYPE \(name) ") && lines[index - 2].hasPrefix("# HELP \(name) "))
+        #expect(text.contains("parley_store_info{engine=\"sqlite\"} 1\n"))
+        #expect(!text.contains("parley_store_round_trips_total"))
+        // Every family has its HELP and TYPE lines before its samples (Prometheus text format).
+        var declared: Set<Substring> = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("# TYPE ") { declared.insert(line.split(separator: " ")[2]) }
+            guard !line.hasPrefix("#") else { continue }
+            let name = line.split(separator: " ")[0].split(separator: "{")[0]
+            #expect(declared.contains(name))
+        }
+    }
+
+    @Test func postgresShowsItsPoolAndPipelineButNoSQLiteLog() {
+        var statistics = StoreStatistics()
+        statistics.engine = .postgres
+        statistics.readers = ReaderStatistics(connections: 4, busy: 1, queued: 2, failures: 3, reconnects: 1)
+        statistics.writer.roundTrips = 9
+        let text = StoreMetrics.render(statistics)
+        #expect(text.contains("parley_store_info{engine=\"postgres\"} 1\n"))
+        #expect(text.contains("parley_store_connections{role=\"reader\"} 4\n"))
+        #expect(text.contains("parley_store_reads_in_progress 1\n"))
+        #expect(text.contains("parley_store_queued_reads 2\n"))
+        #expect(text.contains("parley_store_read_failures_total 3\n"))
+        #expect(text.contains("parley_store_round_trips_total 9\n"))
+        for sqliteOnly in ["parley_store_log_syncs_total", "parley_store_checkpoints_total", "parley_store_log_restarts_total",
+                           "parley_store_synced_batches_total", "parley_store_checkpoint_failures_total"] {
+            #expect(!text.contains(sqliteOnly))
         }
     }
 }

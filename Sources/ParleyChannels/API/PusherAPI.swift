@@ -26,10 +26,17 @@ public struct PusherAPI: Sendable {
 
     /// Answers one request.
     public func handle(_ request: PusherAPIRequest) -> PusherAPIResponse {
-        ChannelsMetrics.add(metrics.apiRequests)
-        let response = route(request)
-        if response.status >= 400 { ChannelsMetrics.add(metrics.apiErrors) }
+        var app: AppConfig?
+        let response = route(request, app: &app)
+        count(response, app: app)
         return response
+    }
+
+    /// Counts an answered request under the app it named, if it named a hosted one.
+    func count(_ response: PusherAPIResponse, app: AppConfig?) {
+        let traffic = app.map { metrics.app($0.id) } ?? metrics.unattributed
+        ChannelsMetrics.add(traffic.apiRequests)
+        if response.status >= 400 { ChannelsMetrics.add(traffic.apiErrors) }
     }
 
     /// The refusal of a request whose body is still to come, judged from its head alone: an
@@ -37,6 +44,13 @@ public struct PusherAPI: Sendable {
     /// read (its MD5 and everything else are checked by ``handle(_:)``). A stranger can then
     /// make the server read no more of a body than the head it sent.
     public func refusalBeforeBody(_ request: PusherAPIRequest) -> PusherAPIResponse? {
+        var app: AppConfig?
+        let refusal = refusalBeforeBody(request, app: &app)
+        if let refusal { count(refusal, app: app) }
+        return refusal
+    }
+
+    private func refusalBeforeBody(_ request: PusherAPIRequest, app named: inout AppConfig?) -> PusherAPIResponse? {
         guard let decoded = Self.decodedSegments(request.path) else { return .error(400, "Malformed path") }
         let app: AppConfig
         if decoded.count == 3, decoded[0] == "users", decoded[2] == "terminate_connections" {
@@ -47,6 +61,7 @@ public struct PusherAPI: Sendable {
             guard let found = apps.app(id: decoded[1]) else { return .error(404, "Unknown app \(decoded[1])") }
             app = found
         }
+        named = app
         guard let key = request.query["auth_key"] else { return .error(401, "Missing auth_key parameter") }
         guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else { return .error(401, "auth_key does not belong to app \(app.id)") }
         let now = unixTime()
@@ -59,15 +74,17 @@ public struct PusherAPI: Sendable {
         return nil
     }
 
-    private func route(_ request: PusherAPIRequest) -> PusherAPIResponse {
+    private func route(_ request: PusherAPIRequest, app named: inout AppConfig?) -> PusherAPIResponse {
         guard let decoded = Self.decodedSegments(request.path) else { return .error(400, "Malformed path") }
         // /users/{uid}/terminate_connections: the app is found by auth_key.
         if decoded.count == 3, decoded[0] == "users", decoded[2] == "terminate_connections" {
             guard let key = request.query["auth_key"], let app = apps.app(key: key) else { return .error(401, "Unknown auth_key") }
+            named = app
             return authorised(request, app: app) { terminate(app: app, userID: decoded[1], request) }
         }
         guard decoded.count >= 3, decoded[0] == "apps" else { return .error(404, "Not found") }
         guard let app = apps.app(id: decoded[1]) else { return .error(404, "Unknown app \(decoded[1])") }
+        named = app
         let rest = Array(decoded.dropFirst(2))
         return authorised(request, app: app) {
             switch (request.method, rest.count, rest[0]) {

@@ -131,9 +131,9 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
                 }
             }
         }
-        ChannelsMetrics.add(metrics.eventsPublished, events.count)
         let appID = app.id
-        let metrics = self.metrics
+        let metrics = self.metrics.app(appID)
+        ChannelsMetrics.add(metrics.eventsPublished, events.count)
         let frames = events.map { ChannelFrame(json: $0.frame) }
         for (i, loop) in loops.enumerated() {
             let table = tables[i]
@@ -228,6 +228,13 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     }
 
     /// Occupied channels over every app (for `/metrics`).
+    /// Occupied channels per app id.
+    public func channelCounts(apps: [AppConfig]) -> [String: Int] {
+        state.withLock { s in
+            Dictionary(apps.map { ($0.id, s.directory.occupiedChannels(app: $0.id, prefix: nil).count) }, uniquingKeysWith: +)
+        }
+    }
+
     public func channelCount(apps: [AppConfig]) -> Int {
         state.withLock { s in apps.reduce(0) { $0 + s.directory.occupiedChannels(app: $1.id, prefix: nil).count } }
     }
@@ -254,7 +261,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
             switch effect {
             case .broadcast(let appID, let channel, let json, let excluding):
                 let frame = ChannelFrame(json: json)
-                let metrics = self.metrics
+                let metrics = self.metrics.app(appID)
                 for (i, loop) in loops.enumerated() {
                     let table = tables[i]
                     loop.execute {
@@ -262,10 +269,10 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
                         Self.countDelivered(count, of: frame, in: metrics)
                     }
                 }
-            case .send(_, let socketID, let json):
+            case .send(let appID, let socketID, let json):
                 guard let target = handles[socketID] else { continue }
                 let frame = ChannelFrame(json: json)
-                let metrics = self.metrics
+                let metrics = self.metrics.app(appID)
                 loops[target.loopIndex].execute {
                     Self.countDelivered(target.deliver(frame) ? 1 : 0, of: frame, in: metrics)
                 }
@@ -277,7 +284,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
 
     /// Adds a fan-out's deliveries to the outbound counters: two atomic adds per fan-out and
     /// loop instead of two per subscriber.
-    private static func countDelivered(_ count: Int, of frame: ChannelFrame, in metrics: ChannelsMetrics) {
+    private static func countDelivered(_ count: Int, of frame: ChannelFrame, in metrics: AppTraffic) {
         guard count > 0 else { return }
         ChannelsMetrics.add(metrics.messagesOut, count)
         ChannelsMetrics.add(metrics.bytesOut, count * frame.json.count)

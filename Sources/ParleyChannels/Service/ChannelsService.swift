@@ -86,16 +86,14 @@ public final class ChannelsService: Sendable {
     /// The refusal of an HTTP API request judged from its head, before its body is read; nil
     /// when the body should be read (see ``PusherAPI/refusalBeforeBody(_:)``).
     public func apiRefusalBeforeBody(_ request: PusherAPIRequest) -> PusherAPIResponse? {
-        let refusal = api.refusalBeforeBody(request)
-        if refusal != nil {
-            ChannelsMetrics.add(metrics.apiRequests)
-            ChannelsMetrics.add(metrics.apiErrors)
-        }
-        return refusal
+        api.refusalBeforeBody(request)
     }
 
-    /// The `/metrics` body (Prometheus text format 0.0.4).
-    public func metricsText() -> String { metrics.render(channels: hub.channelCount(apps: apps.apps)) }
+    /// The `/metrics` body (Prometheus text format 0.0.4), every family labelled by app.
+    public func metricsText() -> String {
+        let hosted = apps.apps
+        return metrics.render(apps: hosted.map(\.id), channels: hub.channelCounts(apps: hosted))
+    }
 
     /// Periodic work (throttled subscription counts); call about once a second from any thread.
     public func tick() { hub.tick(apps: apps) }

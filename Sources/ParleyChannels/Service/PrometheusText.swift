@@ -10,4 +10,7 @@ public struct PrometheusText {
     public mutating func add(_ name: String, _ type: String, _ help: String, _ value: Int) {
         text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
     }
+
+    /// Appends raw exposition text (lines already formatted).
+    public mutating func append(_ raw: String) { text += raw }
 }

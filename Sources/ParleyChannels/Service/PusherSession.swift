@@ -19,6 +19,8 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     private let transport: any PusherTransport
     private let webhooks: (any WebhookSink)?
     private let metrics: ChannelsMetrics
+    /// The app's counters, taken once (the app's id never changes, even across reloads).
+    private let traffic: AppTraffic
     private let maxOutboundBytes: Int
     private var admitted = false
     private var finished = false
@@ -44,6 +46,7 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         self.transport = transport
         self.webhooks = webhooks
         self.metrics = metrics
+        traffic = metrics.app(sharedApp.value.id)
         self.maxOutboundBytes = config.maxOutboundBytes
         self.connection = PusherConnection(sharedApp: sharedApp, socketID: socketID, activityTimeout: config.activityTimeout,
                                            pongTimeout: config.pongTimeout, now: now)
@@ -61,12 +64,13 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         guard hub.connect(app: app, subscriber: self) else {
             metrics.notices.post("connection_quota", "connection refused: the app is at its max_connections (4004)",
                                  [("app", app.id), ("max_connections", app.limits.maxConnections.map(String.init) ?? "none")])
+            ChannelsMetrics.add(traffic.connectionsRefused)
             perform(PusherConnection.refusal(.overConnectionQuota, message: "App \(app.id) is over its connection quota"))
             finished = true
             return false
         }
         admitted = true
-        ChannelsMetrics.add(metrics.connections)
+        ChannelsMetrics.add(traffic.connections)
         perform(connection.start())
         return true
     }
@@ -74,8 +78,8 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     /// A text frame from the client.
     public func receiveText(_ bytes: [UInt8], now: Int64) {
         refreshApp()
-        ChannelsMetrics.add(metrics.messagesIn)
-        ChannelsMetrics.add(metrics.bytesIn, bytes.count)
+        ChannelsMetrics.add(traffic.messagesIn)
+        ChannelsMetrics.add(traffic.bytesIn, bytes.count)
         perform(connection.receiveText(bytes, now: now))
     }
 
@@ -117,7 +121,7 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     public func deliver(_ frame: ChannelFrame) -> Bool {
         guard !finished else { return false }
         if transport.queuedBytes + frame.websocketFrame.count > maxOutboundBytes {
-            ChannelsMetrics.add(metrics.slowConsumersDropped)
+            ChannelsMetrics.add(traffic.slowConsumersDropped)
             // What is queued is lost anyway; the client must see why before it reconnects.
             transport.discardQueued()
             perform(connection.close(.overCapacity, message: "Connection is not reading fast enough; reconnect after a backoff"))
@@ -134,13 +138,13 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
 
     public func revoke(channel: String, notice: ChannelFrame) {
         guard !finished, connection.subscriptionRevoked(channel: channel) else { return }
-        ChannelsMetrics.add(metrics.subscriptions, -1)
+        ChannelsMetrics.add(traffic.subscriptions, -1)
         deliver(notice)
     }
 
     private func send(_ frame: [UInt8]) {
-        ChannelsMetrics.add(metrics.messagesOut)
-        ChannelsMetrics.add(metrics.bytesOut, frame.count)
+        ChannelsMetrics.add(traffic.messagesOut)
+        ChannelsMetrics.add(traffic.bytesOut, frame.count)
         transport.sendText(frame)
     }
 
@@ -157,12 +161,12 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
                 guard !finished else { continue }
                 transport.close(code: code, reason: reason)
             case .subscribe(let request):
-                ChannelsMetrics.add(metrics.subscriptions)
+                ChannelsMetrics.add(traffic.subscriptions)
                 let outcome = hub.subscribe(app: app, subscriber: self, request: request)
-                if case .refused = outcome { ChannelsMetrics.add(metrics.subscriptions, -1) }
+                if case .refused = outcome { ChannelsMetrics.add(traffic.subscriptions, -1) }
                 perform(connection.subscriptionResult(channel: request.channel.name, outcome))
             case .unsubscribe(let channel):
-                ChannelsMetrics.add(metrics.subscriptions, -1)
+                ChannelsMetrics.add(traffic.subscriptions, -1)
                 hub.unsubscribe(app: app, subscriber: self, channel: channel)
             case .clientEvent(let event):
                 hub.publish(app: app, events: [HubEvent(channel: event.channel, event: event.event, data: event.data,
@@ -182,7 +186,7 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         guard !finished else { return }
         finished = true
         if admitted {
-            ChannelsMetrics.add(metrics.connections, -1)
+            ChannelsMetrics.add(traffic.connections, -1)
             hub.disconnect(app: app, subscriber: self)
         }
     }

@@ -12,4 +12,6 @@ public struct WebhookDelivery: Sendable, Equatable {
     public var signature: String
     /// 1 for the first attempt.
     public var attempt: Int
+    /// The id of the app whose events these are (for its counters).
+    public var appID: String = ""
 }

@@ -73,10 +73,11 @@ public final class WebhookDispatcher: WebhookSink, Sendable {
     }
 
     private func report(_ delivery: WebhookDelivery, status: Int?) {
+        let traffic = delivery.appID.isEmpty ? metrics.unattributed : metrics.app(delivery.appID)
         if let status, (200..<300).contains(status) {
-            ChannelsMetrics.add(metrics.webhookDelivered)
+            ChannelsMetrics.add(traffic.webhookDelivered)
         } else {
-            ChannelsMetrics.add(metrics.webhookFailures)
+            ChannelsMetrics.add(traffic.webhookFailures)
             metrics.notices.post("webhook_failed", "webhook delivery failed; it will be retried within the retry window",
                                  [("endpoint", "\(delivery.url.host):\(delivery.url.port)"), ("app_key", delivery.key),
                                   ("status", status.map(String.init) ?? "no answer"), ("attempt", String(delivery.attempt))])

@@ -184,7 +184,8 @@ public struct WebhookQueue: Sendable {
         inFlight[id] = retry
         let body = JSONWriter.serialize(.object(["time_ms": .number(String(wallMillis)), "events": .array(retry.events.map(\.json))]))
         return WebhookDelivery(id: id, url: retry.url, key: retry.app.key, body: body,
-                               signature: PusherSignature.webhookSignature(secret: retry.app.secret, body: body), attempt: retry.attempt)
+                               signature: PusherSignature.webhookSignature(secret: retry.app.secret, body: body), attempt: retry.attempt,
+                               appID: retry.app.id)
     }
 }
 

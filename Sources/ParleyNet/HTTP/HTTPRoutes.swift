@@ -29,6 +29,8 @@ public struct HTTPRoutes: Sendable {
 
     struct HTTPRoute: Sendable {
         var pattern: String
+        /// The route's position in ``templates`` (its row in ``HTTPRouteLatency``).
+        var index: Int
         var handler: HTTPHandler
         var maxBodySize: Int?
         var headCheck: HTTPHeadCheck?
@@ -36,12 +38,15 @@ public struct HTTPRoutes: Sendable {
 
     struct WebSocketRoute: Sendable {
         var pattern: String
+        var index: Int
         var options: WebSocketRouteOptions
         var shouldUpgrade: WebSocketUpgradeCheck?
         var onOpen: WebSocketOpenHandler
     }
 
     private(set) var router = HTTPRouter<Entry>()
+    /// Every route added, in order: what a latency histogram is kept for.
+    public private(set) var templates: [HTTPRouteTemplate] = []
 
     /// Creates an empty table.
     public init() {}
@@ -50,7 +55,17 @@ public struct HTTPRoutes: Sendable {
     /// `headCheck` may refuse a request before its body is read.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, maxBodySize: Int? = nil,
                              headCheck: HTTPHeadCheck? = nil, _ handler: @escaping HTTPHandler) {
-        router.add(method, pattern, .http(HTTPRoute(pattern: pattern, handler: handler, maxBodySize: maxBodySize, headCheck: headCheck)))
+        router.add(method, pattern, .http(HTTPRoute(pattern: pattern, index: templateIndex(method, pattern), handler: handler,
+                                                    maxBodySize: maxBodySize, headCheck: headCheck)))
+    }
+
+    /// The index of the method and pattern in ``templates``, appended if new (a route added
+    /// again replaces its handler, and keeps its histogram).
+    private mutating func templateIndex(_ method: HTTPMethod, _ pattern: String) -> Int {
+        let template = HTTPRouteTemplate(method: method.rawValue, pattern: pattern)
+        if let existing = templates.firstIndex(of: template) { return existing }
+        templates.append(template)
+        return templates.count - 1
     }
 
     /// Adds a GET handler (HEAD is answered by it too, without the body).
@@ -67,7 +82,22 @@ public struct HTTPRoutes: Sendable {
     public mutating func webSocket(_ pattern: String, options: WebSocketRouteOptions = WebSocketRouteOptions(),
                                    shouldUpgrade: WebSocketUpgradeCheck? = nil,
                                    onOpen: @escaping WebSocketOpenHandler) {
-        router.add(.GET, pattern, .webSocket(WebSocketRoute(pattern: pattern, options: options, shouldUpgrade: shouldUpgrade, onOpen: onOpen)))
+        router.add(.GET, pattern, .webSocket(WebSocketRoute(pattern: pattern, index: templateIndex(.GET, pattern), options: options,
+                                                            shouldUpgrade: shouldUpgrade, onOpen: onOpen)))
+    }
+}
+
+/// A route as metrics name it: its method and pattern, never a request's values.
+public struct HTTPRouteTemplate: Sendable, Hashable {
+    /// `GET`, `POST`, …
+    public var method: String
+    /// `/v1/rooms/{room_id}/messages`
+    public var pattern: String
+
+    /// A template.
+    public init(method: String, pattern: String) {
+        self.method = method
+        self.pattern = pattern
     }
 }
 

@@ -44,6 +44,9 @@ public final class HTTPServer: Sendable {
     /// The bound address, once started.
     public var localAddress: SocketAddress? { listener.withLock { $0?.localAddress } }
 
+    /// The per-route latency histograms, when ``HTTPServerConfiguration/recordsRouteLatency`` is on.
+    public var routeLatency: HTTPRouteLatency? { core.routeLatency }
+
     /// Connections open now (HTTP and WebSocket), as counted against ``HTTPServerConfiguration/maxConnections``.
     public var openConnections: Int { core.admission.openCount }
 
@@ -74,11 +77,14 @@ final class HTTPServerCore: Sendable {
     let trackers: [ConnectionTracker]
     let admission: ConnectionAdmission
     let deadlinePolicy: HTTPRequestDeadline.Policy
+    let routeLatency: HTTPRouteLatency?
 
     init(configuration: HTTPServerConfiguration, routes: HTTPRoutes, trackers: [ConnectionTracker]) {
         self.configuration = configuration
         self.routes = routes
         self.trackers = trackers
+        routeLatency = configuration.recordsRouteLatency
+            ? HTTPRouteLatency(templates: routes.templates, loops: trackers.count) : nil
         admission = ConnectionAdmission(maxConnections: configuration.maxConnections,
                                         maxPerAddress: configuration.maxConnectionsPerAddress,
                                         limitLoopback: configuration.limitLoopbackConnections)

@@ -12,6 +12,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var distribution: TCPServer.Distribution
     /// Called on the loop once per answered request (and accepted WebSocket upgrade); nil: no access log.
     public var accessLog: (@Sendable (HTTPAccessRecord) -> Void)? = nil
+    /// Whether to keep a latency histogram per route (``HTTPServer/routeLatency``).
+    public var recordsRouteLatency: Bool = false
     /// Whether the listeners may join another process's SO_REUSEPORT group on the port (a
     /// zero-downtime handover); off, a port in use by anything else fails ``HTTPServer/start()``.
     public var joinOtherProcesses: Bool = false

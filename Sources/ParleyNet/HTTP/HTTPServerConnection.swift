@@ -66,6 +66,8 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private struct AccessTrace {
         let method: String
         var route = "-"
+        /// The route's index in the latency histograms (-1: no route matched).
+        var routeIndex = -1
         let startedAt: UInt64
         /// The client as logged (a forwarded client has no port).
         var client: String?
@@ -233,7 +235,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         switch server.routes.router.match(method: head.method, target: target) {
         case .found(.http(let route), let found):
             parameters = found
-            noteRoute(slot: slot, route.pattern)
+            noteRoute(slot: slot, route.pattern, index: route.index)
             if let refusal = route.headCheck?(HTTPRequest(head: head, target: target, parameters: found,
                                                           remoteAddress: client)) {
                 // Refused before a byte of the body is read: with a body announced the
@@ -249,7 +251,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
             }
         case .found(.webSocket(let route), let found):
             parameters = found
-            noteRoute(slot: slot, route.pattern)
+            noteRoute(slot: slot, route.pattern, index: route.index)
             disposition = .webSocket(route)
         case .methodNotAllowed(let allowed):
             var response = HTTPResponse.error(.methodNotAllowed, code: "method_not_allowed",
@@ -344,7 +346,7 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         nextSlot += 1
         var slot = ResponseSlot(id: id, headRequest: head?.method == .HEAD, version: head?.version ?? .http1_1,
                                 keepAlive: head?.keepAlive ?? false)
-        if server.configuration.accessLog != nil {
+        if server.configuration.accessLog != nil || server.routeLatency != nil {
             slot.access = AccessTrace(method: head?.method.rawValue ?? "-", startedAt: MonotonicClock.now())
         }
         slots.append(slot)
@@ -472,16 +474,24 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
 
     // MARK: Access log
 
-    private func noteRoute(slot id: Int, _ pattern: String) {
-        if let index = slotIndex(id), slots[index].access != nil { slots[index].access!.route = pattern }
+    private func noteRoute(slot id: Int, _ pattern: String, index route: Int) {
+        if let index = slotIndex(id), slots[index].access != nil {
+            slots[index].access!.route = pattern
+            slots[index].access!.routeIndex = route
+        }
     }
 
-    /// Hands the access log its record of the request in `slots[index]`, once.
+    /// Hands the access log its record of the request in `slots[index]`, and the route's
+    /// latency histogram its duration, once.
     private func logAccess(index: Int, status: Int, bytesOut: Int, app: String?, user: String?) {
-        guard let log = server.configuration.accessLog, slots.indices.contains(index), let trace = slots[index].access else { return }
+        guard slots.indices.contains(index), let trace = slots[index].access else { return }
         slots[index].access = nil
         let now = MonotonicClock.now()
         let elapsed = now > trace.startedAt ? now - trace.startedAt : 0
+        if let latency = server.routeLatency, trace.routeIndex >= 0 {
+            latency.record(loop: connection.loop.index, route: trace.routeIndex, microseconds: Int(elapsed / 1000))
+        }
+        guard let log = server.configuration.accessLog else { return }
         log(HTTPAccessRecord(method: trace.method, route: trace.route, status: status, durationMicroseconds: Int(elapsed / 1000),
                              bytesIn: trace.bytesIn, bytesOut: bytesOut, client: trace.client ?? remoteAddress?.description,
                              app: app, user: user))
