@@ -5,9 +5,11 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "Parley",
-    platforms: [.macOS(.v14)],
+    // ParleyKit and ParleyUI use Synchronization.Mutex and Observation: iOS 18 / macOS 15.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "parley", targets: ["parley"]),
+        .library(name: "ParleyWireCore", targets: ["ParleyWireCore"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyText", targets: ["ParleyText"]),
@@ -24,7 +26,9 @@ let package = Package(
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
 
-        .target(name: "ParleyWire", dependencies: ["CCrypto", "CZlib"], swiftSettings: strict),
+        // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
+        .target(name: "ParleyWireCore", swiftSettings: strict),
+        .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
@@ -33,7 +37,16 @@ let package = Package(
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
-        .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "ParleyText", "CSQLite"], swiftSettings: strict),
+        // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
+        // system's SQLite3; only on Linux does it add the socket transports over ParleyNet
+        // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
+        // Tests/interop/test_parleykit_portability.py checks this graph and the imports.
+        .target(name: "ParleyKit", dependencies: [
+            "ParleyWireCore", "ParleyText",
+            .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
+            .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
+        ], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
         .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict),

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ParleyWire
+import ParleyWireCore
 
 /// HTTP over Foundation's `URLSession`: `http://` and `https://` (TLS, proxies and App
 /// Transport Security from the system). The transport for Apple platforms; on Linux it runs on

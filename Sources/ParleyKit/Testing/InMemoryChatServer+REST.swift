@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The REST side of the in-memory server (the subset of docs/openapi.json the SDK uses).
 extension InMemoryChatServer {
@@ -37,7 +37,7 @@ extension InMemoryChatServer {
         }
         if lost { throw ParleyError(.network, "connection reset before the answer") }
         if case .string(let raw)? = reply.body, reply.status == 200, path.hasSuffix("/content") {
-            return HTTPResponseMessage(status: 200, body: Base64.decode(raw) ?? [])
+            return HTTPResponseMessage(status: 200, body: Base64Text.decode(raw) ?? [])
         }
         return HTTPResponseMessage(status: reply.status, body: reply.body.map(JSONWriter.serialize) ?? [])
     }

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The Pusher side of the in-memory server.
 extension InMemoryChatServer {
