@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
-        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyServer", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyUI", "ParleyServer", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyTerminal"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 
