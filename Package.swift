@@ -72,6 +72,10 @@ let package = Package(
         .executableTarget(name: "ParleyKitPeer", dependencies: ["ParleyKit", "ParleyWire"],
                           path: "Tests/Peers/ParleyKitPeer", swiftSettings: strict),
 
+        // The README's ParleyKit quick start, verbatim (Tests/interop/test_quickstart.py runs it).
+        .executableTarget(name: "ParleyQuickStart", dependencies: ["ParleyKit"],
+                          path: "Examples/QuickStart", swiftSettings: strict),
+
         // The example app backend of the tutorials: creates users and issues their tokens.
         .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
                           path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict),
