@@ -28,6 +28,7 @@ public actor HTTPTokenProvider: TokenProvider {
         renewalMargin = renewBefore.components.seconds * 1000
     }
 
+    /// The user's token; a new one when `forceRefresh` (the server refused the last).
     public func token(forceRefresh: Bool) async throws(ParleyError) -> String {
         if !forceRefresh, let cached, isFresh(cached.expiresAt) { return cached.token }
         if forceRefresh { cached = nil }

@@ -20,6 +20,7 @@ public struct URLSessionDocumentTransport: DocumentTransport {
         self.maxMessageSize = maxMessageSize
     }
 
+    /// Opens a document connection (see ``DocumentTransport``).
     public func connect(url: String, token: String, appID: String?) async throws(ParleyError) -> any DocumentConnection {
         var headers = ["Authorization": "Bearer " + token]
         if let appID { headers["X-Parley-App"] = appID }

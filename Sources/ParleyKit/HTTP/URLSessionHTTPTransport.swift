@@ -22,6 +22,7 @@ public struct URLSessionHTTPTransport: HTTPTransport {
         self.timeout = timeout
     }
 
+    /// Sends the request and returns the whole response (see ``HTTPTransport``).
     public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
         let urlRequest = try Self.urlRequest(request, timeout: timeout)
         let data: Data, response: URLResponse

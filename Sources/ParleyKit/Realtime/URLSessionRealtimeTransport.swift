@@ -21,6 +21,7 @@ public struct URLSessionRealtimeTransport: RealtimeTransport {
         self.maxMessageSize = maxMessageSize
     }
 
+    /// Opens a realtime connection (see ``RealtimeTransport``).
     public func connect(url: String) async throws(ParleyError) -> any RealtimeConnection {
         let request = try URLSessionWebSocketRequest.make(url, timeout: connectTimeout, headers: [:])
         let socket = try await URLSessionWebSocket.open(request, session: session, maxMessageSize: maxMessageSize)

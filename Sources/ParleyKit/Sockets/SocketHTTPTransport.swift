@@ -29,6 +29,7 @@ public struct SocketHTTPTransport: HTTPTransport {
     /// How many idle keep-alive connections wait for reuse now.
     public var idleConnectionCount: Int { pool?.idleCount ?? 0 }
 
+    /// Sends the request and returns the whole response (see ``HTTPTransport``).
     public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
         guard let url = HTTPRequestEncoder.parse(request.url) else {
             throw ParleyError(.invalidArgument, "not an http:// or https:// URL: \(request.url)")

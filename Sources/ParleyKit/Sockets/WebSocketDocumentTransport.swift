@@ -21,6 +21,7 @@ public struct WebSocketDocumentTransport: DocumentTransport {
         self.caFile = caFile
     }
 
+    /// Opens a document connection (see ``DocumentTransport``).
     public func connect(url: String, token: String, appID: String?) async throws(ParleyError) -> any DocumentConnection {
         let loop = try NetRuntime.loop()
         let (frames, sink) = AsyncStream<DocumentFrame>.makeStream()

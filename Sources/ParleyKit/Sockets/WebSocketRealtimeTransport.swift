@@ -18,6 +18,7 @@ public struct WebSocketRealtimeTransport: RealtimeTransport {
         self.caFile = caFile
     }
 
+    /// Opens a realtime connection (see ``RealtimeTransport``).
     public func connect(url: String) async throws(ParleyError) -> any RealtimeConnection {
         let loop = try NetRuntime.loop()
         let (frames, sink) = AsyncStream<RealtimeFrame>.makeStream()

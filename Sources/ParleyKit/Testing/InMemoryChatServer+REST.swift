@@ -9,6 +9,7 @@ extension InMemoryChatServer {
 
     typealias Reply = (status: Int, body: JSONValue?, events: [Event])
 
+    /// Sends the request and returns the whole response (see ``HTTPTransport``).
     public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
         guard state.withLock({ $0.reachable }) else { throw ParleyError(.network, "connection refused (server unreachable)") }
         progress?(0, request.body.count)
