@@ -16,9 +16,11 @@ let selfContained: [LinkerSetting] = [
 
 let package = Package(
     name: "Parley",
-    platforms: [.macOS(.v14)],
+    // ParleyKit and ParleyUI use Synchronization.Mutex and Observation: iOS 18 / macOS 15.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "parley", targets: ["parley"]),
+        .library(name: "ParleyWireCore", targets: ["ParleyWireCore"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyText", targets: ["ParleyText"]),
@@ -35,7 +37,9 @@ let package = Package(
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
 
-        .target(name: "ParleyWire", dependencies: ["CCrypto", "CZlib"], swiftSettings: strict),
+        // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
+        .target(name: "ParleyWireCore", swiftSettings: strict),
+        .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
         .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
@@ -44,7 +48,16 @@ let package = Package(
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
-        .target(name: "ParleyKit", dependencies: ["ParleyWire", "ParleyNet", "ParleyText", "CSQLite"], swiftSettings: strict),
+        // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
+        // system's SQLite3; only on Linux does it add the socket transports over ParleyNet
+        // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
+        // Tests/interop/test_parleykit_portability.py checks this graph and the imports.
+        .target(name: "ParleyKit", dependencies: [
+            "ParleyWireCore", "ParleyText",
+            .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
+            .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
+        ], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
         .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict,
@@ -57,7 +70,7 @@ let package = Package(
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
-        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyServer", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyUI", "ParleyServer", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyTerminal"], swiftSettings: strict),
         .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
 
@@ -70,6 +83,10 @@ let package = Package(
                           path: "Tests/Peers/ParleyDocPeer", swiftSettings: strict),
         .executableTarget(name: "ParleyKitPeer", dependencies: ["ParleyKit", "ParleyWire"],
                           path: "Tests/Peers/ParleyKitPeer", swiftSettings: strict),
+
+        // The README's ParleyKit quick start, verbatim (Tests/interop/test_quickstart.py runs it).
+        .executableTarget(name: "ParleyQuickStart", dependencies: ["ParleyKit"],
+                          path: "Examples/QuickStart", swiftSettings: strict),
 
         // The example app backend of the tutorials: creates users and issues their tokens.
         .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],

@@ -40,6 +40,7 @@ public struct DayStamp: Sendable, Hashable, Comparable, CustomStringConvertible 
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
     }
 
+    /// Earlier days order first.
     public static func < (lhs: DayStamp, rhs: DayStamp) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

@@ -97,7 +97,10 @@ private func rejects(_ text: String, bodyLimit: Int = 1 << 20, finish: Bool = fa
     request.headers.add("Accept", "application/json")
     let text = String(decoding: HTTPRequestEncoder.encode(request, url: url), as: UTF8.self)
     #expect(text == "POST /v1/me?x=1 HTTP/1.1\r\nHost: example.test:8080\r\nAccept: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
-    #expect(HTTPRequestEncoder.parse("https://example.test/") == nil)
+    let secure = try #require(HTTPRequestEncoder.parse("https://example.test/v1"))
+    #expect(secure.isSecure && secure.port == 443 && secure.hostHeader == "example.test" && secure.target == "/v1")
+    #expect(HTTPRequestEncoder.parse("https://example.test:8443/")?.hostHeader == "example.test:8443")
+    #expect(HTTPRequestEncoder.parse("ftp://example.test/") == nil)
 }
 
 @Test func jwtClaimsReadSubjectAndExpiry() {

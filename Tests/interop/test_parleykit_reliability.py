@@ -108,12 +108,12 @@ class DevServer:
 class Peer:
     """A `ParleyKitPeer` process: commands go to its stdin, its JSON-line reports are collected."""
 
-    def __init__(self, name, server, token, store):
+    def __init__(self, name, server, token, store, extra_args=()):
         self.name = name
         self.stderr = open(Path(store).with_suffix(".stderr"), "w")
         self.process = subprocess.Popen(
             [str(binary("ParleyKitPeer")), "--server", server.url, "--token", token, "--store", str(store),
-             "--initial-delay-ms", "100", "--max-delay-ms", "1000"],
+             "--initial-delay-ms", "100", "--max-delay-ms", "1000", *extra_args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True, bufsize=1)
         self.reports = []
         self.replies = queue.Queue()

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// Asks the app's backend for the user's token (`POST url` with `{"user_id": …}`, answered
 /// by `{"token": …}` or `{"access_token": …}`) and renews it shortly before its `exp`.
@@ -18,7 +18,7 @@ public actor HTTPTokenProvider: TokenProvider {
 
     /// Creates a provider asking `url` for `userID`'s token; it renews `renewBefore` before expiry.
     public init(url: String, userID: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
-                http: any HTTPTransport = SocketHTTPTransport(), clock: any ParleyClock = SystemClock(),
+                http: any HTTPTransport = PlatformTransports.http(), clock: any ParleyClock = SystemClock(),
                 renewBefore: Duration = .seconds(60)) {
         self.url = url
         self.userID = userID
@@ -28,6 +28,7 @@ public actor HTTPTokenProvider: TokenProvider {
         renewalMargin = renewBefore.components.seconds * 1000
     }
 
+    /// The user's token; a new one when `forceRefresh` (the server refused the last).
     public func token(forceRefresh: Bool) async throws(ParleyError) -> String {
         if !forceRefresh, let cached, isFresh(cached.expiresAt) { return cached.token }
         if forceRefresh { cached = nil }

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The few claims of a JWT the client reads (it never verifies: that is the server's job).
 public struct JWTClaims: Sendable, Equatable {
@@ -28,6 +28,6 @@ public struct JWTClaims: Sendable, Equatable {
     static func base64URLDecode(_ text: Substring) -> [UInt8]? {
         var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         while standard.utf8.count % 4 != 0 { standard += "=" }
-        return Base64.decode(standard)
+        return Base64Text.decode(standard)
     }
 }

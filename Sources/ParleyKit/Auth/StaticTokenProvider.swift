@@ -6,5 +6,6 @@ public struct StaticTokenProvider: TokenProvider {
     /// Creates a provider of `token`.
     public init(_ token: String) { value = token }
 
+    /// The user's token; a new one when `forceRefresh` (the server refused the last).
     public func token(forceRefresh: Bool) async throws(ParleyError) -> String { value }
 }

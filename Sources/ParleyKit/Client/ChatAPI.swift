@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The chat REST API as typed calls: builds requests, adds the bearer token (refreshing it
 /// once when the server refuses it), and turns error answers into ``ParleyError``.

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The chat REST API.
 extension ParleyClient {

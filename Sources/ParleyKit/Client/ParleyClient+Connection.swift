@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The realtime connection: sign-in, reconnect by close-code class, liveness.
 ///

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The outbox: messages are written to disk before they are sent and removed only when the
 /// server has them; each keeps its client id for life, so a resend can never double. Entries

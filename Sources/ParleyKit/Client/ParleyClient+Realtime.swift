@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// Incoming realtime messages: protocol events, room events, the user's events.
 extension ParleyClient {

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The Parley chat client: REST calls, the realtime connection with reconnects, exactly-once
 /// ordered room events with history gap-fill, a disk outbox, a cache, typing and read cursors.
@@ -54,9 +54,9 @@ public actor ParleyClient {
     /// ``InMemoryChatServer`` and a ``ManualClock``. `random` jitters reconnect delays.
     /// `documents` opens the y-websocket connections of ``openDocument(room:name:presence:)``.
     public init(configuration: ParleyConfiguration, tokenProvider: any TokenProvider,
-                http: any HTTPTransport = SocketHTTPTransport(), realtime: any RealtimeTransport = WebSocketRealtimeTransport(),
+                http: any HTTPTransport = PlatformTransports.http(), realtime: any RealtimeTransport = PlatformTransports.realtime(),
                 clock: any ParleyClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                documents: any DocumentTransport = WebSocketDocumentTransport())
+                documents: any DocumentTransport = PlatformTransports.documents())
         throws(ParleyError) {
         self.configuration = configuration
         tokens = tokenProvider
@@ -182,6 +182,17 @@ public actor ParleyClient {
         }
     }
 
-    /// A new client id: 128 random bits, hex.
-    static func newClientID() -> String { "c-" + Digest.randomBytes(16).hexString }
+    /// A new client id: 128 random bits from the system's generator, hex.
+    static func newClientID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let halves = [generator.next() as UInt64, generator.next() as UInt64]
+        return "c-" + halves.map { String($0, radix: 16).leftPadded(to: 16) }.joined()
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
 }

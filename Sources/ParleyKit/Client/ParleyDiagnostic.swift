@@ -34,6 +34,7 @@ public struct ParleyDiagnostic: Sendable, Equatable, CustomStringConvertible {
         self.roomID = roomID
     }
 
+    /// A one-line description for logs.
     public var description: String {
         kind.rawValue + (roomID.map { " [\($0)]" } ?? "") + ": " + error.description
     }

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// What a client tells the others about itself in the document's awareness: its user and
 /// its cursor. On the wire it is the y-protocols awareness state, JSON:

@@ -37,7 +37,7 @@ public actor DocumentSession {
     ///   - presence: the name (and colour) shown to others; its selection is ignored.
     ///   - clientID: the replica's client id; random by default (it must be unique per writer).
     public init(url: String, tokenProvider: any TokenProvider, appID: String? = nil, presence: DocumentPresence,
-                transport: any DocumentTransport = WebSocketDocumentTransport(), clock: any ParleyClock = SystemClock(),
+                transport: any DocumentTransport = PlatformTransports.documents(), clock: any ParleyClock = SystemClock(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 clientID: UInt64 = UInt64.random(in: 1..<(1 << 32))) {

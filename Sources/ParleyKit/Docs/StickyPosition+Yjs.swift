@@ -1,5 +1,5 @@
 import ParleyText
-import ParleyWire
+import ParleyWireCore
 
 /// Cursor ends on the wire as Yjs relative positions (`Y.relativePositionToJSON`), so Yjs
 /// editor bindings and other replicas place them on the same character as the text changes.

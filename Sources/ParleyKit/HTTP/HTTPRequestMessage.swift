@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// One HTTP request as a transport sends it.
 public struct HTTPRequestMessage: Sendable {

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// One HTTP response as a transport received it.
 public struct HTTPResponseMessage: Sendable {

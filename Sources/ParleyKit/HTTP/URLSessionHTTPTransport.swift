@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ParleyWire
+import ParleyWireCore
 
 /// HTTP over Foundation's `URLSession`: `http://` and `https://` (TLS, proxies and App
 /// Transport Security from the system). The transport for Apple platforms; on Linux it runs on
@@ -22,6 +22,7 @@ public struct URLSessionHTTPTransport: HTTPTransport {
         self.timeout = timeout
     }
 
+    /// Sends the request and returns the whole response (see ``HTTPTransport``).
     public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
         let urlRequest = try Self.urlRequest(request, timeout: timeout)
         let data: Data, response: URLResponse

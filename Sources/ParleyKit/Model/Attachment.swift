@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// An uploaded file's metadata.
 public struct Attachment: Sendable, Equatable, Identifiable {

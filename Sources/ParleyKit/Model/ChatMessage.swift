@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// A message as the server stored it, with its place (`seq`) in the room.
 public struct ChatMessage: Sendable, Equatable, Identifiable {

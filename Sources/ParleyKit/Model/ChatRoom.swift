@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// A room: public, private or the direct room of two users.
 public struct ChatRoom: Sendable, Equatable, Identifiable {

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// A user of the app.
 public struct ChatUser: Sendable, Equatable, Identifiable {

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// A user's membership of a room.
 public struct Membership: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// One part of a message.
 public enum MessagePart: Sendable, Hashable {

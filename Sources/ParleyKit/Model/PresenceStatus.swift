@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// Whether a user is online, and when they were last seen.
 public struct PresenceStatus: Sendable, Hashable {

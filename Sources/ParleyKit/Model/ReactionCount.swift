@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// How many users reacted to a message with one emoji.
 public struct ReactionCount: Sendable, Hashable {

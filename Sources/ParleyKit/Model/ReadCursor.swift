@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// How far a member has read in a room.
 public struct ReadCursor: Sendable, Hashable {

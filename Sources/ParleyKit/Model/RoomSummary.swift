@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// One of the signed-in user's rooms with their role, read position and unread count.
 public struct RoomSummary: Sendable, Equatable, Identifiable {

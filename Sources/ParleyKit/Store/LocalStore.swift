@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The client's disk state: the outbox of unsent messages and a cache of rooms and recent
 /// messages, in one SQLite file, every row under the user it belongs to (several users, one

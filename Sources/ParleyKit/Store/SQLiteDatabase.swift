@@ -1,4 +1,8 @@
+#if canImport(CSQLite)
 import CSQLite
+#else
+import SQLite3  // Apple platforms: the system's SQLite
+#endif
 
 /// An open SQLite database: owns the connection pointer and finalises every statement it
 /// prepares before returning. Not thread-safe: one owner (the client actor) uses it.

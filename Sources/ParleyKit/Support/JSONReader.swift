@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// Typed field access on a decoded JSON object, failing with ``ParleyError/Code/decoding``.
 struct JSONReader {

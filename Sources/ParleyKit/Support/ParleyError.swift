@@ -44,6 +44,7 @@ public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
         self.retryAfter = retryAfter
     }
 
+    /// A one-line description for logs.
     public var description: String {
         var text = code.rawValue
         if let status { text += " \(status)" }

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The REST side of the in-memory server (the subset of docs/openapi.json the SDK uses).
 extension InMemoryChatServer {
@@ -9,6 +9,7 @@ extension InMemoryChatServer {
 
     typealias Reply = (status: Int, body: JSONValue?, events: [Event])
 
+    /// Sends the request and returns the whole response (see ``HTTPTransport``).
     public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
         guard state.withLock({ $0.reachable }) else { throw ParleyError(.network, "connection refused (server unreachable)") }
         progress?(0, request.body.count)
@@ -37,7 +38,7 @@ extension InMemoryChatServer {
         }
         if lost { throw ParleyError(.network, "connection reset before the answer") }
         if case .string(let raw)? = reply.body, reply.status == 200, path.hasSuffix("/content") {
-            return HTTPResponseMessage(status: 200, body: Base64.decode(raw) ?? [])
+            return HTTPResponseMessage(status: 200, body: Base64Text.decode(raw) ?? [])
         }
         return HTTPResponseMessage(status: reply.status, body: reply.body.map(JSONWriter.serialize) ?? [])
     }

@@ -1,7 +1,8 @@
-import ParleyWire
+import ParleyWireCore
 
 /// The Pusher side of the in-memory server.
 extension InMemoryChatServer {
+    /// Opens a realtime connection (see ``RealtimeTransport``).
     public func connect(url: String) async throws(ParleyError) -> any RealtimeConnection {
         let (frames, sink) = AsyncStream<RealtimeFrame>.makeStream()
         let id: Int? = state.withLock { state in

@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 
 /// Room-scoped routes of the in-memory server: members, messages, reactions, cursors, typing.
 extension InMemoryChatServer {
@@ -123,7 +123,7 @@ extension InMemoryChatServer {
     static func attachment(_ state: inout State, _ me: String, _ request: HTTPRequestMessage, _ s: [String], now: Int64) throws -> Reply {
         guard s.count >= 2, let stored = state.attachments[s[1]] else { throw Failure(status: 404, code: "attachment_not_found") }
         _ = try member(state, stored.meta.roomID, me)
-        if s.count == 3 { return (200, .string(Base64.encode(stored.bytes)), []) }
+        if s.count == 3 { return (200, .string(Base64Text.encode(stored.bytes)), []) }
         return (200, stored.meta.json, [])
     }
 

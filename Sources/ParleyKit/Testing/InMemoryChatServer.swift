@@ -1,4 +1,4 @@
-import ParleyWire
+import ParleyWireCore
 import Synchronization
 
 /// A chat server in memory that speaks the REST contract and the Pusher protocol through the
@@ -195,6 +195,6 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
-        String(Base64.encode(bytes).compactMap { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 == "=" ? nil : $0 })
+        String(Base64Text.encode(bytes).compactMap { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 == "=" ? nil : $0 })
     }
 }

@@ -45,6 +45,7 @@ public final class InMemoryDocumentServer: DocumentTransport {
         }
     }
 
+    /// Opens a document connection (see ``DocumentTransport``).
     public func connect(url: String, token: String, appID: String?) async throws(ParleyError) -> any DocumentConnection {
         let (frames, sink) = AsyncStream<DocumentFrame>.makeStream()
         let id: Int? = state.withLock { state in

@@ -23,6 +23,7 @@ public final class ManualClock: ParleyClock {
         state = Mutex(State(now: now))
     }
 
+    /// Milliseconds since the Unix epoch.
     public func now() -> Int64 { state.withLock { $0.now } }
 
     /// How many tasks sleep until at most `duration` from now (to tell a short backoff from long timers).
@@ -34,6 +35,7 @@ public final class ManualClock: ParleyClock {
     /// How many tasks are sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Waits `duration`; throws when the task is cancelled.
     public func sleep(for duration: Duration) async throws {
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         let id = state.withLock { state -> Int in

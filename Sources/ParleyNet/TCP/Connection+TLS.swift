@@ -7,7 +7,7 @@ extension Connection {
     /// Runs TLS over this connection from now on, with `context`'s certificate and settings.
     /// The handshake must finish within `handshakeTimeout`, else the connection is aborted
     /// with ``NetError/Code/timedOut``. Loop thread, before any byte has moved.
-    func startTLS(context: TLSContext, role: TLSEngine.Role, handshakeTimeout: Duration) throws(NetError) {
+    public func startTLS(context: TLSContext, role: TLSEngine.Role, handshakeTimeout: Duration) throws(NetError) {
         precondition(tls == nil, "TLS already started")
         let engine = try TLSEngine(context: context, role: role)
         try engine.startHandshake()

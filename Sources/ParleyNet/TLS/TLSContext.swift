@@ -68,6 +68,25 @@ public final class TLSContext: @unchecked Sendable {
         return context
     }
 
+    /// The client context that trusts the system's CA certificates (OpenSSL's default
+    /// locations, on Debian /etc/ssl/certs), made once and shared: what `wss://` and
+    /// `https://` clients use unless given a context of their own.
+    public static func systemClient() throws(NetError) -> TLSContext {
+        try systemClientContext.get()
+    }
+
+    private static let systemClientContext: Result<TLSContext, NetError> = {
+        do throws(NetError) {
+            let context = try client(trusting: nil)
+            guard SSL_CTX_set_default_verify_paths(context.handle) == 1 else {
+                return .failure(NetError.tls(.tlsConfiguration, "cannot load the system's CA certificates"))
+            }
+            return .success(context)
+        } catch {
+            return .failure(error)
+        }
+    }()
+
     /// The subject of this context's own certificate, one line (`/CN=...`), if it has one.
     public var certificateSubject: String? {
         guard let certificate = SSL_CTX_get0_certificate(handle) else { return nil }

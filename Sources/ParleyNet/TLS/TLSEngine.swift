@@ -14,7 +14,7 @@ public final class TLSEngine {
         /// Waits for a ClientHello.
         case server
         /// Sends the ClientHello; `serverName` is sent as SNI and checked against the
-        /// server's certificate when given.
+        /// server's certificate when given (an IP address literal is only checked, not sent).
         case client(serverName: String?)
     }
 
@@ -47,7 +47,13 @@ public final class TLSEngine {
             SSL_set_accept_state(session.handle)
         case .client(let serverName):
             SSL_set_connect_state(session.handle)
-            if let serverName {
+            if let serverName, SocketAddress(host: serverName, port: 0) != nil {
+                // An address literal: no SNI (RFC 6066 allows only host names there); the
+                // certificate must name the address itself (an IP subjectAltName).
+                guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(session.handle), serverName) == 1 else {
+                    throw NetError.tls(.tlsConfiguration, "invalid server address \(serverName)")
+                }
+            } else if let serverName {
                 guard copenssl_set_server_name(session.handle, serverName) == 1,
                       SSL_set1_host(session.handle, serverName) == 1 else {
                     throw NetError.tls(.tlsConfiguration, "invalid server name \(serverName)")

@@ -1,6 +1,6 @@
 import ParleyWire
 
-/// Opens client WebSockets (`ws://` only) on an event loop.
+/// Opens client WebSockets (`ws://`, and `wss://` over TLS) on an event loop.
 public enum WebSocketClient {
     /// Client settings.
     public struct Configuration: Sendable {
@@ -23,13 +23,16 @@ public enum WebSocketClient {
         public var maxOutboundBytes: Int
         /// How long to wait for the server's close frame after sending ours.
         public var closeTimeout: Duration
+        /// The TLS client context of `wss://` connections; nil trusts the system's CA
+        /// certificates (``TLSContext/systemClient()``).
+        public var tls: TLSContext?
 
         /// Creates a configuration.
         public init(maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
                     deflate: WebSocketDeflateOptions? = nil, subprotocols: [String] = [],
                     headers: HTTPHeaders = HTTPHeaders(), origin: String? = nil,
                     connectTimeout: Duration = .seconds(10), pingInterval: Duration? = nil,
-                    maxOutboundBytes: Int = 1 << 20, closeTimeout: Duration = .seconds(5)) {
+                    maxOutboundBytes: Int = 1 << 20, closeTimeout: Duration = .seconds(5), tls: TLSContext? = nil) {
             self.maxMessageSize = maxMessageSize
             self.deflate = deflate
             self.subprotocols = subprotocols
@@ -39,6 +42,7 @@ public enum WebSocketClient {
             self.pingInterval = pingInterval
             self.maxOutboundBytes = maxOutboundBytes
             self.closeTimeout = closeTimeout
+            self.tls = tls
         }
     }
 
@@ -79,6 +83,18 @@ public enum WebSocketClient {
             case .failure(let error):
                 completion(.failure(.network(error)))
             case .success(let connection):
+                if url.isSecure {
+                    do throws(NetError) {
+                        let context: TLSContext
+                        if let given = configuration.tls { context = given } else { context = try TLSContext.systemClient() }
+                        try connection.startTLS(context: context, role: .client(serverName: url.host),
+                                                handshakeTimeout: configuration.connectTimeout)
+                    } catch {
+                        connection.abort(nil)
+                        completion(.failure(.network(error)))
+                        return
+                    }
+                }
                 let handshaker = WebSocketClientHandshaker(connection: connection, url: url,
                                                            configuration: configuration, completion: completion)
                 connection.handler = handshaker
@@ -90,7 +106,7 @@ public enum WebSocketClient {
 
 /// Why a client WebSocket could not be opened.
 public enum WebSocketClientError: Error, Sendable, CustomStringConvertible {
-    /// Not a `ws://` URL.
+    /// Not a `ws://` or `wss://` URL.
     case invalidURL(String)
     /// Resolving, connecting or the connection failed.
     case network(NetError)

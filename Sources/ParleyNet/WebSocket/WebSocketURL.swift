@@ -1,17 +1,21 @@
-/// A parsed `ws://` URL: host, port and the request target (path plus query).
+/// A parsed `ws://` or `wss://` URL: host, port, TLS or not, and the request target (path
+/// plus query).
 public struct WebSocketURL: Sendable, Equatable {
     /// The host name or literal (IPv6 without brackets).
     public let host: String
-    /// The port (80 when the URL names none).
+    /// The port (80 for `ws://`, 443 for `wss://` when the URL names none).
     public let port: Int
+    /// Whether the URL is `wss://`: the connection runs TLS.
+    public let isSecure: Bool
     /// Path and query, e.g. `/app/key?protocol=7`; at least `/`.
     public let target: String
 
-    /// Parses `ws://host[:port][/path][?query]`; nil for anything else (including `wss://`,
-    /// which needs TLS this layer does not have).
+    /// Parses `ws://` or `wss://host[:port][/path][?query]`; nil for anything else.
     public init?(_ text: String) {
-        guard text.lowercased().hasPrefix("ws://") else { return nil }
-        let rest = text.dropFirst(5)
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("ws://") || lowered.hasPrefix("wss://") else { return nil }
+        isSecure = lowered.hasPrefix("wss://")
+        let rest = text.dropFirst(isSecure ? 6 : 5)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var target = String(rest[authorityEnd...])
@@ -35,7 +39,7 @@ public struct WebSocketURL: Sendable, Equatable {
             host = authority
         }
         guard !host.isEmpty else { return nil }
-        var port = 80
+        var port = isSecure ? 443 : 80
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else { return nil }
             port = value
@@ -45,9 +49,10 @@ public struct WebSocketURL: Sendable, Equatable {
         self.target = target
     }
 
-    /// The `Host` header value: host (bracketed if IPv6) plus `:port` unless it is 80.
+    /// The `Host` header value: host (bracketed if IPv6) plus `:port` unless it is the
+    /// scheme's default.
     public var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == (isSecure ? 443 : 80) ? name : "\(name):\(port)"
     }
 }

@@ -11,9 +11,12 @@ actor KitPeer {
     init(options: PeerOptions) throws(ParleyError) {
         let network = NetworkSwitch()
         self.network = network
+        // URLSession reads its CA file from the environment on Linux (FoundationNetworking).
+        let http: any HTTPTransport = options.httpTransport == "urlsession" ? URLSessionHTTPTransport()
+            : SocketHTTPTransport(caFile: options.caFile)
         client = try ParleyClient(configuration: options.configuration, tokenProvider: StaticTokenProvider(options.token),
-                                  http: SwitchedHTTPTransport(network: network, inner: SocketHTTPTransport()),
-                                  realtime: SwitchedRealtimeTransport(network: network, inner: WebSocketRealtimeTransport()))
+                                  http: SwitchedHTTPTransport(network: network, inner: http),
+                                  realtime: SwitchedRealtimeTransport(network: network, inner: WebSocketRealtimeTransport(caFile: options.caFile)))
     }
 
     /// Reports every connection state change.

@@ -8,6 +8,10 @@ struct PeerOptions {
     var storePath: String?
     var initialDelayMilliseconds = 100
     var maximumDelayMilliseconds = 1000
+    /// PEM CA file trusted for https/wss instead of the system's.
+    var caFile: String?
+    /// `socket` (ParleyNet, the Linux default) or `urlsession` (Foundation) for HTTP.
+    var httpTransport = "socket"
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -20,6 +24,8 @@ struct PeerOptions {
             case "--store": storePath = value
             case "--initial-delay-ms": initialDelayMilliseconds = Self.number(value, flag)
             case "--max-delay-ms": maximumDelayMilliseconds = Self.number(value, flag)
+            case "--ca": caFile = value
+            case "--http": httpTransport = value
             default: PeerOutput.fail("unknown flag \(flag)")
             }
         }

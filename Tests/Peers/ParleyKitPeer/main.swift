@@ -1,7 +1,7 @@
 // A ParleyKit client process for the Python reliability tests (Tests/interop).
 //
 //   ParleyKitPeer --server http://HOST:PORT --token TOKEN [--app-key KEY] [--store PATH]
-//                 [--initial-delay-ms N] [--max-delay-ms N]
+//                 [--initial-delay-ms N] [--max-delay-ms N] [--ca PEM] [--http socket|urlsession]
 //
 // Reads commands from stdin, one per line, and answers each with exactly one JSON line
 // {"event":"done","command":...} (plus results) or {"event":"error",...}, in order:

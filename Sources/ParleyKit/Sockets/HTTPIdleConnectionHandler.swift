@@ -1,3 +1,4 @@
+#if canImport(ParleyNet)
 import ParleyNet
 
 /// Watches a parked keep-alive connection: anything but silence (bytes nobody asked for,
@@ -21,3 +22,4 @@ final class HTTPIdleConnectionHandler: ConnectionHandler {
         pool?.remove(connection, server: server)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(ParleyNet)
 import ParleyNet
 import ParleyWire
 
@@ -23,9 +24,13 @@ enum HTTPRequestEncoder {
 
     private static func append(_ out: inout [UInt8], _ text: String) { out.append(contentsOf: text.utf8) }
 
-    /// Parses an `http://` URL with the WebSocket URL parser (same authority rules).
+    /// Parses an `http://` or `https://` URL with the WebSocket URL parser (same authority
+    /// rules; `https` comes back with ``WebSocketURL/isSecure`` set and port 443 by default).
     static func parse(_ url: String) -> WebSocketURL? {
-        guard url.lowercased().hasPrefix("http://") else { return nil }
-        return WebSocketURL("ws://" + url.dropFirst(7))
+        let lowered = url.lowercased()
+        if lowered.hasPrefix("http://") { return WebSocketURL("ws://" + url.dropFirst(7)) }
+        if lowered.hasPrefix("https://") { return WebSocketURL("wss://" + url.dropFirst(8)) }
+        return nil
     }
 }
+#endif

@@ -1,19 +1,27 @@
+#if canImport(ParleyNet)
 import ParleyNet
 import ParleyWire
 
-/// Document connections over ParleyNet's WebSocket client (`ws://` only).
+/// Document connections over ParleyNet's WebSocket client (`ws://`, and `wss://` over TLS
+/// from OpenSSL: the system's CA certificates unless given a CA file).
 public struct WebSocketDocumentTransport: DocumentTransport {
     /// Give up connecting after this long.
     public var connectTimeout: Duration
     /// Largest incoming message accepted (a first sync of a big document is one message).
     public var maxMessageSize: Int
 
+    /// PEM file of the CA certificates a `wss://` server's certificate must come from; nil:
+    /// the system's.
+    public var caFile: String?
+
     /// Creates a transport.
-    public init(connectTimeout: Duration = .seconds(10), maxMessageSize: Int = 64 << 20) {
+    public init(connectTimeout: Duration = .seconds(10), maxMessageSize: Int = 64 << 20, caFile: String? = nil) {
         self.connectTimeout = connectTimeout
         self.maxMessageSize = maxMessageSize
+        self.caFile = caFile
     }
 
+    /// Opens a document connection (see ``DocumentTransport``).
     public func connect(url: String, token: String, appID: String?) async throws(ParleyError) -> any DocumentConnection {
         let loop = try NetRuntime.loop()
         let (frames, sink) = AsyncStream<DocumentFrame>.makeStream()
@@ -22,7 +30,8 @@ public struct WebSocketDocumentTransport: DocumentTransport {
         if let appID { headers.add("X-Parley-App", appID) }
         let configuration = WebSocketClient.Configuration(maxMessageSize: maxMessageSize, headers: headers,
                                                           connectTimeout: connectTimeout, pingInterval: .seconds(30),
-                                                          maxOutboundBytes: 16 << 20)
+                                                          maxOutboundBytes: 16 << 20,
+                                                          tls: try NetRuntime.tlsContext(caFile: caFile))
         let result: Result<WebSocket, WebSocketClientError> = await withCheckedContinuation { continuation in
             WebSocketClient.connect(to: url, configuration: configuration, on: loop) { result in
                 if case .success(let socket) = result {
@@ -69,3 +78,4 @@ struct WebSocketDocumentConnection: DocumentConnection {
 
     func close(code: Int) { socket.close(code: WebSocketCloseCode(UInt16(clamping: code))) }
 }
+#endif

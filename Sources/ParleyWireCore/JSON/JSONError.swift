@@ -31,5 +31,6 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         self.offset = offset
     }
 
+    /// A one-line description for logs.
     public var description: String { "invalid JSON (\(code.rawValue)) at byte \(offset)" }
 }

@@ -3,7 +3,7 @@ extension Array {
     ///
     /// `reserveCapacity` allocates exactly what it is asked for, so calling it before each of
     /// many appends (`count + n`) reallocates and copies the array every time.
-    mutating func reserveGrowing(toAtLeast minimumCapacity: Int) {
+    package mutating func reserveGrowing(toAtLeast minimumCapacity: Int) {
         guard capacity < minimumCapacity else { return }
         reserveCapacity(Swift.max(minimumCapacity, capacity * 2))
     }

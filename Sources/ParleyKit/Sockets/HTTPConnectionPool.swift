@@ -1,3 +1,4 @@
+#if canImport(ParleyNet)
 import ParleyNet
 import Synchronization
 
@@ -59,3 +60,4 @@ final class HTTPConnectionPool: Sendable {
     /// How many idle connections the pool holds now.
     var idleCount: Int { idle.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(ParleyNet)
 import ParleyNet
 
 /// The process-wide event loop the SDK's sockets run on (one thread, started on first use).
@@ -18,6 +19,16 @@ enum NetRuntime {
         }
     }
 
+    /// The TLS client context trusting `caFile` (PEM), or nil for the system's trust store.
+    static func tlsContext(caFile: String?) throws(ParleyError) -> TLSContext? {
+        guard let caFile else { return nil }
+        do throws(NetError) {
+            return try TLSContext.client(trusting: caFile)
+        } catch {
+            throw ParleyError(.invalidArgument, "TLS: \(error)")
+        }
+    }
+
     /// Resolves a host name off the loop (name resolution blocks).
     static func address(host: String, port: Int) async throws(ParleyError) -> SocketAddress {
         if let literal = SocketAddress(host: host, port: port) { return literal }
@@ -32,3 +43,4 @@ enum NetRuntime {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(ParleyNet)
 import ParleyNet
 
 /// One request/response on a connection; loop-confined. When the response leaves the
@@ -77,3 +78,4 @@ final class HTTPClientExchange: ConnectionHandler {
         finish(Outcome(result: result, sawResponseBytes: sawResponseBytes))
     }
 }
+#endif

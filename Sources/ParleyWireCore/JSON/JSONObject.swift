@@ -54,6 +54,7 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral, S
     /// Iterates the members in order.
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
+    /// Equal when they hold the same entries in the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
         // Copies of one object share their storage (a payload published on many channels): equal at once.

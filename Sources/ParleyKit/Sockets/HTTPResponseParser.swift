@@ -1,3 +1,4 @@
+#if canImport(ParleyNet)
 import ParleyWire
 
 /// Parses one HTTP/1.1 response from a byte stream: status line, header fields, and a body
@@ -179,3 +180,4 @@ extension String {
         return String(scalars[start...end])
     }
 }
+#endif
