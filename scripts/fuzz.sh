@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target in Fuzz/ and runs each for a bounded time.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
-# A target is Fuzz/<Name>Fuzz.swift compiled together with the ParleyWire sources, or with
+# A target is Fuzz/<Name>Fuzz.swift compiled together with the ParleyWire(Core) sources, or with
 # the source directory its first line names (`// fuzz-sources: Sources/ParleyText`);
 # its seed corpus is Fuzz/corpus/<Name>/. Exits non-zero if any target crashes.
 set -euo pipefail
@@ -13,7 +13,8 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in Fuzz/*Fuzz.swift; do n=$(basename "$f" .swift); targets+=("${n%Fuzz}"); done
 fi
-wire_sources=$(find Sources/ParleyWire -name '*.swift' | sort)
+# ParleyWire re-exports ParleyWireCore; compiled as one module here, so the re-export is left out.
+wire_sources=$(find Sources/ParleyWireCore Sources/ParleyWire -name '*.swift' ! -name 'ParleyWire+Core.swift' | sort)
 status=0
 for name in "${targets[@]}"; do
   bin="$out/$name"
