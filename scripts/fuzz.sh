@@ -21,7 +21,7 @@ for name in "${targets[@]}"; do
   sources=$wire_sources
   own=$(sed -n '1s|^// fuzz-sources: ||p' "Fuzz/${name}Fuzz.swift")
   if [ -n "$own" ]; then sources=$(find "$own" -name '*.swift' | sort); fi
-  swiftc -swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -module-name ParleyWireFuzz \
+  swiftc -swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -module-name ParleyWireFuzz -package-name parley \
     -I Sources/CCrypto -I Sources/CZlib $sources "Fuzz/${name}Fuzz.swift" -lcrypto -lz -o "$bin" \
     >"$out/$name.build.log" 2>&1 || { echo "fuzz: $name failed to build"; grep -E "error" "$out/$name.build.log"; exit 1; }
   work="$out/$name-corpus"; mkdir -p "$work"
