@@ -1,17 +1,27 @@
 """ParleyKit writes Yjs content other peers read: a `DocumentSession` (the ParleyDocPeer process)
 edits named texts, a map and an array of JSON values in a room's document; pycrdt, connected
-through pycrdt-websocket's client channel, reads exactly that content, and so does the REST
-reader of the server. pycrdt's edits of the same roots reach ParleyKit as change events, with
+through pycrdt-websocket's client channel, reads exactly that content, and so do the real Yjs in
+Chromium (../shared/js-peers, as in test_docs_yjs_chromium.py) and the REST reader of the
+server. pycrdt's edits of the same roots reach ParleyKit as change events, with
 the values pycrdt wrote. Waits poll with deadlines; nothing is timed."""
 import asyncio
 import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import httpx
+import pytest
 from httpx_ws import aconnect_ws
 from pycrdt import Array, Doc, Map, Provider, Text
 from pycrdt.websocket.websocket import HttpxWebsocket
 
 from chat_support import APP_A, mint
+from conftest import free_port
+from test_cors_chromium import wait_for_http
+from test_docs_yjs_chromium import JS_PEERS, DevTools
+from test_docs_yjs_chromium import wait_until as chromium_wait_until
 from test_docs_parleykit import DEADLINE, DocPeer, docs_server, setup_room, wait_until  # noqa: F401 (fixture)
 
 TITLE = "Groceries ✓ 😀"
@@ -87,3 +97,58 @@ async def read_and_answer_with_pycrdt(server, room, bob, peer):
             assert value(peer, "text", "title") == TITLE + " (pycrdt)"
             assert value(peer, "map", "meta") == meta.to_py()
             assert "neg" not in value(peer, "map", "meta")
+
+
+READER_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>yjs reads parleykit</title>
+<script type="importmap">%(importmap)s</script></head>
+<body><script type="module">
+import * as Y from 'yjs'
+import { WebsocketProvider } from 'y-websocket'
+const q = new URLSearchParams(location.search)
+const doc = new Y.Doc()
+const provider = new WebsocketProvider('ws://127.0.0.1:' + q.get('port') + '/v1/rooms/' + q.get('room') + '/docs',
+  q.get('name') + '/ws', doc, { disableBc: true, params: { token: q.get('token') } })
+window.snapshot = () => JSON.stringify({
+  title: doc.getText('title').toString(), body: doc.getText('body').toString(),
+  meta: doc.getMap('meta').toJSON(), checklist: doc.getArray('checklist').toJSON(), synced: provider.synced
+})
+</script></body></html>
+"""
+
+
+@pytest.fixture
+def reader_page():
+    """The test's own static server: the reader page, and js-peers under /vendor/."""
+    if not (JS_PEERS / "importmap.json").exists():
+        pytest.skip(f"{JS_PEERS} is missing")
+    root = Path(tempfile.mkdtemp(prefix="parley-yjs-reader-"))
+    (root / "vendor").symlink_to(JS_PEERS)
+    (root / "reader.html").write_text(READER_PAGE % {"importmap": (JS_PEERS / "importmap.json").read_text()})
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(root)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/reader.html")
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_the_real_yjs_in_chromium_reads_what_parleykit_writes(docs_server, reader_page):
+    room, alice, bob = setup_room(docs_server)
+    peer = DocPeer(docs_server, mint(APP_A, alice), room, "yjs-lists")
+    browser = DevTools()
+    try:
+        write_with_parleykit(peer)
+        page = browser.open(f"http://127.0.0.1:{reader_page}/reader.html?port={docs_server.port}&room={room}"
+                            f"&name=yjs-lists&token={mint(APP_A, bob)}")
+        [shot] = asyncio.run(chromium_wait_until(browser, [page], lambda shots: len(shots[0]["checklist"]) == 4))
+        assert shot["title"] == TITLE
+        assert shot["body"] == "Milk eggs, bread"
+        assert shot["meta"] == META
+        assert shot["checklist"] == CHECKLIST
+    finally:
+        browser.close()
+        peer.close()
