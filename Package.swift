@@ -98,6 +98,8 @@ let package = Package(
                           path: "Benchmarks/Swift/ParleyBroadcastBench", swiftSettings: strict),
         .executableTarget(name: "ParleyTextBench", dependencies: ["ParleyText"],
                           path: "Benchmarks/Swift/ParleyTextBench", swiftSettings: strict),
+        .executableTarget(name: "ParleyDocBench", dependencies: ["ParleyText"],
+                          path: "Benchmarks/Swift/ParleyDocBench", swiftSettings: strict),
         .executableTarget(name: "ParleyChatBench", dependencies: ["ParleyWire", "ParleyStore", "CLinux", "CSQLite", "CPostgres"],
                           path: "Benchmarks/Swift/ParleyChatBench", swiftSettings: strict),
     ]

@@ -17,6 +17,9 @@ public struct ChatConfiguration: Sendable {
     /// (by name prefix), so that ending a membership withdraws signatures given before; see
     /// `ChatService.guardSubscriptions(on:)`. Add the prefixes of `otherChannels` you decide.
     public var guardedChannelPrefixes: [String] = [ChatEvent.roomChannel("")]
+    /// Reads room documents for `GET /v1/rooms/{room_id}/docs/{name}` and `…/update`; nil:
+    /// no room has documents (both answer `document_not_found`).
+    public var roomDocuments: (any RoomDocumentReader)?
 
     /// Creates a configuration.
     public init(apps: [AppConfig], dataDirectory: String, devMode: Bool = false, limits: ChatLimits = ChatLimits(),

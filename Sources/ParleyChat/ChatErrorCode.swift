@@ -67,6 +67,8 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case messageNotFound = "message_not_found"
     /// No such attachment in this app.
     case attachmentNotFound = "attachment_not_found"
+    /// The room has no document of that name.
+    case documentNotFound = "document_not_found"
     // 405
     /// The path exists, but not for this method.
     case methodNotAllowed = "method_not_allowed"
@@ -124,7 +126,7 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
         case .notMember, .notRoomAdmin, .notAuthor, .notSelf, .appCredentialsRequired, .userTokenRequired,
              .roomNotJoinable, .directRoomFixed, .channelForbidden:
             return HTTPStatus(403)
-        case .notFound, .userNotFound, .roomNotFound, .messageNotFound, .attachmentNotFound:
+        case .notFound, .userNotFound, .roomNotFound, .messageNotFound, .attachmentNotFound, .documentNotFound:
             return .notFound
         case .methodNotAllowed:
             return .methodNotAllowed

@@ -60,6 +60,9 @@ extension ChatService {
             route(.GET, "/v1/rooms/{room_id}/cursors") { try await $0.listCursors($1) },
             route(.POST, "/v1/rooms/{room_id}/typing") { try await $0.typing($1) },
 
+            route(.GET, "/v1/rooms/{room_id}/docs/{name}") { try await $0.getRoomDocument($1) },
+            route(.GET, "/v1/rooms/{room_id}/docs/{name}/update") { try await $0.getRoomDocumentUpdate($1) },
+
             route(.POST, "/v1/rooms/{room_id}/attachments", blocks: true) { try await $0.uploadAttachment($1) },
             route(.GET, "/v1/attachments/{attachment_id}", blocks: true) { try await $0.getAttachment($1) },
             route(.GET, "/v1/attachments/{attachment_id}/content", .authenticatedOrSigned, blocks: true) { try await $0.downloadAttachment($1) },

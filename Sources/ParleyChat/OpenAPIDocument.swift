@@ -39,6 +39,9 @@ enum OpenAPIDocument {
       "name": "attachments"
     },
     {
+      "name": "documents"
+    },
+    {
       "name": "presence"
     },
     {
@@ -2396,6 +2399,173 @@ enum OpenAPIDocument {
         ]
       }
     },
+    "/v1/rooms/{room_id}/docs/{name}": {
+      "parameters": [
+        {
+          "name": "room_id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "name",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          },
+          "description": "The document's name in the room (what `/doc NAME` and `…/docs/{name}/ws` open)."
+        }
+      ],
+      "get": {
+        "operationId": "getRoomDocument",
+        "summary": "A room document's content as JSON, each root type by name.",
+        "description": "Reads the server's replica of the room's live document (edited over `GET /v1/rooms/{room_id}/docs/{name}/ws`), for room members and app-level calls, as the room's messages are. A document that does not exist yet is not created (`document_not_found`). See the `DocumentContent` schema for how each kind of Yjs type reads.",
+        "tags": [
+          "documents"
+        ],
+        "security": [
+          {
+            "userToken": []
+          },
+          {
+            "appCredentials": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DocumentContent"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/E400"
+          },
+          "401": {
+            "$ref": "#/components/responses/E401"
+          },
+          "403": {
+            "$ref": "#/components/responses/E403"
+          },
+          "404": {
+            "$ref": "#/components/responses/E404"
+          },
+          "422": {
+            "$ref": "#/components/responses/E422"
+          },
+          "500": {
+            "$ref": "#/components/responses/E500"
+          },
+          "503": {
+            "$ref": "#/components/responses/E503"
+          }
+        },
+        "parameters": [
+          {
+            "name": "X-Parley-App",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The app addressed; with a user token it must equal the token's aud."
+          }
+        ]
+      }
+    },
+    "/v1/rooms/{room_id}/docs/{name}/update": {
+      "parameters": [
+        {
+          "name": "room_id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "name",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          },
+          "description": "The document's name in the room (what `/doc NAME` and `…/docs/{name}/ws` open)."
+        }
+      ],
+      "get": {
+        "operationId": "getRoomDocumentUpdate",
+        "summary": "A room document's whole state as one Yjs update.",
+        "description": "The server replica encoded as Yjs `encodeStateAsUpdate(doc)` (update format v1): `Y.applyUpdate(doc, bytes)` (or pycrdt's `Doc.apply_update`) on an empty document gives the same content. Updates the server holds back because what they depend on has not arrived are not included. Same access as `GET /v1/rooms/{room_id}/docs/{name}`.",
+        "tags": [
+          "documents"
+        ],
+        "security": [
+          {
+            "userToken": []
+          },
+          {
+            "appCredentials": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The update's bytes.",
+            "content": {
+              "application/octet-stream": {
+                "schema": {
+                  "type": "string",
+                  "contentMediaType": "application/octet-stream"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/E400"
+          },
+          "401": {
+            "$ref": "#/components/responses/E401"
+          },
+          "403": {
+            "$ref": "#/components/responses/E403"
+          },
+          "404": {
+            "$ref": "#/components/responses/E404"
+          },
+          "422": {
+            "$ref": "#/components/responses/E422"
+          },
+          "500": {
+            "$ref": "#/components/responses/E500"
+          },
+          "503": {
+            "$ref": "#/components/responses/E503"
+          }
+        },
+        "parameters": [
+          {
+            "name": "X-Parley-App",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The app addressed; with a user token it must equal the token's aud."
+          }
+        ]
+      }
+    },
     "/v1/rooms/{room_id}/attachments": {
       "parameters": [
         {
@@ -3049,6 +3219,7 @@ enum OpenAPIDocument {
                   "room_not_found",
                   "message_not_found",
                   "attachment_not_found",
+                  "document_not_found",
                   "method_not_allowed",
                   "already_exists",
                   "room_id_retired",
@@ -4183,6 +4354,33 @@ enum OpenAPIDocument {
           "error"
         ],
         "additionalProperties": false
+      },
+      "DocumentContent": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "The document's id (as in `GET /v1/docs/{id}/ws`)."
+          },
+          "room_id": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "content": {
+            "type": "object",
+            "additionalProperties": true,
+            "description": "Each root type of the Yjs document by its name. A text reads as a string, or, when any formatting or embed applies, as a Quill delta: an array of `{\"insert\": string or embed, \"attributes\": {…}}` (`attributes` left out when none apply). A map reads as an object of its current values, an array as an array. An XML element reads as `{\"nodeName\", \"attributes\", \"children\"}`, an XML fragment as `{\"children\"}`, an XML hook as `{\"nodeName\", \"attributes\"}`, XML text as a text. Binary values are standard base64 strings; a subdocument is `{\"guid\"}`. Root types carry no kind on the wire: a root's kind is told from its content, and a root with nothing left that tells reads as null. Types nested more than 128 deep read as null."
+          }
+        },
+        "required": [
+          "id",
+          "room_id",
+          "name",
+          "content"
+        ],
+        "additionalProperties": false
       }
     },
     "responses": {
@@ -4224,7 +4422,7 @@ enum OpenAPIDocument {
         }
       },
       "E404": {
-        "description": "Not Found. Codes: `not_found` — No such endpoint (dev endpoints when dev mode is off, too).; `user_not_found` — No such user in this app.; `room_not_found` — No such room in this app.; `message_not_found` — No such message in the room.; `attachment_not_found` — No such attachment in this app.",
+        "description": "Not Found. Codes: `not_found` — No such endpoint (dev endpoints when dev mode is off, too).; `user_not_found` — No such user in this app.; `room_not_found` — No such room in this app.; `message_not_found` — No such message in the room.; `attachment_not_found` — No such attachment in this app.; `document_not_found` — The room has no document of that name.",
         "content": {
           "application/json": {
             "schema": {

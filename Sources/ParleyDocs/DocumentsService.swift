@@ -197,7 +197,7 @@ public final class DocumentsService: Sendable {
 
     /// Runs `body` on the open document `id`, opening it if needed; when the document closed
     /// under the call (evicted, or its store failed), retries once on a fresh one.
-    private func withOpenDocument<T: Sendable>(
+    func withOpenDocument<T: Sendable>(
         _ id: String, _ body: (OpenDocument) async throws(DocumentsError) -> T
     ) async throws(DocumentsError) -> T {
         var attempt = 0

@@ -120,6 +120,11 @@ actor OpenDocument {
         try await state().replica.text(root: configuration.rootName)
     }
 
+    /// Runs `body` on the replica (loaded first if needed), inside the actor so no copy is made.
+    func read<T: Sendable>(_ body: (YDocument) -> T) async throws(DocumentsError) -> T {
+        body(try await state().replica)
+    }
+
     /// The replica as one update, and the updates still waiting for dependencies.
     func encodedState() async throws(DocumentsError) -> (state: [UInt8], pending: [[UInt8]]) {
         let replica = try await state().replica

@@ -73,6 +73,7 @@ public final class ParleyServer: Sendable {
                                                       await docs.authorizeChannel(app: app, user: user, channel: channel)
                                                   })
             configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
+            configuration.roomDocuments = RoomDocumentsReader(services: docs.services)
             let chat = ChatService(configuration: configuration, store: store,
                                    publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps), apps: channels.apps)
             chat.guardSubscriptions(on: channels.hub)

@@ -10,6 +10,7 @@ extension YDocument {
             items[Int(current)].deleted = true
             transactionChanged = true
             deletedInTransaction.append((current, items[Int(current)].endClock))
+            if tracksChanges && items[Int(current)].parent >= 0 { changedTypes.insert(items[Int(current)].parent) }
             guard items[Int(current)].kind == .type else { continue }
             let type = types[items[Int(current)].content]
             var child = type.start

@@ -47,7 +47,7 @@ extension YDocument {
         var length: Int
     }
 
-    private func writeStructs(of client: Int32, from start: Int, to writer: inout ByteWriter) {
+    func writeStructs(of client: Int32, from start: Int, to writer: inout ByteWriter) {
         var body = ByteWriter(capacity: 256)
         var structCount = 0
         let store = clients[Int(client)]

@@ -122,7 +122,7 @@ extension YDocument {
         return piece
     }
 
-    private mutating func integrateStruct(_ value: YWireStruct, client: Int32, offset: Int) {
+    mutating func integrateStruct(_ value: YWireStruct, client: Int32, offset: Int) {
         let clock = value.clock + offset
         let length = value.length - offset
         transactionChanged = true
@@ -154,6 +154,7 @@ extension YDocument {
             return
         }
         storeContent(of: value, offset: offset, in: &item)
+        if tracksChanges { changedTypes.insert(item.parent) }
         let place = needsConflictScan(item, left: left, right: right)
             ? resolveConflicts(item, left: left, right: right) : left
         let index = allocate(item)

@@ -5,7 +5,8 @@
 ///
 /// It integrates updates from any peer in any order (structs and deletions whose
 /// dependencies have not arrived wait, as in Yjs) and encodes state vectors and updates of
-/// the whole document. It does not edit: local editing of texts is ``TextDocument``'s job.
+/// the whole document. A client replica also edits it locally (texts, maps and arrays of
+/// values under any root, see `YDocument+Editing.swift`), stamped with its ``localClientID``.
 public struct YDocument: Sendable {
     /// Per-client stores, indexed by client index.
     var clients: [ClientStore] = []
@@ -33,6 +34,17 @@ public struct YDocument: Sendable {
     var deletedInTransaction: [(item: Int32, end: Int)] = []
     /// Whether the update being applied changed anything.
     var transactionChanged = false
+
+    /// The client id that stamps local edits (0 for a replica that never edits).
+    public internal(set) var localClientID: UInt64 = 0
+    /// The local clock at the last ``takeLocalUpdate()``, and deletions made since.
+    var localUpdateClock = 0
+    var localDeletes: [DeleteRange] = []
+    /// Whether changed types are recorded in ``changedTypes`` (client replicas that report
+    /// which roots changed; the server does not pay for it).
+    public var tracksChanges = false
+    /// The types changed since ``takeChangedRoots()``, when ``tracksChanges`` is on.
+    var changedTypes: Set<Int32> = []
 
     /// Creates an empty document.
     public init() {}

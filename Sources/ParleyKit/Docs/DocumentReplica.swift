@@ -1,7 +1,8 @@
 import ParleyText
 
-/// The client side of the y-websocket protocol for one document, without I/O: the text
-/// replica, the awareness, and what to send when. The session feeds it connection events,
+/// The client side of the y-websocket protocol for one document, without I/O: the replica
+/// (any Yjs content; the session edits named texts, maps and arrays), the awareness, and
+/// what to send when. The session feeds it connection events,
 /// received messages and local edits, and sends the messages it returns.
 ///
 /// Sync: on every (re)connect it sends sync step 1 (its state vector) and answers the
@@ -25,8 +26,10 @@ struct DocumentReplica: Sendable {
     struct Outcome: Sendable, Equatable {
         /// Messages to send back.
         var replies: [[UInt8]] = []
-        /// The text changed.
+        /// The document changed.
         var textChanged = false
+        /// The root types the message changed, by name.
+        var changedRoots: Set<String> = []
         /// Someone's awareness (presence, cursor) changed.
         var peersChanged = false
         /// The server refused access, with its reason.
@@ -35,22 +38,28 @@ struct DocumentReplica: Sendable {
         var rejected = false
     }
 
-    private(set) var document: TextDocument
+    /// The root the session's caret, selection and plain text API work on.
+    static let textRoot = "text"
+
+    private(set) var document: YDocument
     private(set) var awareness: Awareness
     private(set) var phase: Phase = .offline
-    /// Increases with every change of the text.
+    /// Increases with every change of the document.
     private(set) var version = 0
     /// Server messages ignored as malformed or invalid.
     private(set) var rejectedMessages = 0
     private var answeredServerStep1 = false
     private var receivedStep2 = false
     private var presence: DocumentPresence
+    /// The roots local edits changed since ``takeLocalRoots()``.
+    private var lastLocalRoots: Set<String> = []
     private var anchor: StickyPosition?
     private var head: StickyPosition?
 
     /// Creates an empty replica for client `clientID` presenting itself as `presence`.
     init(clientID: UInt64, presence: DocumentPresence) {
-        document = TextDocument(clientID: clientID)
+        document = YDocument(clientID: clientID)
+        document.tracksChanges = true
         awareness = Awareness(localClientID: clientID)
         self.presence = presence
         // As a y-protocols awareness starts with clock 0; peers accept only later clocks.
@@ -58,7 +67,7 @@ struct DocumentReplica: Sendable {
     }
 
     /// This replica's client id.
-    var clientID: UInt64 { document.clientID }
+    var clientID: UInt64 { document.localClientID }
 
     /// The local selection now, following the text.
     var selection: DocumentSelection? {
@@ -153,16 +162,17 @@ struct DocumentReplica: Sendable {
     }
 
     private mutating func apply(_ update: [UInt8], into outcome: inout Outcome) {
-        let before = (document.stateVector, document.count)
         do {
             try document.applyUpdate(update)
         } catch {
             reject(&outcome)
             return
         }
-        if before != (document.stateVector, document.count) {
+        let roots = document.takeChangedRoots()
+        if !roots.isEmpty {
             version += 1
             outcome.textChanged = true
+            outcome.changedRoots = roots
         }
     }
 
@@ -177,27 +187,31 @@ struct DocumentReplica: Sendable {
 
     // MARK: Local changes
 
+    /// The roots local edits changed since the last call.
+    mutating func takeLocalRoots() -> Set<String> {
+        defer { lastLocalRoots = [] }
+        return lastLocalRoots
+    }
+
     /// Inserts `text` at scalar `position`; returns the update to send, if it may go out now.
     mutating func insert(_ text: String, at position: Int) throws(ParleyError) -> [[UInt8]] {
-        do {
-            try document.insert(text, at: position)
-        } catch {
-            throw ParleyError(.invalidArgument, "insert at \(position) of \(document.count): \(error)")
-        }
-        return localChange()
+        try edit { document throws(ParleyTextError) in try document.insertText(text, at: position, inText: Self.textRoot) }
     }
 
     /// Deletes `count` scalars at `position`; returns the update to send, if it may go out now.
     mutating func delete(at position: Int, count: Int) throws(ParleyError) -> [[UInt8]] {
-        do {
-            try document.delete(at: position, count: count)
-        } catch {
-            throw ParleyError(.invalidArgument, "delete \(count) at \(position) of \(document.count): \(error)")
-        }
-        return localChange()
+        try edit { document throws(ParleyTextError) in try document.deleteText(at: position, count: count, inText: Self.textRoot) }
     }
 
-    private mutating func localChange() -> [[UInt8]] {
+    /// Applies a local edit of any root; returns the update to send, if it may go out now.
+    /// An edit that throws (a position outside the content) changes nothing.
+    mutating func edit(_ body: (inout YDocument) throws(ParleyTextError) -> Void) throws(ParleyError) -> [[UInt8]] {
+        do {
+            try body(&document)
+        } catch {
+            throw ParleyError(.invalidArgument, "the edit does not fit the document: \(error)")
+        }
+        lastLocalRoots.formUnion(document.takeChangedRoots())
         version += 1
         guard answeredServerStep1, let update = document.takeLocalUpdate() else { return [] }
         return [YSyncMessage.update(update).encode()]
@@ -236,8 +250,8 @@ struct DocumentReplica: Sendable {
     mutating func setSelection(_ selection: DocumentSelection?, now: Int64) -> [[UInt8]] {
         if let selection {
             let clamped = selection.clamped(to: document.count)
-            anchor = StickyPosition.at(clamped.anchor, in: &document)
-            head = clamped.head == clamped.anchor ? anchor : StickyPosition.at(clamped.head, in: &document)
+            anchor = StickyPosition.at(clamped.anchor, in: document)
+            head = clamped.head == clamped.anchor ? anchor : StickyPosition.at(clamped.head, in: document)
         } else {
             anchor = nil
             head = nil
@@ -255,7 +269,7 @@ struct DocumentReplica: Sendable {
     /// This client's awareness state: its presence and its cursor as Yjs relative positions.
     private var localState: String {
         guard let anchor, let head else { return presence.json(cursor: nil) }
-        let root = document.rootName
+        let root = Self.textRoot
         return presence.json(cursor: .object(["anchor": anchor.yjsJSON(rootName: root), "head": head.yjsJSON(rootName: root)]))
     }
 
@@ -276,4 +290,13 @@ struct DocumentReplica: Sendable {
         }
         return outcome
     }
+}
+
+/// The session's own text (root ``DocumentReplica/textRoot``), read as the text CRDT read it.
+extension YDocument {
+    /// The text of the session's text root.
+    var text: String { text(root: DocumentReplica.textRoot) }
+
+    /// The number of Unicode scalars in the session's text root.
+    var count: Int { scalarCount(ofText: DocumentReplica.textRoot) }
 }

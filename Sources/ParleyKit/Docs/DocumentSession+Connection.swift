@@ -34,6 +34,7 @@ extension DocumentSession {
         runTask?.cancel()
         tickTask?.cancel()
         hub.finish()
+        changeHub.finish()
     }
 
     private func runConnectionLoop() async {
@@ -140,6 +141,9 @@ extension DocumentSession {
     private func handle(_ bytes: [UInt8]) -> String? {
         let outcome = replica.receive(bytes, now: clock.now())
         send(outcome.replies)
+        if !outcome.changedRoots.isEmpty {
+            changeHub.send(DocumentChange(roots: outcome.changedRoots, isLocal: false, version: replica.version))
+        }
         if replica.phase == .synced, state == .syncing {
             setState(.synced)
         } else if outcome.textChanged || outcome.peersChanged || outcome.rejected {

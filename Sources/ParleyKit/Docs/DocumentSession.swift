@@ -1,6 +1,8 @@
-/// A live collaborative text document: a local replica that takes edits at once (online or
+/// A live collaborative document: a local replica that takes edits at once (online or
 /// not), synced with the server over its y-websocket endpoint, the protocol Yjs providers
-/// speak; with presence and cursors of everyone editing.
+/// speak; with presence and cursors of everyone editing. It holds any Yjs content: the
+/// text API below edits the root text `text`; named texts, maps and arrays are edited
+/// through `DocumentSession+Content.swift` (``setValue(_:forKey:inMap:)`` and friends).
 ///
 /// Get one from ``ParleyClient/openDocument(room:name:presence:)`` or
 /// ``ParleyClient/openDocument(id:presence:)``, or create one and call ``start()``. Edits are
@@ -21,6 +23,7 @@ public actor DocumentSession {
     let reconnect: ReconnectPolicy
     let random: @Sendable () -> Double
     let hub = Broadcaster<DocumentSnapshot>(replayLatest: true, initial: DocumentSnapshot())
+    let changeHub = Broadcaster<DocumentChange>()
 
     var replica: DocumentReplica
     var state: DocumentSessionState = .idle
@@ -138,7 +141,12 @@ public actor DocumentSession {
         for message in messages { connection.send(message) }
     }
 
-    func publish() { hub.send(snapshot) }
+    /// Sends the snapshot and, when the last local edit changed roots, a local change event.
+    func publish() {
+        hub.send(snapshot)
+        let roots = replica.takeLocalRoots()
+        if !roots.isEmpty { changeHub.send(DocumentChange(roots: roots, isLocal: true, version: replica.version)) }
+    }
 }
 
 extension DocumentSession {

@@ -18,7 +18,7 @@ extension StickyPosition {
 
     /// The scalar position a cursor end means in `document`: a plain non-negative integer, or
     /// a Yjs relative position. An item this replica has not seen (or garbage) gives nil.
-    static func resolve(_ value: JSONValue, in document: TextDocument) -> Int? {
+    static func resolve(_ value: JSONValue, in document: YDocument) -> Int? {
         if let plain = value.intValue { return plain >= 0 ? min(plain, document.count) : nil }
         guard value.objectValue != nil else { return nil }
         let assoc = value["assoc"]?.intValue ?? 0
@@ -26,7 +26,7 @@ extension StickyPosition {
             return assoc < 0 ? 0 : document.count
         }
         guard let clientText = item["client"], case .number(let digits) = clientText, let client = UInt64(digits),
-              let clock = item["clock"]?.intValue, let found = document.scalarPosition(of: ItemID(client: client, clock: clock))
+              let clock = item["clock"]?.intValue, let found = document.scalarPosition(of: ItemID(client: client, clock: clock), inText: DocumentReplica.textRoot)
         else { return nil }
         if found.isDeleted || assoc >= 0 { return found.position }
         return min(found.position + 1, document.count)

@@ -7,7 +7,7 @@ import Synchronization
 /// ``setOnline(_:)`` takes the network away (connects fail, open connections drop).
 public final class InMemoryDocumentServer: DocumentTransport {
     private struct Document {
-        var replica = TextDocument(clientID: 0)
+        var replica = YDocument()
         var awareness = Awareness()
     }
 
@@ -29,7 +29,7 @@ public final class InMemoryDocumentServer: DocumentTransport {
     public init() {}
 
     /// The server's text of the document at `url`.
-    public func text(of url: String) -> String { state.withLock { $0.documents[url]?.replica.text ?? "" } }
+    public func text(of url: String) -> String { state.withLock { $0.documents[url]?.replica.text(root: DocumentReplica.textRoot) ?? "" } }
 
     /// Takes the network away (every connection drops, connecting fails) or gives it back.
     public func setOnline(_ online: Bool) {
