@@ -37,28 +37,6 @@ public struct HTTPResponse: Sendable {
 
     /// The house error shape: `{"error":{"code":"...","message":"..."}}`.
     public static func error(_ status: HTTPStatus, code: String, message: String) -> HTTPResponse {
-        json("{\"error\":{\"code\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))}}", status: status)
-    }
-}
-
-/// Minimal JSON string quoting for the error bodies this layer writes itself.
-enum JSONText {
-    /// `text` as a JSON string literal, quotes included.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        json("{\"error\":{\"code\":\(JSONWriter.quoted(code)),\"message\":\(JSONWriter.quoted(message))}}", status: status)
     }
 }

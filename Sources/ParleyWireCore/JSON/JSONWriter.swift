@@ -49,6 +49,13 @@ public enum JSONWriter {
         s.withUTF8 { writeString(utf8: $0, into: &out) }
     }
 
+    /// `s` as a quoted, escaped JSON string literal.
+    public static func quoted(_ s: String) -> String {
+        var out: [UInt8] = []
+        writeString(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Appends UTF-8 bytes (assumed valid) as a quoted, escaped JSON string literal.
     public static func writeString(utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.reserveGrowing(toAtLeast: out.count + utf8.count + 2)
