@@ -77,6 +77,8 @@ final class HTTPServerCore: Sendable {
     let trackers: [ConnectionTracker]
     let admission: ConnectionAdmission
     let deadlinePolicy: HTTPRequestDeadline.Policy
+    /// The protocol limits each connection's state machine starts with.
+    let connectionConfiguration: HTTPServerConnectionStateMachine.Configuration
     let routeLatency: HTTPRouteLatency?
 
     init(configuration: HTTPServerConfiguration, routes: HTTPRoutes, trackers: [ConnectionTracker]) {
@@ -92,6 +94,9 @@ final class HTTPServerCore: Sendable {
                                                     bodyTimeout: configuration.requestBodyTimeout,
                                                     minimumBodyRate: configuration.minimumBodyRate,
                                                     bodyGracePeriod: configuration.requestBodyGracePeriod)
+        connectionConfiguration = .init(limits: configuration.limits, deadlinePolicy: deadlinePolicy,
+                                        maxPipelinedRequests: configuration.maxPipelinedRequests,
+                                        serverName: configuration.serverName)
     }
 
     /// Takes over a freshly accepted connection. On its loop.
