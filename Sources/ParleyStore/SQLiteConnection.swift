@@ -120,10 +120,15 @@ final class SQLiteConnection: SQLConnection {
     /// the rest itself in `afterCommit()`, and its next transaction starts the log over.
     private func logGrew(to frames: Int) {
         guard let checkpointer else { return }
-        if frames < framesAtLastCommit { checkpointer.logStartedOver() }
+        if frames < framesAtLastCommit {
+            checkpointer.trace?.record(.restart, Int64(framesAtLastCommit))
+            checkpointer.logStartedOver()
+        }
         framesAtLastCommit = frames
         if frames >= checkpointer.limit {
-            _ = checkpointPassively()
+            checkpointer.trace?.record(.limitBegin, Int64(frames))
+            let status = checkpointPassively().status
+            checkpointer.trace?.record(.limitEnd, Int64(status))
             checkpointer.recordWriterCheckpoint()
             return
         }
@@ -140,7 +145,10 @@ final class SQLiteConnection: SQLConnection {
     func afterCommit() {
         guard catchUpDue, let checkpointer else { return }
         catchUpDue = false
-        checkpointer.recordWriterCatchUp(succeeded: checkpointPassively().status == SQLITE_OK)
+        checkpointer.trace?.record(.catchUpBegin, Int64(framesAtLastCommit))
+        let result = checkpointPassively()
+        checkpointer.trace?.record(.catchUpEnd, Int64(result.status), Int64(result.copiedFrames))
+        checkpointer.recordWriterCatchUp(succeeded: result.status == SQLITE_OK)
     }
 
     /// Copies into the database file every log frame no reader still needs; returns SQLite's

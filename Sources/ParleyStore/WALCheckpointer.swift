@@ -35,6 +35,8 @@ final class WALCheckpointer: @unchecked Sendable {
     let threshold: Int
     /// WAL frames after which the writer checkpoints itself.
     let limit: Int
+    /// Where the writer's connection and this thread record what they do (nil: nowhere).
+    let trace: StoreTrace?
 
     /// Default thresholds: 16,384 frames (64 MiB with 4 KiB pages) wakes the background
     /// checkpoint; 65,536 frames (256 MiB) makes the writer do it. Under a stream of sends a
@@ -48,14 +50,16 @@ final class WALCheckpointer: @unchecked Sendable {
     /// background pass (1 MiB of pages; doubled after each further pass).
     static let catchUpFrames = 256
 
-    private init(threshold: Int, limit: Int) {
+    private init(threshold: Int, limit: Int, trace: StoreTrace?) {
         self.threshold = max(1, threshold)
         self.limit = max(self.threshold, limit)
+        self.trace = trace
     }
 
     /// Starts the checkpoint thread with its own connection to the database at `path`.
-    static func start(path: String, threshold: Int = defaultThreshold, limit: Int = defaultLimit) -> WALCheckpointer {
-        let checkpointer = WALCheckpointer(threshold: threshold, limit: limit)
+    static func start(path: String, threshold: Int = defaultThreshold, limit: Int = defaultLimit,
+                      trace: StoreTrace? = nil) -> WALCheckpointer {
+        let checkpointer = WALCheckpointer(threshold: threshold, limit: limit, trace: trace)
         DatabaseThread.start(name: "parley-checkpoint") {
             checkpointer.run(path: path)
         }
@@ -137,7 +141,9 @@ final class WALCheckpointer: @unchecked Sendable {
             if connection == nil {
                 connection = try? SQLiteConnection(path: path, role: .checkpointer)
             }
-            let result = connection.map(Self.checkpointAndSync)
+            trace?.record(.passBegin, Int64(generation))
+            let result = connection.map(checkpointAndSync)
+            trace?.record(.passEnd, Int64(result?.status ?? -1))
             lock.withLock {
                 switch result?.status {
                 case SQLITE_OK:
@@ -169,8 +175,9 @@ final class WALCheckpointer: @unchecked Sendable {
     /// SQLite syncs the database file only when a checkpoint reaches the end of the log; under a
     /// stream of commits a background pass never does, so without this every page it copied
     /// would still be waiting for the fsync of the writer's catch-up — on the writer's time.
-    private static func checkpointAndSync(_ connection: SQLiteConnection) -> (status: Int32, logFrames: Int, copiedFrames: Int) {
+    private func checkpointAndSync(_ connection: SQLiteConnection) -> (status: Int32, logFrames: Int, copiedFrames: Int) {
         var result = connection.checkpointPassively()
+        trace?.record(.passCopied, Int64(result.logFrames), Int64(result.copiedFrames))
         if result.status == SQLITE_OK && result.copiedFrames > 0 {
             result.status = connection.syncDatabaseFile()
         }

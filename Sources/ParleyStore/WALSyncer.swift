@@ -26,6 +26,7 @@ final class WALSyncer: @unchecked Sendable {
     private var hasStopped = false
     private var idleHandler: (@Sendable () -> Void)?
     private let sync: () throws(StoreError) -> Void
+    private let trace: StoreTrace?
 
     private struct CommittedBatch {
         let id: UInt64
@@ -33,19 +34,20 @@ final class WALSyncer: @unchecked Sendable {
         let failure: StoreError?
     }
 
-    private init(sync: @escaping () throws(StoreError) -> Void) {
+    private init(sync: @escaping () throws(StoreError) -> Void, trace: StoreTrace?) {
         self.sync = sync
+        self.trace = trace
     }
 
     /// Starts the syncer thread for the log of the SQLite database at `databasePath`.
-    static func start(databasePath: String) -> WALSyncer {
+    static func start(databasePath: String, trace: StoreTrace? = nil) -> WALSyncer {
         let file = WALFile(databasePath: databasePath)
-        return start(sync: { () throws(StoreError) in try file.sync() })
+        return start(trace: trace, sync: { () throws(StoreError) in try file.sync() })
     }
 
     /// Starts the syncer thread with `sync` as the flush (tests pass one they control).
-    static func start(sync: @escaping () throws(StoreError) -> Void) -> WALSyncer {
-        let syncer = WALSyncer(sync: sync)
+    static func start(trace: StoreTrace? = nil, sync: @escaping () throws(StoreError) -> Void) -> WALSyncer {
+        let syncer = WALSyncer(sync: sync, trace: trace)
         DatabaseThread.start(name: "parley-wal-sync") { syncer.run() }
         return syncer
     }
@@ -117,7 +119,10 @@ final class WALSyncer: @unchecked Sendable {
             // every later batch fails with the first error until the server is restarted (and
             // SQLite recovers from what is really on disk).
             var failure = self.failure
+            let last = Int64(batches[batches.count - 1].id)
             if failure == nil {
+                trace?.record(.syncBegin, last, Int64(batches.count))
+                defer { trace?.record(.syncEnd, last, failure == nil ? 1 : 0) }
                 do {
                     try sync()
                 } catch {
@@ -133,6 +138,7 @@ final class WALSyncer: @unchecked Sendable {
             for batch in batches {
                 for job in batch.jobs { job.finish(batchFailure: batch.failure ?? failure) }
             }
+            if let trace { trace.record(.answered, last, Int64(batches.reduce(0) { $0 + $1.jobs.count })) }
             for waiter in released { waiter.resume() }
             idle?()
         }
