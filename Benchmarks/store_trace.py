@@ -148,7 +148,6 @@ def describe(commit, spans, fsyncs, syncs):
     for name, found in spans.items():
         for begin, finish, a, _ in overlapping(found, *window):
             causes.append(f"{name} {ms(finish - begin):.1f} ms" + (f" ({a} frames)" if name.startswith("writer") else ""))
-    restarts = [at for at in spans.get("_restarts", [])]
     if commit.writer_syncs:
         causes.append(f"{commit.writer_syncs} log fsync(s) inside COMMIT (log restart header)")
     earlier = [s for s in syncs if s[0] < window[1] and s[1] > window[0]]
@@ -184,7 +183,8 @@ def main():
         "writer catch-up checkpoint": intervals(events, "catchup-begin", "catchup-end"),
         "writer limit checkpoint": intervals(events, "limit-begin", "limit-end"),
         "background pass": intervals(events, "pass-begin", "pass-end"),
-        "writer waits for the file fsync": intervals(events, "restart-wait-begin", "restart-wait-end"),
+        "writer COMMIT held for the file fsync": intervals(events, "hold-begin", "hold-end"),
+        "file fsync before a restart (checkpointer)": intervals(events, "file-sync-begin", "file-sync-end"),
     }
     complete = [c for c in commits if c.oldest is not None and c.answered is not None]
     waits = [c.answered - c.oldest for c in complete]

@@ -44,12 +44,13 @@ final class GroupCommitWriter: @unchecked Sendable {
         prepare: @escaping @Sendable (SQLContext) throws -> Void
     ) async throws -> GroupCommitWriter {
         let writer = GroupCommitWriter(maxBatchSize: maxBatchSize, clock: clock, syncer: syncer, trace: trace)
-        syncer?.setIdleHandler { [weak writer] in writer?.syncerBecameIdle() }
+        syncer?.setIdleHandler { [weak writer] in writer?.wake() }
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             DatabaseThread.start(name: name) {
                 var connection: (any SQLConnection)?
                 do {
                     let opened = try open()
+                    opened.setCommitHoldHandler { [weak writer] in writer?.wake() }
                     connection = opened
                     try prepare(SQLContext(connection: opened, now: clock.now()))
                 } catch {
@@ -175,7 +176,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 job.finish(batchFailure: failure)
             }
         }
-        connection.afterCommit()
+        connection.afterCommit(waitUntilDurable: { syncer?.waitUntilDurableBlocking() })
     }
 
     /// BEGIN, each operation in its savepoint, COMMIT; returns the error that sank the whole batch, if any.
@@ -194,7 +195,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             return error
         }
         do {
-            if batch.count == 1 && !(syncer?.isBusy ?? false) {
+            if batch.count == 1 && !(syncer?.isBusy ?? false) && !connection.holdsNextCommit {
                 // A lone operation needs no savepoint: if it fails, the whole transaction rolls back.
                 let context = SQLContext(connection: connection, now: clock.now())
                 if !batch[0].perform(context) {
@@ -203,11 +204,12 @@ final class GroupCommitWriter: @unchecked Sendable {
                 }
             } else {
                 try performEach(batch, on: connection, counters: &counters)
-                while let more = operationsArrivingWhileSyncing(room: maxBatchSize - batch.count) {
+                while let more = operationsArriving(room: maxBatchSize - batch.count, on: connection) {
                     try performEach(more, on: connection, counters: &counters)
                     batch.append(contentsOf: more)
                 }
             }
+            try waitForCommitHold(on: connection)
             commitID = syncer?.beginCommit()
             try commitTraced(commitID, operations: batch.count, on: connection)
             return nil
@@ -242,12 +244,15 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits, while the syncer is busy with the previous commit, for operations to add to this
-    /// transaction; nil once the syncer is free (time to commit), the batch is full, or on close.
-    private func operationsArrivingWhileSyncing(room: Int) -> [any WriteJob]? {
-        guard let syncer, room > 0 else { return nil }
-        let joined = lock.wait(until: { !queue.isEmpty || !syncer.isBusy || isClosed }) { () -> [QueuedWrite]? in
-            guard !isClosed, syncer.isBusy, !queue.isEmpty else { return nil }
+    /// Waits, while the syncer is busy with the previous commit or the connection holds the next
+    /// one, for operations to add to this transaction; nil once both are free (time to commit),
+    /// the batch is full, or on close.
+    private func operationsArriving(room: Int, on connection: any SQLConnection) -> [any WriteJob]? {
+        guard room > 0 else { return nil }
+        let mustWait = { (self.syncer?.isBusy ?? false) || connection.holdsNextCommit }
+        guard syncer != nil || connection.holdsNextCommit else { return nil }
+        let joined = lock.wait(until: { !queue.isEmpty || !mustWait() || isClosed }) { () -> [QueuedWrite]? in
+            guard !isClosed, mustWait(), !queue.isEmpty else { return nil }
             return queue.popFirst(upTo: room)
         }
         guard let joined else { return nil }
@@ -255,8 +260,24 @@ final class GroupCommitWriter: @unchecked Sendable {
         return joined.map(\.job)
     }
 
-    /// Wakes the writer thread when it may be waiting for the syncer to become free.
-    private func syncerBecameIdle() {
+    /// Blocks while the connection holds the next COMMIT (a full batch, or one closed early,
+    /// gets here without waiting in `operationsArriving`), then lets it release the hold.
+    private func waitForCommitHold(on connection: any SQLConnection) throws(StoreError) {
+        if connection.holdsNextCommit {
+            trace?.record(.holdBegin)
+            lock.wait(until: { !connection.holdsNextCommit }) {}
+            trace?.record(.holdEnd)
+        }
+        do {
+            try connection.releaseCommitHold()
+        } catch {
+            syncer?.markBroken(error)
+            throw error
+        }
+    }
+
+    /// Wakes the writer thread when it may be waiting for the syncer or a commit hold to end.
+    private func wake() {
         lock.withLock { lock.broadcast() }
     }
 

@@ -130,12 +130,14 @@ public final class StoreDatabase: Sendable {
             statistics.logSyncs = sync.syncs
             statistics.syncedBatches = sync.batches
             statistics.logSyncFailures = sync.failures
+            statistics.logSyncDurations = sync.durations
         }
         if let checkpoints = checkpointer?.currentStatistics {
             statistics.backgroundCheckpoints = checkpoints.background
             statistics.checkpointCatchUps = checkpoints.catchUps
             statistics.logRestarts = checkpoints.restarts
             statistics.limitCheckpoints = checkpoints.byWriter
+            statistics.restartFileSyncs = checkpoints.fileSyncs
             statistics.checkpointFailures = checkpoints.failures + checkpoints.busy
         }
         return statistics

@@ -44,7 +44,9 @@ final class StoreTrace: @unchecked Sendable {
         case restart
         /// The writer starts copying the last `a` frames itself so the log can start over.
         case catchUpBegin = "catchup-begin"
-        /// The writer's copy ended with SQLite status `a` after copying up to frame `b`.
+        /// Everything the writer committed is durable: its copy starts.
+        case catchUpDurable = "catchup-durable"
+        /// The writer's copy ended with SQLite status `a`, the log backfilled to frame `b`.
         case catchUpEnd = "catchup-end"
         /// The log reached the writer's limit with `a` frames: it checkpoints inside COMMIT.
         case limitBegin = "limit-begin"
@@ -60,10 +62,10 @@ final class StoreTrace: @unchecked Sendable {
         case fileSyncBegin = "file-sync-begin"
         /// That fsync ended with SQLite status `a`.
         case fileSyncEnd = "file-sync-end"
-        /// The writer waits `a` (1) for the database file's fsync before a commit may restart the log.
-        case restartWaitBegin = "restart-wait-begin"
+        /// The writer's COMMIT waits for the database file's fsync before the log may start over.
+        case holdBegin = "hold-begin"
         /// The wait ended.
-        case restartWaitEnd = "restart-wait-end"
+        case holdEnd = "hold-end"
     }
 
     /// One recorded event.

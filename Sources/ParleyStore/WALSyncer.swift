@@ -84,6 +84,20 @@ final class WALSyncer: @unchecked Sendable {
         }
     }
 
+    /// Blocks the calling thread until every commit begun so far is durable (or the log is broken).
+    func waitUntilDurableBlocking() {
+        lock.wait(until: { durable >= begun || brokenBy != nil }) {}
+    }
+
+    /// Marks the store broken by `error` (a failed fsync the log's safety depended on): from
+    /// now on every batch fails with it, as after a failed fsync of the log.
+    func markBroken(_ error: StoreError) {
+        lock.withLock {
+            if brokenBy == nil { brokenBy = error }
+            lock.broadcast()
+        }
+    }
+
     /// Returns once every commit begun before this call is durable.
     func waitUntilDurable() async {
         let ready = lock.withLock { durable >= begun }
@@ -120,9 +134,14 @@ final class WALSyncer: @unchecked Sendable {
             // SQLite recovers from what is really on disk).
             var failure = self.failure
             let last = Int64(batches[batches.count - 1].id)
+            var took: UInt64 = 0
             if failure == nil {
                 trace?.record(.syncBegin, last, Int64(batches.count))
-                defer { trace?.record(.syncEnd, last, failure == nil ? 1 : 0) }
+                let started = StoreTrace.now()
+                defer {
+                    took = StoreTrace.now() - started
+                    trace?.record(.syncEnd, last, failure == nil ? 1 : 0)
+                }
                 do {
                     try sync()
                 } catch {
@@ -134,7 +153,8 @@ final class WALSyncer: @unchecked Sendable {
                 }
             }
             // Counters and the durable mark first, so a caller that was answered sees them.
-            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil, batches: batches.count)
+            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil,
+                                               batches: batches.count, took: took)
             for batch in batches {
                 for job in batch.jobs { job.finish(batchFailure: batch.failure ?? failure) }
             }
@@ -160,15 +180,17 @@ final class WALSyncer: @unchecked Sendable {
 
     /// Records the fsync's outcome; returns the readers it releases and, when nothing is left to
     /// flush, the handler to tell.
-    private func markDurable(upTo id: UInt64, failed: Bool,
-                             batches: Int) -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) {
+    private func markDurable(upTo id: UInt64, failed: Bool, batches: Int,
+                             took: UInt64) -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) {
         lock.withLock {
             isSyncing = false
             // After a failed fsync nothing newer can be called durable, but readers are released
             // anyway: they saw what the writer committed, and holding them forever helps no one.
             durable = max(durable, id)
+            lock.broadcast()  // a writer may wait for this mark (waitUntilDurableBlocking)
             statistics.syncs += 1
             statistics.batches += batches
+            if took > 0 { statistics.durations.record(nanoseconds: took) }
             if failed { statistics.failures += 1 }
             var released: [CheckedContinuation<Void, Never>] = []
             waiters.removeAll { waiter in

@@ -10,4 +10,9 @@ public struct PrometheusText {
     public mutating func add(_ name: String, _ type: String, _ help: String, _ value: Int) {
         text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
     }
+
+    /// Appends lines already in the text format (their HELP and TYPE included).
+    mutating func append(_ lines: String) {
+        text += lines
+    }
 }
