@@ -74,7 +74,7 @@ class ChatServer:
     """`parley serve --config` with APP_A and APP_B over one data directory (and optionally a
     PostgreSQL database); start, kill and restart keep the data."""
 
-    def __init__(self, database=None, extra_args=(), dev=False):
+    def __init__(self, database=None, extra_args=(), dev=False, env=None):
         binary = BIN_DIR / "parley"
         if not binary.exists():
             pytest.skip(f"{binary} not built")
@@ -83,6 +83,7 @@ class ChatServer:
         self.database = database
         self.extra_args = list(extra_args)
         self.dev = dev
+        self.env = None if env is None else {**os.environ, **env}
         config = {"apps": [dict(app, client_events=True, user_authentication=True) for app in (APP_A, APP_B)]}
         (self.work / "apps.json").write_text(json.dumps(config))
         self.process = None
@@ -93,7 +94,8 @@ class ChatServer:
         args += ["--dev"] if self.dev else ["--config", str(self.work / "apps.json")]
         if self.database:
             args += ["--database", self.database]
-        self.process = subprocess.Popen(args + self.extra_args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(args + self.extra_args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        env=self.env)
         seen = []
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
