@@ -8,7 +8,9 @@
 #
 # Environment: ROUNDS (3), DELAYS ("0 10 30", ms added to every fsync/fdatasync of the server through
 # Benchmarks/c/slow_fsync.c; 0: none), RATE (10000), CLOSED_SECS (5), RATE_SECS (10), BENCH_BIN
-# (.build/release/ParleyChatBench), PORT (9701), and whatever run_chat.sh takes (BENCH_NICE, QUIET_MAX_SECS).
+# (.build/release/ParleyChatBench), PORT (9701), and whatever run_chat.sh takes (BENCH_NICE, QUIET_MAX_SECS,
+# DATA_ROOT=/dev/shm: the databases on tmpfs, so the added delay is the disk's whole flush time and
+# other processes' disk traffic does not reach the figures).
 # Each run's output stays in Benchmarks/out/chat-*; the summary goes to Benchmarks/out/fsync-ab-<time>.txt.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -48,6 +50,7 @@ one_run() { # one_run LABEL BIN DELAY — appends "label delay closed p50 p90 p9
   echo "before: $BEFORE"
   echo "after:  $AFTER"
   echo "rounds: $ROUNDS; delays (ms): $DELAYS; open loop at $RATE/s for ${RATE_SECS:-10} s after a ${CLOSED_SECS:-5}-s closed loop"
+  echo "databases in: ${DATA_ROOT:-the run directories, on this machine disk}"
 } | tee "$summary"
 
 for round in $(seq 1 "$ROUNDS"); do

@@ -26,7 +26,8 @@
 # the binaries as they are), PARLEY_BIN, BENCH_BIN, PARLEY_CHAT_ARGS (extra `parley serve` flags),
 # CHAT_SERVER_CPUS / CHAT_LOADGEN_CPUS (taskset lists; empty, the default: no pinning — the server
 # uses every core, its writer thread and event loops are separate threads), BENCH_NICE, QUIET_MAX_SECS,
-# RAW (1; 0 skips the raw ceiling), FSYNC_DELAY_MS (empty: none; N: every fsync/fdatasync of the SQLite
+# RAW (1; 0 skips the raw ceiling), DATA_ROOT (where the server's data directory goes; default the run
+# directory — a tmpfs such as /dev/shm leaves only FSYNC_DELAY_MS as the disk's flush time), FSYNC_DELAY_MS (empty: none; N: every fsync/fdatasync of the SQLite
 # server and the raw SQLite writer takes N ms more, through the LD_PRELOAD shim Benchmarks/c/slow_fsync.c),
 # STORE_TRACE (1 when FSYNC_DELAY_MS is set, else 0: the SQLite server records its store timeline,
 # PARLEY_STORE_TRACE, and the report ends with the worst stalls of the first open-loop rate and their cause).
@@ -63,6 +64,8 @@ PG_DIRS=()
 
 cleanup() {
   stop_server
+  # A data directory outside the run directory (DATA_ROOT, e.g. on tmpfs) is not kept.
+  if [ -n "${DATA_ROOT:-}" ] && [ -n "${run_dir:-}" ]; then rm -rf "$DATA_ROOT/parley-bench-$(basename "$run_dir")"; fi
   local dir
   for dir in "${PG_DIRS[@]}"; do "$PG_INSTANCE" stop "$dir" >/dev/null 2>&1 || true; done
 }
@@ -123,7 +126,9 @@ measure_server() { # measure_server sqlite|postgres — parley serve under the l
     [ ${#env_words[@]} -gt 0 ] || env_words=(env)
     env_words+=("PARLEY_STORE_TRACE=$run_dir/$engine.trace")
   fi
-  local args=("${env_words[@]}" "$PARLEY_BIN" serve --dev --host 127.0.0.1 --port "$PORT" --data-dir "$run_dir/$engine-data"
+  local data_root=${DATA_ROOT:-$run_dir}
+  [ "$data_root" = "$run_dir" ] || { data_root="$data_root/parley-bench-$(basename "$run_dir")"; mkdir -p "$data_root"; }
+  local args=("${env_words[@]}" "$PARLEY_BIN" serve --dev --host 127.0.0.1 --port "$PORT" --data-dir "$data_root/$engine-data"
               --send-rate 0 --idle-timeout 600)
   if [ "$engine" = postgres ]; then
     pg_server="$run_dir/pg-server"; PG_DIRS+=("$pg_server")

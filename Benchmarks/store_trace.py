@@ -169,6 +169,8 @@ def main():
     parser.add_argument("--to-ns", type=int)
     parser.add_argument("--worst", type=int, default=8)
     parser.add_argument("--window", type=float, default=0, help="print the timeline +- this many ms around the worst stall")
+    parser.add_argument("--restart", type=int, default=0,
+                        help="print the timeline of the Nth log restart: from the writer's copy before it to the answers after it")
     options = parser.parse_args()
 
     events = read_trace(options.trace, options.from_ns, options.to_ns)
@@ -222,6 +224,9 @@ def main():
         if causes:
             print("           overlapping: " + "; ".join(causes))
 
+    if options.restart:
+        print_restart(events, fsyncs, options.restart)
+
     if options.window and worst:
         center = worst[0]
         lo, hi = center.oldest - int(options.window * 1e6), center.answered + int(options.window * 1e6)
@@ -230,6 +235,39 @@ def main():
         merged += [(begin, f"  [{name}] {kind} {ms(finish - begin):.1f} ms") for begin, finish, kind, name in fsyncs if lo <= begin <= hi]
         for at, text in sorted(merged):
             print(f"  {ms(at - center.oldest):8.2f}  {text}")
+
+
+def print_restart(events, fsyncs, number):
+    """The writer's side of one log restart, step by step, in ms from the copy's start."""
+    begins = [at for at, kind, _, _ in events if kind == "catchup-begin"]
+    restarts = [at for at, kind, _, _ in events if kind == "restart"]
+    if len(restarts) < number:
+        print(f"\nno restart {number} in this window ({len(restarts)} found)")
+        return
+    restart_at = restarts[number - 1]
+    start = max((at for at in begins if at < restart_at), default=restart_at) - 2_000_000
+    # Up to the second answer after the restart: the restarting commit's and the next one's.
+    answers_after = [at for at, kind, _, _ in events if kind == "answered" and at > restart_at]
+    end = answers_after[1] if len(answers_after) > 1 else restart_at + 100_000_000
+    origin = start + 2_000_000
+    print(f"\nlog restart {number}: the writer's side, ms from its copy's start")
+    merged = [(at, label(at, kind, a, b)) for at, kind, a, b in events if start <= at <= end and kind not in ("join",)]
+    merged += [(begin, f"  [{name}] {kind} {ms(finish - begin):.1f} ms") for begin, finish, kind, name in fsyncs if start <= begin <= end]
+    for at, text in sorted(merged):
+        print(f"  {ms(at - origin):8.2f}  {text}")
+
+
+def label(at, kind, a, b):
+    """An event as a line of the timeline."""
+    if kind == "take":
+        return f"take {a} ops (oldest queued {ms(at - b):.1f} ms ago)"
+    if kind == "commit":
+        return f"commit {a} ({b} ops)"
+    if kind == "committed":
+        return f"committed {a}" + (f" ({b} log fsync inside COMMIT)" if b else "")
+    if kind in ("sync-begin", "sync-end", "answered"):
+        return f"{kind} {a}" + (f" ({b} ops)" if kind == "answered" else "")
+    return f"{kind} {a} {b}"
 
 
 if __name__ == "__main__":

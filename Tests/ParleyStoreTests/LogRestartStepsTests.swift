@@ -12,47 +12,47 @@ import Testing
 
     @Test func belowTheThresholdNothingHappens() {
         var steps = LogRestartSteps()
-        let result1 = grew(&steps, 99, .behind)
-        #expect(result1 == .none)
-        let result2 = steps.takeCopyDue()
-        #expect(!result2)
+        let growth = grew(&steps, 99, .behind)
+        #expect(growth == .none)
+        let copyDue = steps.takeCopyDue()
+        #expect(!copyDue)
         #expect(steps.phase == .appending)
     }
 
     @Test func aLogBehindItsCheckpointAsksForAPassAndARunningOneIsLeftAlone() {
         var steps = LogRestartSteps()
-        let result3 = grew(&steps, 150, .behind)
-        #expect(result3 == .requestPass)
-        let result4 = grew(&steps, 160, .running)
-        #expect(result4 == .none)
-        let result5 = steps.takeCopyDue()
-        #expect(!result5)
+        let growth = grew(&steps, 150, .behind)
+        #expect(growth == .requestPass)
+        let growth2 = grew(&steps, 160, .running)
+        #expect(growth2 == .none)
+        let copyDue = steps.takeCopyDue()
+        #expect(!copyDue)
     }
 
     @Test func theLimitCheckpointsInsideTheCommitWhateverTheProgress() {
         var steps = LogRestartSteps()
-        let result6 = grew(&steps, 1_000, .caughtUp)
-        #expect(result6 == .checkpointAtLimit)
+        let growth = grew(&steps, 1_000, .caughtUp)
+        #expect(growth == .checkpointAtLimit)
         #expect(steps.phase == .appending)
     }
 
     @Test func aCaughtUpLogIsCopiedOnceAfterTheCommitThenItsCommitWaitsForTheFileFsync() {
         var steps = LogRestartSteps()
-        let result7 = grew(&steps, 150, .caughtUp)
-        #expect(result7 == .none)
+        let growth = grew(&steps, 150, .caughtUp)
+        #expect(growth == .none)
         #expect(steps.phase == .copyDue)
-        let result8 = steps.takeCopyDue()
-        #expect(result8)
-        let result9 = steps.takeCopyDue()
-        #expect(!result9)  // once
-        let result10 = steps.copied(reachedEnd: true)
-        #expect(result10)
+        let copyDue = steps.takeCopyDue()
+        #expect(copyDue)
+        let copyDue2 = steps.takeCopyDue()
+        #expect(!copyDue2)  // once
+        let asksForFileSync = steps.copied(reachedEnd: true)
+        #expect(asksForFileSync)
         #expect(steps.phase == .awaitingFileSync)
         // While the fsync is asked for or running, the next COMMIT is held.
         #expect(steps.holdsCommit(.pending))
         #expect(!steps.holdsCommit(.ended(status: 0)))
-        let result11 = steps.release(.ended(status: 0))
-        #expect(result11 == .commit)
+        let release = steps.release(.ended(status: 0))
+        #expect(release == .commit)
         #expect(steps.phase == .appending)
         #expect(!steps.holdsCommit(.pending))
     }
@@ -61,12 +61,12 @@ import Testing
         var steps = LogRestartSteps()
         _ = grew(&steps, 150, .caughtUp)
         _ = steps.takeCopyDue()
-        let result12 = steps.copied(reachedEnd: false)
-        #expect(!result12)
+        let asksForFileSync = steps.copied(reachedEnd: false)
+        #expect(!asksForFileSync)
         #expect(steps.phase == .appending)
         #expect(!steps.holdsCommit(.pending))
-        let result13 = steps.release(.idle)
-        #expect(result13 == .commit)
+        let release = steps.release(.idle)
+        #expect(release == .commit)
     }
 
     @Test func anFsyncTheCheckpointerDidNotRunIsRunByTheWriter() {
@@ -76,10 +76,10 @@ import Testing
             _ = steps.takeCopyDue()
             _ = steps.copied(reachedEnd: true)
             #expect(!steps.holdsCommit(outcome))
-            let result14 = steps.release(outcome)
-            #expect(result14 == .syncHere)
-            let result15 = steps.syncedHere(succeeded: true)
-            #expect(result15)
+            let release = steps.release(outcome)
+            #expect(release == .syncHere)
+            let commits = steps.syncedHere(succeeded: true)
+            #expect(commits)
             #expect(steps.phase == .appending)
         }
     }
@@ -89,26 +89,26 @@ import Testing
         _ = grew(&steps, 150, .caughtUp)
         _ = steps.takeCopyDue()
         _ = steps.copied(reachedEnd: true)
-        let result16 = steps.release(.ended(status: 10))
-        #expect(result16 == .refuse)
+        let release = steps.release(.ended(status: 10))
+        #expect(release == .refuse)
         #expect(steps.phase == .blocked)
-        let result17 = steps.release(.idle)
-        #expect(result17 == .refuse)
+        let release2 = steps.release(.idle)
+        #expect(release2 == .refuse)
         // A blocked writer starts nothing new.
-        let result18 = grew(&steps, 150, .caughtUp)
-        #expect(result18 == .none)
-        let result19 = steps.takeCopyDue()
-        #expect(!result19)
+        let growth = grew(&steps, 150, .caughtUp)
+        #expect(growth == .none)
+        let copyDue = steps.takeCopyDue()
+        #expect(!copyDue)
 
         var here = LogRestartSteps()
         _ = grew(&here, 150, .caughtUp)
         _ = here.takeCopyDue()
         _ = here.copied(reachedEnd: true)
-        let result20 = here.release(.notRun)
-        #expect(result20 == .syncHere)
-        let result21 = here.syncedHere(succeeded: false)
-        #expect(!result21)
-        let result22 = here.release(.ended(status: 0))
-        #expect(result22 == .refuse)
+        let release3 = here.release(.notRun)
+        #expect(release3 == .syncHere)
+        let commits = here.syncedHere(succeeded: false)
+        #expect(!commits)
+        let release4 = here.release(.ended(status: 0))
+        #expect(release4 == .refuse)
     }
 }
