@@ -6,6 +6,7 @@
 #   Benchmarks/run_chat.sh                         # release build, SQLite then PostgreSQL
 #   ENGINES=sqlite CLOSED_SECS=5 RATES= Benchmarks/run_chat.sh
 #   REPORT_DIR=Benchmarks/out/chat-... Benchmarks/run_chat.sh   # print the tables of an earlier run
+#   FSYNC_DELAY_MS=10 ENGINES=sqlite RAW=0 Benchmarks/run_chat.sh  # a slow disk: +10 ms per fsync
 #
 # Per engine (ENGINES, "sqlite postgres"):
 #   1. raw: ParleyChatBench raw writes RAW_ROWS message rows into a fresh database migrated with
@@ -24,7 +25,12 @@
 # RAW_ROWS (200000), RAW_TXN_ROWS (10000), RAW_STATEMENT_ROWS (1,100), PORT (9501), BUILD (1; 0 uses
 # the binaries as they are), PARLEY_BIN, BENCH_BIN, PARLEY_CHAT_ARGS (extra `parley serve` flags),
 # CHAT_SERVER_CPUS / CHAT_LOADGEN_CPUS (taskset lists; empty, the default: no pinning — the server
-# uses every core, its writer thread and event loops are separate threads), BENCH_NICE, QUIET_MAX_SECS.
+# uses every core, its writer thread and event loops are separate threads), BENCH_NICE, QUIET_MAX_SECS,
+# RAW (1; 0 skips the raw ceiling), DATA_ROOT (where the server's data directory goes; default the run
+# directory — a tmpfs such as /dev/shm leaves only FSYNC_DELAY_MS as the disk's flush time), FSYNC_DELAY_MS (empty: none; N: every fsync/fdatasync of the SQLite
+# server and the raw SQLite writer takes N ms more, through the LD_PRELOAD shim Benchmarks/c/slow_fsync.c),
+# STORE_TRACE (1 when FSYNC_DELAY_MS is set, else 0: the SQLite server records its store timeline,
+# PARLEY_STORE_TRACE, and the report ends with the worst stalls of the first open-loop rate and their cause).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -49,11 +55,17 @@ PARLEY_BIN=${PARLEY_BIN:-$REPO_DIR/.build/release/parley}
 BENCH_BIN=${BENCH_BIN:-$REPO_DIR/.build/release/ParleyChatBench}
 CHAT_SERVER_CPUS=${CHAT_SERVER_CPUS-}
 CHAT_LOADGEN_CPUS=${CHAT_LOADGEN_CPUS-}
+RAW=${RAW:-1}
+FSYNC_DELAY_MS=${FSYNC_DELAY_MS:-}
+STORE_TRACE=${STORE_TRACE:-$([ -n "$FSYNC_DELAY_MS" ] && echo 1 || echo 0)}
+SLOW_FSYNC_LIB=
 PG_INSTANCE=$REPO_DIR/scripts/postgres-test-instance.sh
 PG_DIRS=()
 
 cleanup() {
   stop_server
+  # A data directory outside the run directory (DATA_ROOT, e.g. on tmpfs) is not kept.
+  if [ -n "${DATA_ROOT:-}" ] && [ -n "${run_dir:-}" ]; then rm -rf "$DATA_ROOT/parley-bench-$(basename "$run_dir")"; fi
   local dir
   for dir in "${PG_DIRS[@]}"; do "$PG_INSTANCE" stop "$dir" >/dev/null 2>&1 || true; done
 }
@@ -75,13 +87,19 @@ start_chat_server() { # start_chat_server LOGFILE ARGS... — the parley server,
 run_bench() { # run_bench OUTFILE SECONDS ARGS... — the benchmark program, bounded in time
   local out=$1 limit=$2; shift 2
   # shellcheck disable=SC2046
-  timeout -k 10 "$limit" bash -c 'exec "$@"' _ $(launch_prefix "$CHAT_LOADGEN_CPUS") "$BENCH_BIN" "$@" | tee "$out" \
+  timeout -k 10 "$limit" bash -c 'exec "$@"' _ $(launch_prefix "$CHAT_LOADGEN_CPUS") ${BENCH_ENV:-} "$BENCH_BIN" "$@" | tee "$out" \
     || { log "benchmark run $out failed"; return 1; }
   grep -q '^RESULT ' "$out"
 }
 
+slow_disk_env() { # slow_disk_env sqlite|postgres — `env` words that slow the fsyncs of an SQLite process
+  [ "$1" = sqlite ] && [ -n "$SLOW_FSYNC_LIB" ] || return 0
+  printf '%s\n' env "LD_PRELOAD=$SLOW_FSYNC_LIB" "SLOW_FSYNC_US=$((FSYNC_DELAY_MS * 1000))" "SLOW_FSYNC_LOG=$run_dir/$1.fsync.log"
+}
+
 measure_engine() { # measure_engine sqlite|postgres
   local engine=$1 database raw_database pg_raw pg_server
+  [ "$RAW" = 1 ] || { measure_server "$engine"; return; }
   echo; echo "=== $engine: raw ceiling ==="
   if [ "$engine" = postgres ]; then
     pg_raw="$run_dir/pg-raw"; PG_DIRS+=("$pg_raw")
@@ -92,13 +110,25 @@ measure_engine() { # measure_engine sqlite|postgres
     mkdir -p "$run_dir/raw-sqlite"; raw_database="$run_dir/raw-sqlite/raw.sqlite"
   fi
   wait_quiet
-  run_bench "$run_dir/raw-$engine.txt" 1800 raw --database "$raw_database" --rows "$RAW_ROWS" \
+  # shellcheck disable=SC2046
+  BENCH_ENV=$(slow_disk_env "$engine" | sed "s/$engine.fsync.log/raw-$engine.fsync.log/") run_bench "$run_dir/raw-$engine.txt" 1800 raw --database "$raw_database" --rows "$RAW_ROWS" \
     --txn-rows "$RAW_TXN_ROWS" --statement-rows "$RAW_STATEMENT_ROWS" --rooms "$ROOMS" --senders "$SENDERS" \
     --label "raw-$engine" || true
   if [ "$engine" = postgres ]; then "$PG_INSTANCE" stop "$pg_raw" >/dev/null; fi
+  measure_server "$engine"
+}
 
+measure_server() { # measure_server sqlite|postgres — parley serve under the load
+  local engine=$1 database pg_server env_words=()
   echo; echo "=== $engine: parley ==="
-  local args=("$PARLEY_BIN" serve --dev --host 127.0.0.1 --port "$PORT" --data-dir "$run_dir/$engine-data"
+  mapfile -t env_words < <(slow_disk_env "$engine")
+  if [ "$engine" = sqlite ] && [ "$STORE_TRACE" = 1 ]; then
+    [ ${#env_words[@]} -gt 0 ] || env_words=(env)
+    env_words+=("PARLEY_STORE_TRACE=$run_dir/$engine.trace")
+  fi
+  local data_root=${DATA_ROOT:-$run_dir}
+  [ "$data_root" = "$run_dir" ] || { data_root="$data_root/parley-bench-$(basename "$run_dir")"; mkdir -p "$data_root"; }
+  local args=("${env_words[@]}" "$PARLEY_BIN" serve --dev --host 127.0.0.1 --port "$PORT" --data-dir "$data_root/$engine-data"
               --send-rate 0 --idle-timeout 600)
   if [ "$engine" = postgres ]; then
     pg_server="$run_dir/pg-server"; PG_DIRS+=("$pg_server")
@@ -129,6 +159,7 @@ measure() {
     (cd "$REPO_DIR" && swift build -c release --product parley && swift build -c release --product ParleyChatBench) >&2
   fi
   [ -x "$PARLEY_BIN" ] && [ -x "$BENCH_BIN" ] || { log "missing $PARLEY_BIN or $BENCH_BIN (BUILD=1 builds them)"; exit 1; }
+  if [ -n "$FSYNC_DELAY_MS" ]; then SLOW_FSYNC_LIB=$("$BENCH_DIR/build_slow_fsync.sh"); fi
   stamp=$(date -u +%Y%m%d-%H%M%S)
   run_dir="$OUT_DIR/chat-$stamp"; mkdir -p "$run_dir"
   trap cleanup EXIT INT TERM
@@ -138,6 +169,7 @@ measure() {
     echo "workload: $SENDERS senders (one keep-alive connection and user each) over $ROOMS rooms; closed loop ${CLOSED_SECS}s after ${WARMUP_SECS}s warm-up; open loop at '${RATES}'/s for ${RATE_SECS}s each; $HISTORY_SAMPLES history pages; $ROOMLIST_SAMPLES room lists of a user in $LIST_ROOMS rooms"
     echo "raw: $RAW_ROWS rows, $RAW_TXN_ROWS rows per transaction, $RAW_STATEMENT_ROWS rows per INSERT"
     echo "pinning: server CPUs '${CHAT_SERVER_CPUS:-any}', benchmark CPUs '${CHAT_LOADGEN_CPUS:-any}'"
+    echo "disk: ${FSYNC_DELAY_MS:-no} added fsync delay (ms, SQLite only); server binary $PARLEY_BIN"
   } | tee "$run_dir/summary.txt"
   local engine
   for engine in $ENGINES; do measure_engine "$engine"; done
@@ -225,4 +257,14 @@ table() {
 }
 
 table | tee "$run_dir/table.txt"
+stalls() { # the worst stalls of the SQLite store in the first open-loop window, from its trace
+  local trace="$run_dir/sqlite.trace" f="$run_dir/sqlite.txt" key=closed from to
+  [ -s "$trace" ] || return 0
+  [ -n "${RATES%%,*}" ] && key="r${RATES%%,*}"
+  from=$(result_field "$f" "${key}_from_ns"); to=$(result_field "$f" "${key}_to_ns")
+  echo; echo "SQLite store timeline, $key window (Benchmarks/store_trace.py):"
+  python3 "$BENCH_DIR/store_trace.py" "$trace" ${from:+--from-ns "$from"} ${to:+--to-ns "$to"} \
+    $([ -s "$run_dir/sqlite.fsync.log" ] && printf -- '--fsync-log %s' "$run_dir/sqlite.fsync.log") --worst "${STALLS:-8}"
+}
+stalls | tee "$run_dir/stalls.txt"
 echo; echo "raw output: $run_dir"

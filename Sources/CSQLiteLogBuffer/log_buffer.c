@@ -124,8 +124,12 @@ static int logTruncate(sqlite3_file *file, sqlite3_int64 size) {
     return status != SQLITE_OK ? status : log->real->pMethods->xTruncate(log->real, size);
 }
 
+/// fsyncs of a log made by each thread (the store's trace tells its writer's own from the syncer's).
+static _Thread_local sqlite3_uint64 threadLogSyncs;
+
 static int logSync(sqlite3_file *file, int flags) {
     LogFile *log = (LogFile *)file;
+    threadLogSyncs += 1;
     int status = flush(log);
     return status != SQLITE_OK ? status : log->real->pMethods->xSync(log->real, flags);
 }
@@ -324,4 +328,8 @@ int parley_log_buffer_statistics(const char *path, sqlite3_uint64 *logical, sqli
     }
     pthread_mutex_unlock(&openLogsLock);
     return handles;
+}
+
+sqlite3_uint64 parley_log_buffer_thread_syncs(void) {
+    return threadLogSyncs;
 }

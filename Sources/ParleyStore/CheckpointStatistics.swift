@@ -8,6 +8,8 @@ struct CheckpointStatistics: Sendable, Equatable {
     var catchUps = 0
     /// Times the writer saw the log start over.
     var restarts = 0
+    /// fsyncs of the database file this thread ran for the writer's catch-up (before a restart).
+    var fileSyncs = 0
     /// Background checkpoints that found the checkpoint lock taken (the next request retries).
     var busy = 0
     /// Background checkpoints that failed otherwise (the connection could not open, an I/O error).

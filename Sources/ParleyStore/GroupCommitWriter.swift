@@ -11,7 +11,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     // Safe to share: `queue`, `isClosed`, `statistics` and `stopped` are only touched while
     // holding `lock`; the connection itself never leaves the writer thread.
     private let lock = ConditionLock()
-    private var queue = JobQueue<any WriteJob>()
+    private var queue = JobQueue<QueuedWrite>()
     private var isClosed = false
     private var statistics = WriterStatistics()
     private var stopped: CheckedContinuation<Void, Never>?
@@ -20,11 +20,13 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let maxBatchSize: Int
     private let clock: StoreClock
     private let syncer: WALSyncer?
+    private let trace: StoreTrace?
 
-    private init(maxBatchSize: Int, clock: StoreClock, syncer: WALSyncer?) {
+    private init(maxBatchSize: Int, clock: StoreClock, syncer: WALSyncer?, trace: StoreTrace?) {
         self.maxBatchSize = max(1, maxBatchSize)
         self.clock = clock
         self.syncer = syncer
+        self.trace = trace
     }
 
     /// Starts the writer thread: it opens its connection with `open`, runs `prepare` (migrations)
@@ -37,16 +39,18 @@ final class GroupCommitWriter: @unchecked Sendable {
         maxBatchSize: Int,
         clock: StoreClock,
         syncer: WALSyncer? = nil,
+        trace: StoreTrace? = nil,
         open: @escaping @Sendable () throws -> any SQLConnection,
         prepare: @escaping @Sendable (SQLContext) throws -> Void
     ) async throws -> GroupCommitWriter {
-        let writer = GroupCommitWriter(maxBatchSize: maxBatchSize, clock: clock, syncer: syncer)
-        syncer?.setIdleHandler { [weak writer] in writer?.syncerBecameIdle() }
+        let writer = GroupCommitWriter(maxBatchSize: maxBatchSize, clock: clock, syncer: syncer, trace: trace)
+        syncer?.setIdleHandler { [weak writer] in writer?.wake() }
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             DatabaseThread.start(name: name) {
                 var connection: (any SQLConnection)?
                 do {
                     let opened = try open()
+                    opened.setCommitHoldHandler { [weak writer] in writer?.wake() }
                     connection = opened
                     try prepare(SQLContext(connection: opened, now: clock.now()))
                 } catch {
@@ -87,9 +91,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     private func enqueue(_ job: some WriteJob) {
+        let queued = QueuedWrite(job: job, enqueuedAt: trace == nil ? 0 : StoreTrace.now())
         let accepted = lock.withLock {
             guard !isClosed else { return false }
-            queue.append(job)
+            queue.append(queued)
             if queue.count == 1 { lock.signal() }
             return true
         }
@@ -136,9 +141,12 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Blocks until operations are queued; nil once the writer is closed and drained.
     private func nextBatch() -> [any WriteJob]? {
-        lock.wait(until: { !queue.isEmpty || isClosed }) {
+        let taken = lock.wait(until: { !queue.isEmpty || isClosed }) { () -> [QueuedWrite]? in
             queue.isEmpty ? nil : queue.popFirst(upTo: maxBatchSize)
         }
+        guard let taken else { return nil }
+        trace?.record(.take, Int64(taken.count), Int64(taken[0].enqueuedAt))
+        return taken.map(\.job)
     }
 
     /// Runs `batch` in one transaction and resumes every caller after it ended.
@@ -168,7 +176,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 job.finish(batchFailure: failure)
             }
         }
-        connection.afterCommit()
+        connection.afterCommit(waitUntilDurable: { syncer?.waitUntilDurableBlocking() })
     }
 
     /// BEGIN, each operation in its savepoint, COMMIT; returns the error that sank the whole batch, if any.
@@ -187,7 +195,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             return error
         }
         do {
-            if batch.count == 1 && !(syncer?.isBusy ?? false) {
+            if batch.count == 1 && !(syncer?.isBusy ?? false) && !connection.holdsNextCommit {
                 // A lone operation needs no savepoint: if it fails, the whole transaction rolls back.
                 let context = SQLContext(connection: connection, now: clock.now())
                 if !batch[0].perform(context) {
@@ -196,18 +204,28 @@ final class GroupCommitWriter: @unchecked Sendable {
                 }
             } else {
                 try performEach(batch, on: connection, counters: &counters)
-                while let more = operationsArrivingWhileSyncing(room: maxBatchSize - batch.count) {
+                while let more = operationsArriving(room: maxBatchSize - batch.count, on: connection) {
                     try performEach(more, on: connection, counters: &counters)
                     batch.append(contentsOf: more)
                 }
             }
+            try waitForCommitHold(on: connection)
             commitID = syncer?.beginCommit()
-            try connection.run("COMMIT")
+            try commitTraced(commitID, operations: batch.count, on: connection)
             return nil
         } catch {
             try? connection.run("ROLLBACK")
             return error
         }
+    }
+
+    /// COMMIT, with the trace told when it started and ended and how many log fsyncs ran inside it.
+    private func commitTraced(_ id: UInt64?, operations: Int, on connection: any SQLConnection) throws(StoreError) {
+        guard let trace else { return try connection.run("COMMIT") }
+        let syncsBefore = SQLiteLogBuffer.syncsOnThisThread
+        trace.record(.commit, Int64(id ?? 0), Int64(operations))
+        try connection.run("COMMIT")
+        trace.record(.committed, Int64(id ?? 0), Int64(SQLiteLogBuffer.syncsOnThisThread - syncsBefore))
     }
 
     /// Runs `jobs` inside the open transaction, each in its savepoint or pipelined with its neighbours.
@@ -226,18 +244,40 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits, while the syncer is busy with the previous commit, for operations to add to this
-    /// transaction; nil once the syncer is free (time to commit), the batch is full, or on close.
-    private func operationsArrivingWhileSyncing(room: Int) -> [any WriteJob]? {
-        guard let syncer, room > 0 else { return nil }
-        return lock.wait(until: { !queue.isEmpty || !syncer.isBusy || isClosed }) {
-            guard !isClosed, syncer.isBusy, !queue.isEmpty else { return nil }
+    /// Waits, while the syncer is busy with the previous commit or the connection holds the next
+    /// one, for operations to add to this transaction; nil once both are free (time to commit),
+    /// the batch is full, or on close.
+    private func operationsArriving(room: Int, on connection: any SQLConnection) -> [any WriteJob]? {
+        guard room > 0 else { return nil }
+        let mustWait = { (self.syncer?.isBusy ?? false) || connection.holdsNextCommit }
+        guard syncer != nil || connection.holdsNextCommit else { return nil }
+        let joined = lock.wait(until: { !queue.isEmpty || !mustWait() || isClosed }) { () -> [QueuedWrite]? in
+            guard !isClosed, mustWait(), !queue.isEmpty else { return nil }
             return queue.popFirst(upTo: room)
+        }
+        guard let joined else { return nil }
+        trace?.record(.join, Int64(joined.count))
+        return joined.map(\.job)
+    }
+
+    /// Blocks while the connection holds the next COMMIT (a full batch, or one closed early,
+    /// gets here without waiting in `operationsArriving`), then lets it release the hold.
+    private func waitForCommitHold(on connection: any SQLConnection) throws(StoreError) {
+        if connection.holdsNextCommit {
+            trace?.record(.holdBegin)
+            lock.wait(until: { !connection.holdsNextCommit }) {}
+            trace?.record(.holdEnd)
+        }
+        do {
+            try connection.releaseCommitHold()
+        } catch {
+            syncer?.markBroken(error)
+            throw error
         }
     }
 
-    /// Wakes the writer thread when it may be waiting for the syncer to become free.
-    private func syncerBecameIdle() {
+    /// Wakes the writer thread when it may be waiting for the syncer or a commit hold to end.
+    private func wake() {
         lock.withLock { lock.broadcast() }
     }
 
@@ -328,6 +368,12 @@ final class GroupCommitWriter: @unchecked Sendable {
             try connection.run("RELEASE SAVEPOINT parley_operation")
         }
     }
+}
+
+/// A queued operation and when it was queued (on the trace's clock; 0 when not tracing).
+private struct QueuedWrite {
+    let job: any WriteJob
+    let enqueuedAt: UInt64
 }
 
 /// Which jobs a pipelined statement answers for.

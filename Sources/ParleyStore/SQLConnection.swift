@@ -35,12 +35,33 @@ protocol SQLConnection: AnyObject {
 
     /// Work the connection put off from inside a COMMIT until the committed batch was handed on
     /// (SQLite: the writer's share of a checkpoint); the writer calls it after every commit.
-    func afterCommit()
+    /// `waitUntilDurable` blocks until every commit so far is durable.
+    func afterCommit(waitUntilDurable: () -> Void)
+
+    /// Whether the next COMMIT must wait (SQLite: for the database file's fsync that lets the
+    /// log start over); the writer goes on running operations meanwhile.
+    var holdsNextCommit: Bool { get }
+
+    /// Called right before COMMIT once `holdsNextCommit` is false; throws when what the hold
+    /// waited for failed (the transaction must then not commit).
+    func releaseCommitHold() throws(StoreError)
+
+    /// Sets what to call (from any thread) when a hold of the next COMMIT may have ended.
+    func setCommitHoldHandler(_ handler: @escaping @Sendable () -> Void)
 }
 
 extension SQLConnection {
     /// Nothing put off, by default.
-    func afterCommit() {}
+    func afterCommit(waitUntilDurable: () -> Void) {}
+
+    /// No hold, by default.
+    var holdsNextCommit: Bool { false }
+
+    /// Nothing to release, by default.
+    func releaseCommitHold() throws(StoreError) {}
+
+    /// No hold to end, by default.
+    func setCommitHoldHandler(_ handler: @escaping @Sendable () -> Void) {}
 
     /// No row ids, by default.
     var lastInsertRowID: Int64? { nil }

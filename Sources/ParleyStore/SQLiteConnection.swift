@@ -12,8 +12,11 @@ final class SQLiteConnection: SQLConnection {
     private var checkpointer: WALCheckpointer?
     /// The log's length after the previous commit (a shorter one means it started over).
     private var framesAtLastCommit = 0
-    /// The background checkpoint is within reach of the log's end: `afterCommit()` copies the rest.
-    private var catchUpDue = false
+    /// Where the writer stands in letting the log start over (see `LogRestartSteps`).
+    private var restart = LogRestartSteps()
+    /// The `synchronous` level commits run with (the catch-up copies with none).
+    private var commitSynchronous = "FULL"
+
     let path: String
 
     var dialect: SQLDialect { .sqlite }
@@ -58,7 +61,10 @@ final class SQLiteConnection: SQLConnection {
             try run("PRAGMA cache_size = -\(Self.readerCacheKiB)")
         case .writer(let checkpointer, let syncedElsewhere):
             try enableWriteAheadLog()
-            if syncedElsewhere { try run("PRAGMA synchronous = NORMAL") }
+            if syncedElsewhere {
+                try run("PRAGMA synchronous = NORMAL")
+                commitSynchronous = "NORMAL"
+            }
             // The writer touches every room's counter, every sender's cursor and the tails of the
             // message indexes; with SQLite's default 2 MiB cache it re-reads those pages from
             // the file on most commits.
@@ -117,30 +123,107 @@ final class SQLiteConnection: SQLConnection {
     /// never wins that race (new frames land while it copies), so the log would grow to `limit`,
     /// the writer would stop there for a long checkpoint, and every commit on the way would write
     /// to a longer log. So once the background checkpoint is close to the end, the writer copies
-    /// the rest itself in `afterCommit()`, and its next transaction starts the log over.
+    /// the rest itself in `afterCommit`, and its next transaction starts the log over.
     private func logGrew(to frames: Int) {
         guard let checkpointer else { return }
-        if frames < framesAtLastCommit { checkpointer.logStartedOver() }
-        framesAtLastCommit = frames
-        if frames >= checkpointer.limit {
-            _ = checkpointPassively()
-            checkpointer.recordWriterCheckpoint()
-            return
+        if frames < framesAtLastCommit {
+            checkpointer.trace?.record(.restart, Int64(framesAtLastCommit))
+            checkpointer.logStartedOver()
         }
-        guard frames >= checkpointer.threshold else { return }
-        switch checkpointer.progress(towards: frames, within: WALCheckpointer.catchUpFrames) {
-        case .running: break
-        case .caughtUp: catchUpDue = true
-        case .behind: checkpointer.request()
+        framesAtLastCommit = frames
+        let progress = frames >= checkpointer.threshold && frames < checkpointer.limit
+            ? checkpointer.progress(towards: frames, within: WALCheckpointer.catchUpFrames) : .running
+        switch restart.logGrew(frames: frames, threshold: checkpointer.threshold, limit: checkpointer.limit, progress: progress) {
+        case .none: break
+        case .requestPass: checkpointer.request()
+        case .checkpointAtLimit:
+            checkpointer.trace?.record(.limitBegin, Int64(frames))
+            let status = checkpointPassively().status
+            checkpointer.trace?.record(.limitEnd, Int64(status))
+            checkpointer.recordWriterCheckpoint()
         }
     }
 
     /// Copies the last frames of the log into the database file when the background checkpoint
-    /// left only those: outside COMMIT, so the batch just committed goes to its fsync meanwhile.
-    func afterCommit() {
-        guard catchUpDue, let checkpointer else { return }
-        catchUpDue = false
-        checkpointer.recordWriterCatchUp(succeeded: checkpointPassively().status == SQLITE_OK)
+    /// left only those, without an fsync on this thread.
+    ///
+    /// SQLite's own checkpoint would fsync the log before copying and the database file after:
+    /// two fsyncs during which the writer could neither run nor commit anything, plus the new
+    /// log's header fsync in the next COMMIT — on a slow disk the writer fell behind by four
+    /// fsyncs at every restart and its queue took many more to drain. Here the log is made
+    /// durable by the syncer (`waitUntilDurable`: the batch just committed is its only unsynced
+    /// part), the copy runs with `synchronous=OFF`, and the database file's fsync runs on the
+    /// checkpointer's thread while this one goes on with the next batch; only its COMMIT, which
+    /// writes the new log over the old one, waits for that fsync (`holdsNextCommit`).
+    func afterCommit(waitUntilDurable: () -> Void) {
+        guard let checkpointer, restart.takeCopyDue() else { return }
+        checkpointer.trace?.record(.catchUpBegin, Int64(framesAtLastCommit))
+        waitUntilDurable()
+        checkpointer.trace?.record(.catchUpDurable)
+        let result = copyWithoutSync()
+        checkpointer.trace?.record(.catchUpEnd, Int64(result.status), Int64(result.copiedFrames))
+        checkpointer.recordWriterCatchUp(succeeded: result.status == SQLITE_OK)
+        let reachedEnd = result.status == SQLITE_OK && result.logFrames > 0 && result.copiedFrames == result.logFrames
+        guard restart.copied(reachedEnd: reachedEnd) else { return }
+        // The log may start over at the next commit, so none of that commit's pages may reach the
+        // log before the database file is durable: the pager must not spill them before COMMIT.
+        // Should that not take, the file is synced here instead.
+        do {
+            try run("PRAGMA cache_spill = OFF")
+            checkpointer.requestFileSync()
+        } catch {
+            _ = restart.syncedHere(succeeded: syncDatabaseFile() == SQLITE_OK)
+        }
+    }
+
+    /// A PASSIVE checkpoint with SQLite's fsyncs turned off for it (the log is already durable;
+    /// the database file's fsync is the caller's).
+    private func copyWithoutSync() -> (status: Int32, logFrames: Int, copiedFrames: Int) {
+        do {
+            try run("PRAGMA synchronous = OFF")
+        } catch {
+            return (SQLITE_ERROR, 0, 0)
+        }
+        let result = checkpointPassively()
+        do {
+            try run("PRAGMA synchronous = \(commitSynchronous)")
+        } catch {
+            // Commits must not run unsynced: refuse them until the server restarts.
+            restart.block()
+        }
+        return result
+    }
+
+    /// Calls `handler` whenever the checkpointer ends a fsync of the database file this
+    /// connection's next COMMIT may be waiting for.
+    func setCommitHoldHandler(_ handler: @escaping @Sendable () -> Void) {
+        checkpointer?.setFileSyncHandler(handler)
+    }
+
+    /// Whether the next COMMIT must wait: the database file's fsync that lets the log start over
+    /// is still running.
+    var holdsNextCommit: Bool {
+        guard let checkpointer, restart.phase == .awaitingFileSync else { return false }
+        return restart.holdsCommit(checkpointer.fileSyncState)
+    }
+
+    /// Called right before COMMIT, once `holdsNextCommit` is false: throws when the database
+    /// file could not be made durable (then no commit succeeds until the server restarts).
+    /// Should the checkpointer's thread not have run the fsync, this thread runs it.
+    func releaseCommitHold() throws(StoreError) {
+        guard restart.phase != .appending else { return }
+        let outcome = checkpointer?.takeFileSyncOutcome() ?? .notRun
+        var commits: Bool
+        switch restart.release(outcome) {
+        case .commit: commits = true
+        case .refuse: commits = false
+        case .syncHere: commits = restart.syncedHere(succeeded: syncDatabaseFile() == SQLITE_OK)
+        }
+        guard commits else {
+            throw StoreError(.io, "the database file could not be synced before the log started over; "
+                             + "no write is acknowledged until the server restarts")
+        }
+        try run("PRAGMA cache_spill = ON")
     }
 
     /// Copies into the database file every log frame no reader still needs; returns SQLite's

@@ -20,4 +20,7 @@ enum SQLiteLogBuffer {
         _ = parley_log_buffer_statistics(path, &logical, &physical)
         return (UInt64(logical), UInt64(physical))
     }
+
+    /// How many times SQLite synced a log through this VFS on the calling thread.
+    static var syncsOnThisThread: UInt64 { UInt64(parley_log_buffer_thread_syncs()) }
 }

@@ -10,6 +10,8 @@ public struct StoreConfiguration: Sendable {
     public var limits: StoreLimits
     /// The clock rows are stamped with.
     public var clock: StoreClock
+    /// Where the SQLite store records its timeline; nil: the file `PARLEY_STORE_TRACE` names, if any.
+    var trace: StoreTrace?
 
     /// A configuration for `location` with the defaults: 2 readers, batches of up to 512 operations.
     public init(location: StoreLocation, readerCount: Int = 2, maxBatchSize: Int = 512,

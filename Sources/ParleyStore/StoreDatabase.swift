@@ -8,6 +8,8 @@ public final class StoreDatabase: Sendable {
     let syncer: WALSyncer?
     /// Copies the SQLite log into the database file in the background (nil on PostgreSQL).
     private let checkpointer: WALCheckpointer?
+    /// The timeline `PARLEY_STORE_TRACE` asked for (nil: none).
+    let trace: StoreTrace?
 
     /// The engine behind the database.
     public let dialect: SQLDialect
@@ -22,8 +24,9 @@ public final class StoreDatabase: Sendable {
         let location = configuration.location
         // SQLite's log is fsynced and checkpointed by threads of their own; PostgreSQL needs neither.
         let sqlitePath: String? = if case .sqlite(let path) = location { path } else { nil }
-        let syncer = sqlitePath.map { WALSyncer.start(databasePath: $0) }
-        let checkpointer = sqlitePath.map { WALCheckpointer.start(path: $0) }
+        let trace = sqlitePath == nil ? nil : configuration.trace ?? StoreTrace.fromEnvironment()
+        let syncer = sqlitePath.map { WALSyncer.start(databasePath: $0, trace: trace) }
+        let checkpointer = sqlitePath.map { WALCheckpointer.start(path: $0, trace: trace) }
         let writer: GroupCommitWriter
         let applied = Mutex<[AppliedMigration]>([])
         do {
@@ -32,6 +35,7 @@ public final class StoreDatabase: Sendable {
                 maxBatchSize: configuration.maxBatchSize,
                 clock: configuration.clock,
                 syncer: syncer,
+                trace: trace,
                 open: { try Self.connect(location, checkpointer: checkpointer) },
                 prepare: { context in
                     let done = try Migrator.migrate(context)
@@ -39,6 +43,7 @@ public final class StoreDatabase: Sendable {
                 })
         } catch {
             checkpointer?.close()
+            trace?.close()
             throw error
         }
         do {
@@ -48,15 +53,17 @@ public final class StoreDatabase: Sendable {
                 clock: configuration.clock,
                 open: { try Self.connect(location, checkpointer: nil, readOnly: true) })
             return StoreDatabase(writer: writer, readers: readers, syncer: syncer, checkpointer: checkpointer,
-                                 dialect: location.dialect, appliedMigrations: applied.withLock { $0 })
+                                 trace: trace, dialect: location.dialect, appliedMigrations: applied.withLock { $0 })
         } catch {
             await writer.close()
+            trace?.close()
             throw error
         }
     }
 
     private init(writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, checkpointer: WALCheckpointer?,
-                 dialect: SQLDialect, appliedMigrations: [AppliedMigration]) {
+                 trace: StoreTrace?, dialect: SQLDialect, appliedMigrations: [AppliedMigration]) {
+        self.trace = trace
         self.appliedMigrations = appliedMigrations
         self.writer = writer
         self.readers = readers
@@ -125,12 +132,14 @@ public final class StoreDatabase: Sendable {
             statistics.logSyncs = sync.syncs
             statistics.syncedBatches = sync.batches
             statistics.logSyncFailures = sync.failures
+            statistics.logSyncDurations = sync.durations
         }
         if let checkpoints = checkpointer?.currentStatistics {
             statistics.backgroundCheckpoints = checkpoints.background
             statistics.checkpointCatchUps = checkpoints.catchUps
             statistics.logRestarts = checkpoints.restarts
             statistics.limitCheckpoints = checkpoints.byWriter
+            statistics.restartFileSyncs = checkpoints.fileSyncs
             statistics.checkpointFailures = checkpoints.failures + checkpoints.busy
         }
         return statistics
@@ -140,5 +149,6 @@ public final class StoreDatabase: Sendable {
     public func close() async {
         await writer.close()
         await readers.close()
+        trace?.close()
     }
 }

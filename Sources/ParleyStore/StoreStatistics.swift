@@ -13,6 +13,10 @@ public struct StoreStatistics: Sendable, Hashable {
     public var syncedBatches = 0
     /// fsyncs of the log that failed (the store then refuses writes until restart).
     public var logSyncFailures = 0
+    /// How long the fsyncs of the log took (a slow disk shows here first).
+    public var logSyncDurations = DurationHistogram()
+    /// fsyncs of the database file run before the log started over (off the writer's thread).
+    public var restartFileSyncs = 0
     /// Background checkpoint passes that completed.
     public var backgroundCheckpoints = 0
     /// Times the writer copied the last frames itself so the log could start over.

@@ -6,4 +6,6 @@ struct SyncStatistics: Sendable, Equatable {
     var batches = 0
     /// fsyncs that failed (their batches' callers got the error).
     var failures = 0
+    /// How long the fsyncs took.
+    var durations = DurationHistogram()
 }

@@ -11,14 +11,20 @@ import CSQLite
 /// for the next round) and fsyncs the database file. Each pass copies what the writer committed
 /// during the previous one; once a pass leaves only a few frames behind (`catchUpFrames`, more
 /// after every further pass), the writer copies those itself right after its next commit, and its
-/// following transaction starts the log over. Should the log still reach `limit` frames — a reader
-/// holding an old snapshot, or a checkpoint falling behind — the writer checkpoints itself, so
-/// the file stays bounded.
+/// following transaction starts the log over. That copy syncs nothing on the writer's thread: the
+/// writer waits until the syncer has made the log durable, copies without SQLite's fsyncs, and
+/// asks this thread for the database file's fsync (`requestFileSync`), which must end before the
+/// writer's next COMMIT may write the new log over the old one; meanwhile the writer already runs
+/// the next batch's operations. Should the log still reach `limit` frames — a reader holding an
+/// old snapshot, or a checkpoint falling behind — the writer checkpoints itself, so the file stays
+/// bounded.
 final class WALCheckpointer: @unchecked Sendable {
-    // Safe to share: `requested`, `isClosed`, `hasStopped`, `stopped` and `statistics` are only
-    // touched while holding `lock`; the checkpoint connection never leaves its thread.
+    // Safe to share: every stored `var` is only touched while holding `lock`; the checkpoint
+    // connection never leaves its thread.
     private let lock = ConditionLock()
     private var requested = false
+    private var fileSync = FileSync.idle
+    private var fileSyncHandler: (@Sendable () -> Void)?
     private var isClosed = false
     private var hasStopped = false
     private var statistics = CheckpointStatistics()
@@ -35,6 +41,23 @@ final class WALCheckpointer: @unchecked Sendable {
     let threshold: Int
     /// WAL frames after which the writer checkpoints itself.
     let limit: Int
+    /// Where the writer's connection and this thread record what they do (nil: nowhere).
+    let trace: StoreTrace?
+    /// How the database file is fsynced (SQLite's own file handle; tests pass one they control).
+    private let syncFile: @Sendable (SQLiteConnection) -> Int32
+
+    /// Where the fsync of the database file that a log restart needs stands.
+    enum FileSync: Equatable {
+        /// None asked for since the last one's outcome was taken.
+        case idle
+        /// Asked for or running: the writer's next COMMIT must wait.
+        case pending
+        /// Ended with SQLite status `status` (`SQLITE_OK`: the file is durable).
+        case ended(status: Int32)
+        /// This thread could not run it (its connection would not open, or it stopped): the
+        /// writer syncs the file itself.
+        case notRun
+    }
 
     /// Default thresholds: 16,384 frames (64 MiB with 4 KiB pages) wakes the background
     /// checkpoint; 65,536 frames (256 MiB) makes the writer do it. Under a stream of sends a
@@ -48,14 +71,18 @@ final class WALCheckpointer: @unchecked Sendable {
     /// background pass (1 MiB of pages; doubled after each further pass).
     static let catchUpFrames = 256
 
-    private init(threshold: Int, limit: Int) {
+    private init(threshold: Int, limit: Int, trace: StoreTrace?, syncFile: @escaping @Sendable (SQLiteConnection) -> Int32) {
         self.threshold = max(1, threshold)
         self.limit = max(self.threshold, limit)
+        self.trace = trace
+        self.syncFile = syncFile
     }
 
     /// Starts the checkpoint thread with its own connection to the database at `path`.
-    static func start(path: String, threshold: Int = defaultThreshold, limit: Int = defaultLimit) -> WALCheckpointer {
-        let checkpointer = WALCheckpointer(threshold: threshold, limit: limit)
+    static func start(path: String, threshold: Int = defaultThreshold, limit: Int = defaultLimit,
+                      trace: StoreTrace? = nil,
+                      syncFile: @escaping @Sendable (SQLiteConnection) -> Int32 = { $0.syncDatabaseFile() }) -> WALCheckpointer {
+        let checkpointer = WALCheckpointer(threshold: threshold, limit: limit, trace: trace, syncFile: syncFile)
         DatabaseThread.start(name: "parley-checkpoint") {
             checkpointer.run(path: path)
         }
@@ -69,6 +96,34 @@ final class WALCheckpointer: @unchecked Sendable {
             requested = true
             lock.signal()
         }
+    }
+
+    /// Asks this thread to fsync the database file, ahead of any checkpoint pass; returns at once.
+    /// `fileSyncState` is `pending` until it ended, when the handler set with `setFileSyncHandler` is called.
+    func requestFileSync() {
+        lock.withLock {
+            fileSync = hasStopped ? .notRun : .pending
+            lock.broadcast()
+        }
+    }
+
+    /// Where the requested fsync of the database file stands.
+    var fileSyncState: FileSync {
+        lock.withLock { fileSync }
+    }
+
+    /// Takes the outcome of an ended fsync of the database file (the state returns to `idle`).
+    func takeFileSyncOutcome() -> FileSync {
+        lock.withLock {
+            let outcome = fileSync
+            if outcome != .pending { fileSync = .idle }
+            return outcome
+        }
+    }
+
+    /// Sets what to call (outside the lock) when a requested fsync of the database file ended.
+    func setFileSyncHandler(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { fileSyncHandler = handler }
     }
 
     /// Stops the thread after a checkpoint in progress; the connection closes on the way out.
@@ -133,11 +188,17 @@ final class WALCheckpointer: @unchecked Sendable {
 
     private func run(path: String) {
         var connection: SQLiteConnection?
-        while let generation = waitForRequest() {
+        while let work = nextWork() {
             if connection == nil {
                 connection = try? SQLiteConnection(path: path, role: .checkpointer)
             }
-            let result = connection.map(Self.checkpointAndSync)
+            guard case .pass(let generation) = work else {
+                runFileSync(on: connection)
+                continue
+            }
+            trace?.record(.passBegin, Int64(generation))
+            let result = connection.map(checkpointAndSync)
+            trace?.record(.passEnd, Int64(result?.status ?? -1))
             lock.withLock {
                 switch result?.status {
                 case SQLITE_OK:
@@ -158,10 +219,27 @@ final class WALCheckpointer: @unchecked Sendable {
             }
         }
         connection = nil
-        lock.withLock {
+        let handler = lock.withLock { () -> (@Sendable () -> Void)? in
             hasStopped = true
             lock.broadcast()
+            guard fileSync == .pending else { return nil }
+            fileSync = .notRun
+            return fileSyncHandler
         }
+        handler?()
+    }
+
+    /// The fsync of the database file a log restart waits for.
+    private func runFileSync(on connection: SQLiteConnection?) {
+        trace?.record(.fileSyncBegin, 0)
+        let status = connection.map(syncFile)
+        trace?.record(.fileSyncEnd, Int64(status ?? -1))
+        let handler = lock.withLock { () -> (@Sendable () -> Void)? in
+            fileSync = status.map { .ended(status: $0) } ?? .notRun
+            if status == SQLITE_OK { statistics.fileSyncs += 1 }
+            return fileSyncHandler
+        }
+        handler?()
     }
 
     /// A PASSIVE checkpoint, then an fsync of the database file if it copied anything.
@@ -169,22 +247,32 @@ final class WALCheckpointer: @unchecked Sendable {
     /// SQLite syncs the database file only when a checkpoint reaches the end of the log; under a
     /// stream of commits a background pass never does, so without this every page it copied
     /// would still be waiting for the fsync of the writer's catch-up — on the writer's time.
-    private static func checkpointAndSync(_ connection: SQLiteConnection) -> (status: Int32, logFrames: Int, copiedFrames: Int) {
+    private func checkpointAndSync(_ connection: SQLiteConnection) -> (status: Int32, logFrames: Int, copiedFrames: Int) {
         var result = connection.checkpointPassively()
+        trace?.record(.passCopied, Int64(result.logFrames), Int64(result.copiedFrames))
         if result.status == SQLITE_OK && result.copiedFrames > 0 {
             result.status = connection.syncDatabaseFile()
         }
         return result
     }
 
-    /// Blocks until a checkpoint is requested (the log generation it runs on) or the
-    /// checkpointer is closed (nil).
-    private func waitForRequest() -> Int? {
-        lock.wait(until: { requested || isClosed }) {
+    /// What this thread does next.
+    private enum Work {
+        /// A checkpoint pass on the log of this generation.
+        case pass(generation: Int)
+        /// The fsync of the database file the writer waits for.
+        case fileSync
+    }
+
+    /// Blocks until a file sync (first: the writer waits for it) or a checkpoint is requested;
+    /// nil once the checkpointer is closed.
+    private func nextWork() -> Work? {
+        lock.wait(until: { requested || fileSync == .pending || isClosed }) {
+            if fileSync == .pending { return .fileSync }
             guard !isClosed else { return nil }
             requested = false
             isCheckpointing = true
-            return logGeneration
+            return .pass(generation: logGeneration)
         }
     }
 }

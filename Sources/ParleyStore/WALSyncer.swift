@@ -26,6 +26,7 @@ final class WALSyncer: @unchecked Sendable {
     private var hasStopped = false
     private var idleHandler: (@Sendable () -> Void)?
     private let sync: () throws(StoreError) -> Void
+    private let trace: StoreTrace?
 
     private struct CommittedBatch {
         let id: UInt64
@@ -33,19 +34,20 @@ final class WALSyncer: @unchecked Sendable {
         let failure: StoreError?
     }
 
-    private init(sync: @escaping () throws(StoreError) -> Void) {
+    private init(sync: @escaping () throws(StoreError) -> Void, trace: StoreTrace?) {
         self.sync = sync
+        self.trace = trace
     }
 
     /// Starts the syncer thread for the log of the SQLite database at `databasePath`.
-    static func start(databasePath: String) -> WALSyncer {
+    static func start(databasePath: String, trace: StoreTrace? = nil) -> WALSyncer {
         let file = WALFile(databasePath: databasePath)
-        return start(sync: { () throws(StoreError) in try file.sync() })
+        return start(trace: trace, sync: { () throws(StoreError) in try file.sync() })
     }
 
     /// Starts the syncer thread with `sync` as the flush (tests pass one they control).
-    static func start(sync: @escaping () throws(StoreError) -> Void) -> WALSyncer {
-        let syncer = WALSyncer(sync: sync)
+    static func start(trace: StoreTrace? = nil, sync: @escaping () throws(StoreError) -> Void) -> WALSyncer {
+        let syncer = WALSyncer(sync: sync, trace: trace)
         DatabaseThread.start(name: "parley-wal-sync") { syncer.run() }
         return syncer
     }
@@ -79,6 +81,20 @@ final class WALSyncer: @unchecked Sendable {
         lock.withLock {
             pending.append(CommittedBatch(id: id, jobs: jobs, failure: failure))
             if pending.count == 1 { lock.broadcast() }
+        }
+    }
+
+    /// Blocks the calling thread until every commit begun so far is durable (or the log is broken).
+    func waitUntilDurableBlocking() {
+        lock.wait(until: { durable >= begun || brokenBy != nil }) {}
+    }
+
+    /// Marks the store broken by `error` (a failed fsync the log's safety depended on): from
+    /// now on every batch fails with it, as after a failed fsync of the log.
+    func markBroken(_ error: StoreError) {
+        lock.withLock {
+            if brokenBy == nil { brokenBy = error }
+            lock.broadcast()
         }
     }
 
@@ -117,7 +133,15 @@ final class WALSyncer: @unchecked Sendable {
             // every later batch fails with the first error until the server is restarted (and
             // SQLite recovers from what is really on disk).
             var failure = self.failure
+            let last = Int64(batches[batches.count - 1].id)
+            var took: UInt64 = 0
             if failure == nil {
+                trace?.record(.syncBegin, last, Int64(batches.count))
+                let started = StoreTrace.now()
+                defer {
+                    took = StoreTrace.now() - started
+                    trace?.record(.syncEnd, last, failure == nil ? 1 : 0)
+                }
                 do {
                     try sync()
                 } catch {
@@ -129,10 +153,12 @@ final class WALSyncer: @unchecked Sendable {
                 }
             }
             // Counters and the durable mark first, so a caller that was answered sees them.
-            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil, batches: batches.count)
+            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil,
+                                               batches: batches.count, took: took)
             for batch in batches {
                 for job in batch.jobs { job.finish(batchFailure: batch.failure ?? failure) }
             }
+            if let trace { trace.record(.answered, last, Int64(batches.reduce(0) { $0 + $1.jobs.count })) }
             for waiter in released { waiter.resume() }
             idle?()
         }
@@ -154,15 +180,17 @@ final class WALSyncer: @unchecked Sendable {
 
     /// Records the fsync's outcome; returns the readers it releases and, when nothing is left to
     /// flush, the handler to tell.
-    private func markDurable(upTo id: UInt64, failed: Bool,
-                             batches: Int) -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) {
+    private func markDurable(upTo id: UInt64, failed: Bool, batches: Int,
+                             took: UInt64) -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) {
         lock.withLock {
             isSyncing = false
             // After a failed fsync nothing newer can be called durable, but readers are released
             // anyway: they saw what the writer committed, and holding them forever helps no one.
             durable = max(durable, id)
+            lock.broadcast()  // a writer may wait for this mark (waitUntilDurableBlocking)
             statistics.syncs += 1
             statistics.batches += batches
+            if took > 0 { statistics.durations.record(nanoseconds: took) }
             if failed { statistics.failures += 1 }
             var released: [CheckedContinuation<Void, Never>] = []
             waiters.removeAll { waiter in

@@ -25,13 +25,24 @@ import Testing
         #expect(text.contains("parley_store_limit_checkpoints_total 1\n"))
         #expect(text.contains("parley_store_info{engine=\"sqlite\"} 1\n"))
         #expect(!text.contains("parley_store_round_trips_total"))
-        // Every family has its HELP and TYPE lines before its samples (Prometheus text format).
-        var declared: Set<Substring> = []
-        for line in text.split(separator: "\n") {
-            if line.hasPrefix("# TYPE ") { declared.insert(line.split(separator: " ")[2]) }
-            guard !line.hasPrefix("#") else { continue }
-            let name = line.split(separator: " ")[0].split(separator: "{")[0]
-            #expect(declared.contains(name))
+        // Every sample is preceded by its HELP and TYPE lines (Prometheus text format); a
+        // histogram's series (`_bucket`, `_sum`, `_count`) follow the lines of its base name.
+        let lines = text.split(separator: "\n")
+        var described: Set<Substring> = []
+        for (index, line) in lines.enumerated() {
+            if line.hasPrefix("# TYPE ") {
+                let name = line.split(separator: " ")[2]
+                #expect(index >= 1 && lines[index - 1].hasPrefix("# HELP \(name) "))
+                described.insert(name)
+                continue
+            }
+            if line.hasPrefix("#") { continue }
+            let series = line.split(separator: " ")[0].split(separator: "{")[0]
+            var base = series
+            for suffix in ["_bucket", "_sum", "_count"] where series.hasSuffix(suffix) && !described.contains(series) {
+                base = series.dropLast(suffix.count)
+            }
+            #expect(described.contains(base), "\(series) has no HELP and TYPE lines")
         }
     }
 
@@ -51,5 +62,23 @@ import Testing
                            "parley_store_synced_batches_total", "parley_store_checkpoint_failures_total"] {
             #expect(!text.contains(sqliteOnly))
         }
+    }
+
+    @Test func logFsyncDurationsAreAHistogramInSeconds() {
+        var statistics = StoreStatistics()
+        statistics.logSyncDurations.record(nanoseconds: 80_000)      // 0.08 ms
+        statistics.logSyncDurations.record(nanoseconds: 9_000_000)   // 9 ms
+        statistics.logSyncDurations.record(nanoseconds: 12_000_000)  // 12 ms
+        statistics.logSyncDurations.record(nanoseconds: 3_000_000_000)  // 3 s: above every bound
+        let text = StoreMetrics.render(statistics)
+        #expect(text.contains("# TYPE parley_store_log_sync_seconds histogram\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_bucket{le=\"0.0001\"} 1\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_bucket{le=\"0.005\"} 1\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_bucket{le=\"0.01\"} 2\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_bucket{le=\"0.025\"} 3\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_bucket{le=\"1\"} 3\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_bucket{le=\"+Inf\"} 4\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_sum 3.02108\n"))
+        #expect(text.contains("parley_store_log_sync_seconds_count 4\n"))
     }
 }

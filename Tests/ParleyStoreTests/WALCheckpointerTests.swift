@@ -13,14 +13,17 @@ import Testing
     }
 
     /// Commits `count` transactions of one 2 KiB row each (every one adds frames to the log),
-    /// each followed by the connection's after-commit work, as the group-commit writer does.
+    /// each waiting for a hold of its COMMIT and followed by the connection's after-commit work,
+    /// as the group-commit writer does.
     private static func commitRows(_ writer: SQLiteConnection, count: Int, from start: Int = 0) throws {
         for index in start..<start + count {
             try writer.run("BEGIN IMMEDIATE")
             _ = try writer.execute("INSERT INTO t (id, body) VALUES ($1, $2)",
                                    [.int(index), .text(String(repeating: "x", count: 2_048))])
+            while writer.holdsNextCommit { usleep(500) }
+            try writer.releaseCommitHold()
             try writer.run("COMMIT")
-            writer.afterCommit()
+            writer.afterCommit(waitUntilDurable: {})
         }
     }
 

@@ -1,25 +1,38 @@
 """Issue 4, Must show: crash safety. While many clients send at once, `parley serve` is killed
 with SIGKILL; after a restart over the same database every acknowledged message is there
 exactly once (same id and seq), seqs have no gaps, and retrying the sends whose answer was
-lost yields each message once. On SQLite (the data directory) and on PostgreSQL
+lost yields each message once. On SQLite (the data directory), on SQLite behind a slow disk
+(every fsync 5 ms longer, through the LD_PRELOAD shim of Benchmarks/c/slow_fsync.c, so sends
+pile up behind the log's fsyncs and checkpoints when the server dies), and on PostgreSQL
 (`--database`, a fresh schema in the instance PARLEY_TEST_POSTGRES_URL names)."""
+import shutil
 import subprocess
 import threading
 import time
 
 import pytest
 
-from chat_support import APP_A, ChatServer, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, ROOT, ChatServer, create_user, mint, postgres_schema_url, unique
 
 SENDERS = 48
 ROOMS = 4
 MIN_ACKNOWLEDGED = 1000
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+def slow_fsync_env(delay_us):
+    """The environment that makes every fsync of the server `delay_us` longer (the shim is built here)."""
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler for the slow-fsync shim")
+    built = subprocess.run([str(ROOT / "Benchmarks" / "build_slow_fsync.sh")], capture_output=True, text=True)
+    if built.returncode != 0:
+        pytest.skip(f"the slow-fsync shim did not build: {built.stderr}")
+    return {"LD_PRELOAD": built.stdout.strip(), "SLOW_FSYNC_US": str(delay_us)}
+
+
+@pytest.fixture(params=["sqlite", "sqlite-slow-fsync", "postgres"])
 def crash_server(request):
-    if request.param == "sqlite":
-        server = ChatServer()
+    if request.param.startswith("sqlite"):
+        server = ChatServer(env=slow_fsync_env(5000) if request.param == "sqlite-slow-fsync" else None)
         yield server
         server.stop()
         return

@@ -64,6 +64,8 @@ final class SendDriver {
         outcome.latency = LatencySummary(nanoseconds: latencies)
         if case .rate = pacing { outcome.lateness = LatencySummary(nanoseconds: lateness) }
         outcome.cpu = meter.usage(from: before, to: after)
+        outcome.windowStart = start
+        outcome.windowEnd = phaseEnd
         return outcome
     }
 

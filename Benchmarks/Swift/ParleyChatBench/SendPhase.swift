@@ -31,6 +31,9 @@ struct SendPhase {
         var lateness: LatencySummary?
         var latency = LatencySummary(nanoseconds: [])
         var cpu: CPUMeter.Usage?
+        /// The window on CLOCK_MONOTONIC (ns), to find it in the server's store trace.
+        var windowStart: UInt64 = 0
+        var windowEnd: UInt64 = 0
 
         /// Acknowledged sends per second of the window: closed loop, the answers that arrived in
         /// it; open loop, every answer to a message due in it (the rate the server kept up with).
@@ -65,6 +68,7 @@ struct SendPhase {
                 if let lateness { fields.append(("\(key)_late_p99_ms", LatencySummary.ms(lateness.p99))) }
             }
             if let cpu { fields += cpu.fields(key) }
+            fields += [("\(key)_from_ns", String(windowStart)), ("\(key)_to_ns", String(windowEnd))]
             return fields
         }
 

@@ -25,4 +25,8 @@ int parley_log_buffer_register(void);
 /// Returns the number of open handles of that log.
 int parley_log_buffer_statistics(const char *path, sqlite3_uint64 *logical, sqlite3_uint64 *physical);
 
+/// How many times SQLite asked, on the calling thread, for a log opened through this VFS to be
+/// synced (the header sync of a log that starts over, a checkpoint's sync of the log).
+sqlite3_uint64 parley_log_buffer_thread_syncs(void);
+
 #endif
