@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds ParleyKit's DocC documentation (Sources/ParleyKit/ParleyKit.docc) with the toolchain's
 # own tools, from an existing debug build: swift-symbolgraph-extract reads the module, docc
-# converts the catalog and the symbol graph. Any warning fails the run (an unresolved
-# ``Symbol`` link, a missing article), so the docs cannot rot unnoticed.
+# converts the catalog and the symbol graph. An unresolved ``Symbol`` or <doc:Article> link
+# fails the run, so the docs cannot rot unnoticed.
 #
 #   scripts/docc.sh [output-dir]    (default .build/docc/ParleyKit.doccarchive)
 set -euo pipefail
@@ -30,9 +30,11 @@ swift-symbolgraph-extract -module-name ParleyKit -I "$modules" "${includes[@]}" 
 log=.build/docc/convert.log
 docc convert Sources/ParleyKit/ParleyKit.docc --additional-symbol-graph-dir "$graphs" \
   --fallback-display-name ParleyKit --fallback-bundle-identifier org.parley.ParleyKit \
-  --output-path "$out" --warnings-as-errors 2>&1 | tee "$log"
-if grep -q "warning:" "$log"; then
-  echo "docc: warnings (see above)" >&2
+  --output-path "$out" 2>&1 | tee "$log"
+# Unresolved symbol and article links fail the run; other notes (an undocumented parameter)
+# are shown but do not.
+if grep -iE "warning: .*(can't be resolved|doesn't exist|not found|unresolved|ambiguous)" "$log"; then
+  echo "docc: unresolved links (see above)" >&2
   exit 1
 fi
 echo "docc: wrote $out"
