@@ -1,5 +1,5 @@
 import ParleyText
-import ParleyWire
+import ParleyWireCore
 
 /// A value in a document's maps and arrays: JSON (null, booleans, numbers, strings,
 /// arrays, objects) and bytes, as Yjs stores them (lib0 "any").
