@@ -43,6 +43,9 @@ export PARLEY_TEST_NO_SKIPS=1
 say "Swift tests"
 swift test --skip-build
 
+say "ParleyKit documentation (DocC)"
+scripts/docc.sh
+
 say "Python interop tests"
 export PARLEY_BIN_DIR="$root/.build/debug"
 "$root/.venv-test/bin/python" -m pytest -q -rs Tests/interop

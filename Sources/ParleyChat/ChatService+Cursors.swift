@@ -46,4 +46,17 @@ extension ChatService {
                                     data: .object(["room_id": .string(room), "user_id": .string(user)]))])
         return .noContent
     }
+
+    /// The user stopped typing before the notice expired (sent a message elsewhere, cleared the
+    /// composer): others hide the indicator at once.
+    func stopTyping(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        try admit(.typing, context)
+        let user = try context.requireUser()
+        let room = call.parameter("room_id")
+        try await requireMember(context, room: room)
+        publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "typing.stopped",
+                                    data: .object(["room_id": .string(room), "user_id": .string(user)]))])
+        return .noContent
+    }
 }

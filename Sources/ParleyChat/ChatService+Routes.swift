@@ -32,6 +32,9 @@ extension ChatService {
             route(.PATCH, "/v1/users/{user_id}") { try await $0.updateUser($1) },
             route(.DELETE, "/v1/users/{user_id}") { try await $0.deleteUser($1) },
             route(.GET, "/v1/users/{user_id}/presence") { try await $0.getPresence($1) },
+            route(.GET, "/v1/users/{user_id}/devices") { try await $0.listDevices($1) },
+            route(.PUT, "/v1/users/{user_id}/devices/{token}") { try await $0.registerDevice($1) },
+            route(.DELETE, "/v1/users/{user_id}/devices/{token}") { try await $0.removeDevice($1) },
             route(.GET, "/v1/me") { try await $0.getMe($1) },
             route(.GET, "/v1/me/rooms") { try await $0.listMyRooms($1) },
 
@@ -59,6 +62,7 @@ extension ChatService {
             route(.PUT, "/v1/rooms/{room_id}/cursor") { try await $0.setCursor($1) },
             route(.GET, "/v1/rooms/{room_id}/cursors") { try await $0.listCursors($1) },
             route(.POST, "/v1/rooms/{room_id}/typing") { try await $0.typing($1) },
+            route(.DELETE, "/v1/rooms/{room_id}/typing") { try await $0.stopTyping($1) },
 
             route(.GET, "/v1/rooms/{room_id}/docs/{name}") { try await $0.getRoomDocument($1) },
             route(.GET, "/v1/rooms/{room_id}/docs/{name}/update") { try await $0.getRoomDocumentUpdate($1) },

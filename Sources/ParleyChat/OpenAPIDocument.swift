@@ -9,7 +9,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "Parley chat API",
     "version": "1.0.0",
-    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated. Path and query text may not contain NUL (`%00`): the HTTP layer answers 400 `encoded_nul` before the request reaches the API. A request that announces a body is authenticated from its head: bad or missing credentials get 401 before any of the body is read, and the connection closes after that answer. A head must arrive within the server's head timeout (10 s by default) and a body within its body timeout (300 s) and, after a grace period as long as the head timeout, at its minimum rate (1024 bytes/s); otherwise 408 `request_timeout` and the connection closes. A connection over the server's caps is answered 503 `server_busy` (all connections) or `too_many_connections` (per client address) with `Retry-After`, then closed. Browsers: pages on an origin listed in the app's `cors_origins` may call the API; `OPTIONS` answers CORS preflights (204) and lists a path's methods in `Allow`. Access ends the moment membership ends: when a member is removed or leaves, a room or a user is deleted, every realtime socket that `POST /v1/channels/auth` signed for that user on the room's channels (`private-room-{id}`, and `private-doc-{id}` of the room's documents) is taken off the channel at once and receives, on that channel, the event `parley:subscription_revoked` with data `{\"channel\",\"reason\"}` (reason `member_removed`, `left`, `room_deleted` or `user_deleted`); a signature issued earlier no longer subscribes (`pusher:subscription_error`, status 403). Open y-websocket sessions on the room's documents are closed with WebSocket code 4410 and the same reason. A deleted user's signed-in connections are closed with 4009, and tokens issued before the deletion get 401 `token_revoked`, even after the id is created again. A deleted room's id is never reused (409 `room_id_retired`)."
+    "description": "Users, rooms, messages, attachments, read cursors, typing and presence of a Parley server. Every app of the server has its own isolated data. Users authenticate with a JWT (HS256, signed with the app secret; `sub` the user id, `exp`, `iat`, `aud` the app id) sent as `Authorization: Bearer`; the app is the token's `aud`, or `X-Parley-App` when sent (then the token must be for that app). The app's backend authenticates with HTTP Basic `key:secret` and may do anything within its app. Every write is durable before it is answered and then published: on `private-room-{id}` (message.created, message.updated, message.deleted, reaction.changed, cursor.updated, member.joined, member.left, member.updated, room.updated, room.deleted, typing, typing.stopped, presence.changed) and on `#server-to-user-{id}` (room.added, room.removed, room.activity, room.read). Errors are `{\"error\":{\"code\",\"message\"}}` with the codes listed per status. Times are milliseconds since the Unix epoch unless stated. Path and query text may not contain NUL (`%00`): the HTTP layer answers 400 `encoded_nul` before the request reaches the API. A request that announces a body is authenticated from its head: bad or missing credentials get 401 before any of the body is read, and the connection closes after that answer. A head must arrive within the server's head timeout (10 s by default) and a body within its body timeout (300 s) and, after a grace period as long as the head timeout, at its minimum rate (1024 bytes/s); otherwise 408 `request_timeout` and the connection closes. A connection over the server's caps is answered 503 `server_busy` (all connections) or `too_many_connections` (per client address) with `Retry-After`, then closed. Browsers: pages on an origin listed in the app's `cors_origins` may call the API; `OPTIONS` answers CORS preflights (204) and lists a path's methods in `Allow`. Access ends the moment membership ends: when a member is removed or leaves, a room or a user is deleted, every realtime socket that `POST /v1/channels/auth` signed for that user on the room's channels (`private-room-{id}`, and `private-doc-{id}` of the room's documents) is taken off the channel at once and receives, on that channel, the event `parley:subscription_revoked` with data `{\"channel\",\"reason\"}` (reason `member_removed`, `left`, `room_deleted` or `user_deleted`); a signature issued earlier no longer subscribes (`pusher:subscription_error`, status 403). Open y-websocket sessions on the room's documents are closed with WebSocket code 4410 and the same reason. A deleted user's signed-in connections are closed with 4009, and tokens issued before the deletion get 401 `token_revoked`, even after the id is created again. A deleted room's id is never reused (409 `room_id_retired`)."
   },
   "servers": [
     {
@@ -468,6 +468,254 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/E400"
+          },
+          "401": {
+            "$ref": "#/components/responses/E401"
+          },
+          "403": {
+            "$ref": "#/components/responses/E403"
+          },
+          "404": {
+            "$ref": "#/components/responses/E404"
+          },
+          "422": {
+            "$ref": "#/components/responses/E422"
+          },
+          "500": {
+            "$ref": "#/components/responses/E500"
+          },
+          "503": {
+            "$ref": "#/components/responses/E503"
+          }
+        },
+        "parameters": [
+          {
+            "name": "X-Parley-App",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The app addressed; with a user token it must equal the token's aud."
+          }
+        ]
+      }
+    },
+    "/v1/users/{user_id}/devices": {
+      "parameters": [
+        {
+          "name": "user_id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      ],
+      "get": {
+        "operationId": "listDevices",
+        "summary": "The user's push device tokens, by token (the user themself or the app's backend, for example to address a push notification).",
+        "tags": [
+          "users"
+        ],
+        "security": [
+          {
+            "userToken": []
+          },
+          {
+            "appCredentials": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "devices"
+                  ],
+                  "properties": {
+                    "devices": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/DeviceToken"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/E400"
+          },
+          "401": {
+            "$ref": "#/components/responses/E401"
+          },
+          "403": {
+            "$ref": "#/components/responses/E403"
+          },
+          "404": {
+            "$ref": "#/components/responses/E404"
+          },
+          "422": {
+            "$ref": "#/components/responses/E422"
+          },
+          "500": {
+            "$ref": "#/components/responses/E500"
+          },
+          "503": {
+            "$ref": "#/components/responses/E503"
+          }
+        },
+        "parameters": [
+          {
+            "name": "X-Parley-App",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The app addressed; with a user token it must equal the token's aud."
+          }
+        ]
+      }
+    },
+    "/v1/users/{user_id}/devices/{token}": {
+      "parameters": [
+        {
+          "name": "user_id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "minLength": 1
+          }
+        },
+        {
+          "name": "token",
+          "in": "path",
+          "required": true,
+          "description": "The token the push service gave the app on the device (APNs: its hex form; FCM: the registration token): 1 to 512 printable ASCII characters.",
+          "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 512
+          }
+        }
+      ],
+      "put": {
+        "operationId": "registerDevice",
+        "summary": "Stores a push device token for the user (the user themself or the app's backend). A token belongs to one user of the app at a time: registering it for another user (someone else signed in on that device) moves it. Registering it again refreshes `updated_at`. Codes: 404 `user_not_found`; 422 `validation_failed` for an unknown platform or a token that is not 1 to 512 printable ASCII characters.",
+        "tags": [
+          "users"
+        ],
+        "security": [
+          {
+            "userToken": []
+          },
+          {
+            "appCredentials": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "platform"
+                ],
+                "properties": {
+                  "platform": {
+                    "type": "string",
+                    "enum": [
+                      "apns",
+                      "apns_sandbox",
+                      "fcm"
+                    ],
+                    "description": "The push service: APNs production, the APNs sandbox, or Firebase Cloud Messaging."
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "OK",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeviceToken"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/E400"
+          },
+          "401": {
+            "$ref": "#/components/responses/E401"
+          },
+          "403": {
+            "$ref": "#/components/responses/E403"
+          },
+          "404": {
+            "$ref": "#/components/responses/E404"
+          },
+          "413": {
+            "$ref": "#/components/responses/E413"
+          },
+          "415": {
+            "$ref": "#/components/responses/E415"
+          },
+          "422": {
+            "$ref": "#/components/responses/E422"
+          },
+          "500": {
+            "$ref": "#/components/responses/E500"
+          },
+          "503": {
+            "$ref": "#/components/responses/E503"
+          }
+        },
+        "parameters": [
+          {
+            "name": "X-Parley-App",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The app addressed; with a user token it must equal the token's aud."
+          }
+        ]
+      },
+      "delete": {
+        "operationId": "removeDevice",
+        "summary": "Removes one of the user's push device tokens (sign-out on that device); removing a token the user does not have is no error.",
+        "tags": [
+          "users"
+        ],
+        "security": [
+          {
+            "userToken": []
+          },
+          {
+            "appCredentials": []
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Done."
           },
           "400": {
             "$ref": "#/components/responses/E400"
@@ -2372,6 +2620,58 @@ enum OpenAPIDocument {
           },
           "415": {
             "$ref": "#/components/responses/E415"
+          },
+          "422": {
+            "$ref": "#/components/responses/E422"
+          },
+          "429": {
+            "$ref": "#/components/responses/E429"
+          },
+          "500": {
+            "$ref": "#/components/responses/E500"
+          },
+          "503": {
+            "$ref": "#/components/responses/E503"
+          }
+        },
+        "parameters": [
+          {
+            "name": "X-Parley-App",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "The app addressed; with a user token it must equal the token's aud."
+          }
+        ]
+      },
+      "delete": {
+        "operationId": "stopTyping",
+        "summary": "Announce that the signed-in user stopped typing before the notice expired (event `typing.stopped`, naming the token's user), so others hide the indicator at once; limited together with `POST` by `limits.rates.typing`.",
+        "tags": [
+          "realtime"
+        ],
+        "security": [
+          {
+            "userToken": []
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Done."
+          },
+          "400": {
+            "$ref": "#/components/responses/E400"
+          },
+          "401": {
+            "$ref": "#/components/responses/E401"
+          },
+          "403": {
+            "$ref": "#/components/responses/E403"
+          },
+          "404": {
+            "$ref": "#/components/responses/E404"
           },
           "422": {
             "$ref": "#/components/responses/E422"
@@ -4381,6 +4681,35 @@ enum OpenAPIDocument {
           "content"
         ],
         "additionalProperties": false
+      },
+      "DeviceToken": {
+        "type": "object",
+        "required": [
+          "token",
+          "user_id",
+          "platform",
+          "updated_at"
+        ],
+        "properties": {
+          "token": {
+            "type": "string"
+          },
+          "user_id": {
+            "type": "string"
+          },
+          "platform": {
+            "type": "string",
+            "enum": [
+              "apns",
+              "apns_sandbox",
+              "fcm"
+            ]
+          },
+          "updated_at": {
+            "type": "integer",
+            "description": "When it was last registered."
+          }
+        }
       }
     },
     "responses": {

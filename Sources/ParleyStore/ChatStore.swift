@@ -108,4 +108,13 @@ public protocol ChatStore: Sendable {
     func roomSummaries(app: String, user userID: String, limit: Int) async throws -> [RoomSummary]
     /// One entry of the user's room list; `notMember` if the user is not in the room.
     func roomSummary(app: String, room: String, user userID: String) async throws -> RoomSummary
+
+    // MARK: Push device tokens
+
+    /// Stores a push token for the user (taking it from whoever had it); `notFound` without the user.
+    func registerDevice(app: String, user userID: String, token: String, platform: String) async throws -> DeviceToken
+    /// Removes the user's token; false when the user had no such token.
+    func removeDevice(app: String, user userID: String, token: String) async throws -> Bool
+    /// The user's tokens, by token; `notFound` without the user.
+    func devices(app: String, user userID: String) async throws -> [DeviceToken]
 }

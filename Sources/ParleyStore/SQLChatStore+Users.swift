@@ -68,6 +68,7 @@ extension SQLChatStore {
                 WHERE app_id = $1 AND id IN (SELECT room_id FROM memberships WHERE app_id = $1 AND user_id = $2)
                 """, [.text(app), .text(id)])
             try context.execute("DELETE FROM users WHERE app_id = $1 AND id = $2", [.text(app), .text(id)])
+            try context.execute("DELETE FROM device_tokens WHERE app_id = $1 AND user_id = $2", [.text(app), .text(id)])
             try context.execute("""
                 INSERT INTO user_token_cutoffs (app_id, user_id, valid_after) VALUES ($1, $2, $3)
                 ON CONFLICT (app_id, user_id) DO UPDATE SET valid_after = excluded.valid_after

@@ -241,7 +241,7 @@ public actor ConversationModel {
             outbox = entries.filter { !delivered.contains($0.clientID) } + awaitingFeed
         case .subscriptionFailed(let error):
             notice = "Not receiving live updates: \(error.message)"
-        case .memberJoined, .memberLeft, .roomDeleted:
+        case .memberJoined, .memberLeft, .memberUpdated, .roomDeleted:
             break
         }
         publish()

@@ -81,6 +81,8 @@ extension ParleyClient {
             if let cursor = decode(name, room: roomID, { () throws(ParleyError) in try ReadCursor(json: value) }) { emit(.cursor(cursor), room: roomID) }
         case "typing":
             if let user = value["user_id"]?.stringValue { receivedTyping(user, room: roomID) }
+        case "typing.stopped":
+            if let user = value["user_id"]?.stringValue { clearTyper(user, room: roomID) }
         case "presence.changed":
             guard let presence = decode(name, room: roomID, { () throws(ParleyError) in try PresenceStatus(json: value) }) else { return }
             emit(.presence(presence), room: roomID)
@@ -89,6 +91,10 @@ extension ParleyClient {
             if let user = value["user_id"]?.stringValue { emit(.memberJoined(userID: user), room: roomID) }
         case "member.left":
             if let user = value["user_id"]?.stringValue { emit(.memberLeft(userID: user), room: roomID) }
+        case "member.updated":
+            if let member = decode(name, room: roomID, { () throws(ParleyError) in try Membership(json: value["membership"]) }) {
+                emit(.memberUpdated(member), room: roomID)
+            }
         case "room.updated":
             if let room = decode(name, room: roomID, { () throws(ParleyError) in try ChatRoom(json: value["room"]) }) { emit(.roomUpdated(room), room: roomID) }
         case "room.deleted":

@@ -18,6 +18,8 @@ public enum RoomEvent: Sendable, Equatable {
     case memberJoined(userID: String)
     /// A user left the room.
     case memberLeft(userID: String)
+    /// A member's role changed.
+    case memberUpdated(Membership)
     /// The room changed.
     case roomUpdated(ChatRoom)
     /// The room was deleted.

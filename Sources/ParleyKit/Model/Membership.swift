@@ -24,4 +24,9 @@ public struct Membership: Sendable, Equatable {
         self.init(roomID: try r.string("room_id"), userID: try r.string("user_id"),
                   role: MemberRole(rawValue: r.optionalString("role") ?? "") ?? .member, readSeq: r.optionalInt64("read_seq") ?? 0)
     }
+
+    var json: JSONValue {
+        .object(["room_id": .string(roomID), "user_id": .string(userID), "role": .string(role.rawValue),
+                 "read_seq": .number(String(readSeq))])
+    }
 }

@@ -1,5 +1,5 @@
 /// A page of a room's history, ascending by seq.
-public struct MessagePage: Sendable, Equatable {
+public struct MessagePage: Sendable, Equatable, Codable {
     /// The messages, ascending by seq.
     public var messages: [ChatMessage]
     /// Whether more lie beyond the far end (older for latest/before pages, newer for after pages).

@@ -1,7 +1,7 @@
 import ParleyWireCore
 
 /// How many users reacted to a message with one emoji.
-public struct ReactionCount: Sendable, Hashable {
+public struct ReactionCount: Sendable, Hashable, Codable {
     /// The reaction.
     public var emoji: String
     /// How many users chose it.

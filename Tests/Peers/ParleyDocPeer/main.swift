@@ -19,6 +19,10 @@
 //   adel ROOT INDEX COUNT   removes COUNT elements at INDEX of array ROOT -> OK | ERROR msg
 //   get text|map|array ROOT the root as JSON                             -> VALUE json
 //   waitchange ROOT         waits for a remote change of ROOT            -> OK
+// UTF-16 offsets (as UIKit and SwiftUI count; TEXT is a JSON string, for marks and emoji):
+//   uinsert POS JSON        inserts the text at UTF-16 offset POS         -> OK | ERROR msg
+//   ureplace START END JSON replaces the UTF-16 range START..<END          -> OK | ERROR msg
+//   ulen                    the text's length in UTF-16 units             -> LEN n
 //   quit              closes the session and exits                        -> BYE
 import Glibc
 import ParleyKit
@@ -132,6 +136,17 @@ func runNamed(_ line: String) async throws -> String? {
         case "array": return "VALUE " + JSONWriter.string(jsonValue(.array(await session.array(named: parts[2]))))
         default: return "ERROR unknown kind"
         }
+    case "uinsert" where parts.count >= 3:
+        let rest = line.split(separator: " ", maxSplits: 2).map(String.init)
+        guard let offset = Int(rest[1]), let text = parseJSON(rest[2])?.stringValue else { return "ERROR bad arguments" }
+        try await session.insert(text, atUTF16: offset)
+    case "ureplace" where parts.count == 4:
+        guard let start = Int(parts[1]), let end = Int(parts[2]), start <= end, let text = parseJSON(parts[3])?.stringValue else {
+            return "ERROR bad arguments"
+        }
+        try await session.replace(utf16Range: start..<end, with: text)
+    case "ulen" where parts.count == 1:
+        return "LEN \(await session.snapshot.utf16Count)"
     case "waitchange" where parts.count == 2:
         var polls = 0
         while await changeLog.count(parts[1]) == 0 && polls < 300 {

@@ -1,9 +1,11 @@
-import ParleyKit
-import ParleyWire
+import ParleyWireCore
 
 /// Signs in by name against a server in development mode (`parley serve --dev`): creates (or
 /// finds) the user with `POST /v1/dev/users {name}`, then asks `POST /v1/dev/token {user_id}`.
 /// A refused token is replaced on `forceRefresh`.
+///
+/// For development and samples only: a server in development mode hands anyone a token for
+/// any name. Production apps use ``HTTPTokenProvider`` against their own backend.
 public actor DevTokenProvider: TokenProvider {
     private let serverURL: String
     private let name: String
@@ -13,13 +15,14 @@ public actor DevTokenProvider: TokenProvider {
     private var cached: String?
 
     /// Creates a provider for the user called `name` on `serverURL`.
-    public init(serverURL: String, name: String, appID: String? = nil, http: any HTTPTransport = SocketHTTPTransport()) {
+    public init(serverURL: String, name: String, appID: String? = nil, http: any HTTPTransport = PlatformTransports.http()) {
         self.serverURL = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
         self.name = name
         self.appID = appID
         self.http = http
     }
 
+    /// The user's token, signing in (creating the user) the first time.
     public func token(forceRefresh: Bool) async throws(ParleyError) -> String {
         if !forceRefresh, let cached { return cached }
         let id: String
@@ -44,7 +47,8 @@ public actor DevTokenProvider: TokenProvider {
         if let appID { headers.add("X-Parley-App", appID) }
         let response = try await http.send(HTTPRequestMessage(method: "POST", url: serverURL + path, headers: headers,
                                                               body: JSONWriter.serialize(.object(body))))
-        let json = try? JSONParser.parse(response.body)
+        let json: JSONValue?
+        do { json = try JSONParser.parse(response.body) } catch { json = nil }  // not JSON (a proxy's page): the status says it
         guard response.isSuccess, let json else {
             let message = json?["error"]?["message"]?.stringValue ?? "HTTP \(response.status)"
             let hint = response.status == 404 ? " (is the server running with --dev?)" : ""
