@@ -27,6 +27,8 @@ extension ChatService {
         let context = try call.requireContext()
         let user = call.parameter("user_id"), token = call.parameter("token")
         try requireSelfOrApp(context, user)
+        // A token no registration could hold is a bad request, not a removal of nothing.
+        try Self.validateDeviceToken(token)
         _ = try await storeCall(notFound: .userNotFound) { try await store.removeDevice(app: context.appID, user: user, token: token) }
         return .noContent
     }
