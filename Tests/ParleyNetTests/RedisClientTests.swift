@@ -84,6 +84,12 @@ struct RedisClientTests {
                 #expect(error.code == .authenticationFailed)
                 #expect(error.message.contains("WRONGPASS"))
             }
+            do throws(RedisError) {
+                try await client.subscribe(channels: ["c"]) { _ in }
+                Issue.record("a subscriber with a wrong password was confirmed")
+            } catch {
+                #expect(error.code == .authenticationFailed)
+            }
         }
     }
 

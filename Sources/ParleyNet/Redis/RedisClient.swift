@@ -55,7 +55,9 @@ public final class RedisClient: Sendable {
 
     /// Subscribes the subscriber connection to `targets`, calling `handler` on the loop for
     /// each message they deliver, and returns once the server confirmed every one of them.
-    /// The subscriptions outlive reconnects until ``unsubscribe(_:)`` or ``close()``.
+    /// The subscriptions outlive reconnects until ``unsubscribe(_:)`` or ``close()``. If the
+    /// connection is lost or refused (a wrong password) before the server confirmed, this
+    /// throws that error, and the subscriptions are still renewed when it reconnects.
     public func subscribe(_ targets: [RedisSubscriptionTarget],
                           handler: @escaping @Sendable (RedisPubSubMessage) -> Void) async throws(RedisError) {
         guard !targets.isEmpty else { throw RedisError(.invalidArgument, "subscribe needs a channel or pattern") }

@@ -12,6 +12,7 @@ final class RedisConnectionDriver: ConnectionHandler, @unchecked Sendable {
     typealias Completion = (Result<RESPValue, RedisError>) -> Void
 
     let loop: EventLoop
+    private let connectTimeout: Duration
     private var machine: RedisConnectionStateMachine
     private var connection: Connection?
     /// Bumped whenever the driver gives up on a connection, so a connect that completes late is closed unused.
@@ -35,6 +36,7 @@ final class RedisConnectionDriver: ConnectionHandler, @unchecked Sendable {
 
     init(configuration: RedisConnectionConfiguration, loop: EventLoop, seed: UInt64) {
         self.loop = loop
+        self.connectTimeout = .milliseconds(configuration.connectTimeout)
         self.machine = RedisConnectionStateMachine(configuration: configuration, seed: seed)
     }
 
@@ -76,9 +78,15 @@ final class RedisConnectionDriver: ConnectionHandler, @unchecked Sendable {
         timer = nil
         handlers = [:]
         onConnectionChange = nil
+        failSubscriptionWaiters(RedisError(.clientClosed, "the Redis client was closed"))
+    }
+
+    /// A subscribe call waits for its confirmations on one connection: when that connection
+    /// is lost first the caller hears why (the subscriptions stay and are renewed on reconnect).
+    private func failSubscriptionWaiters(_ error: RedisError) {
         let waiters = subscriptionWaiters
         subscriptionWaiters = []
-        for waiter in waiters { waiter.completion(.failure(RedisError(.clientClosed, "the Redis client was closed"))) }
+        for waiter in waiters { waiter.completion(.failure(error)) }
     }
 
     // MARK: Actions
@@ -108,6 +116,7 @@ final class RedisConnectionDriver: ConnectionHandler, @unchecked Sendable {
         case .ready:
             onConnectionChange?(true, nil)
         case .disconnected(let error):
+            failSubscriptionWaiters(error)
             onConnectionChange?(false, error)
         }
     }
@@ -157,7 +166,7 @@ final class RedisConnectionDriver: ConnectionHandler, @unchecked Sendable {
     }
 
     private func connect(to address: SocketAddress, token: UInt64) {
-        Connection.connect(to: address, on: loop, timeout: .seconds(3600)) { [self] result in
+        Connection.connect(to: address, on: loop, timeout: connectTimeout) { [self] result in
             switch result {
             case .success(let opened):
                 guard token == attempt, machine.phase == .connecting else {
