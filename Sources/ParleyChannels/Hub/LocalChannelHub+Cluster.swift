@@ -1,0 +1,23 @@
+import ParleyWire
+
+/// What the cluster bus needs of the local hub: hearing of local subscription changes, and
+/// applying other nodes' presence members.
+extension LocalChannelHub {
+    /// Sets who hears of every local subscription change (nil: nobody); the cluster hub.
+    public func setShareObserver(_ observer: (any ChannelShareObserver)?) {
+        shareObserver.withLock { $0 = observer }
+    }
+
+    /// Applies presence changes on other nodes: each may send member_added or member_removed
+    /// to this node's subscribers of the channel (see `ChannelDirectory.applyRemoteMember`).
+    public func applyRemoteMembers(app: AppConfig, _ changes: [(channel: String, node: String, user: String, info: JSONValue?)]) {
+        guard !changes.isEmpty else { return }
+        state.withLock { s in
+            for change in changes {
+                let effects = s.directory.applyRemoteMember(app: app.id, channel: change.channel, node: change.node,
+                                                            user: change.user, info: change.info)
+                perform(effects, handles: s.handles, app: app)
+            }
+        }
+    }
+}
