@@ -43,6 +43,14 @@ public final class RedisClient: Sendable {
         try await send(command, through: commands)
     }
 
+    /// Sends `command` without waiting, calling `completion` on the loop with its reply. Calls
+    /// made one after another (from one thread, or ordered by a lock) are written in that
+    /// order, which a caller that must keep its publishes in order relies on.
+    public func send(_ command: RESPCommand, completion: @escaping @Sendable (Result<RESPValue, RedisError>) -> Void) {
+        let id = nextID.add(1, ordering: .relaxed).oldValue
+        loop.execute { [commands] in commands.send(command, id: id, completion) }
+    }
+
     /// `PUBLISH channel payload`; returns how many subscribers received it (on this Redis node).
     @discardableResult
     public func publish(_ payload: [UInt8], to channel: [UInt8]) async throws(RedisError) -> Int {
@@ -81,11 +89,15 @@ public final class RedisClient: Sendable {
     }
 
     /// Calls `observer` on the loop whenever the command connection (`subscriber: false`) or
-    /// the subscriber connection (`true`) becomes ready or is lost (with the reason).
+    /// the subscriber connection (`true`) becomes ready or is lost (with the reason); a
+    /// connection already ready is reported at once.
     public func observeConnections(_ observer: @escaping @Sendable (_ subscriber: Bool, _ ready: Bool, RedisError?) -> Void) {
         loop.execute { [commands, subscriber] in
             commands.onConnectionChange = { observer(false, $0, $1) }
             subscriber.onConnectionChange = { observer(true, $0, $1) }
+            // A connection that became ready before the observer was set is reported now.
+            if commands.phase == .ready { observer(false, true, nil) }
+            if subscriber.phase == .ready { observer(true, true, nil) }
         }
     }
 
