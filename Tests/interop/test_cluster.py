@@ -60,6 +60,15 @@ def join_presence(client, channel, user):
     return decoded(client.expect("pusher_internal:subscription_succeeded", channel)["data"])
 
 
+def wait_for_member(client, event, channel, user, timeout=10):
+    """Waits for `event` about `user`, passing over the same event about others."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = client.expect(event, channel, timeout=max(0.01, deadline - time.monotonic()))
+        if decoded(message["data"])["user_id"] == user:
+            return
+
+
 def occupied_everywhere(cluster, channel, count):
     """Every node reports `count` subscriptions (the bus carried each node's share)."""
     def check():
@@ -244,3 +253,36 @@ def test_redis_with_the_embedded_sqlite_store_is_refused():
                             capture_output=True, text=True, timeout=30)
     assert result.returncode != 0
     assert "SQLite" in result.stderr and "postgres" in result.stderr, result.stderr
+
+
+def test_a_deleted_user_is_refused_by_every_node(cluster):
+    a, b, _ = cluster.nodes
+    user = unique("gone")
+    create_user(a, APP_A, user)
+    token = mint(APP_A, user, now=int(time.time()) - 5)
+    # Node b has verified this token and read the user's (absent) cutoff: both are cached there.
+    assert b.request("GET", "/v1/me/rooms", token=token).status == 200
+    assert a.request("DELETE", f"/v1/users/{user}", auth=basic(APP_A)).status == 204
+    wait_until(lambda: b.request("GET", "/v1/me/rooms", token=token).error_code == "token_revoked", timeout=2,
+               what="node b refusing the deleted user's token")
+
+
+def test_a_killed_nodes_presence_members_are_removed_everywhere(cluster):
+    a, b, c = cluster.nodes
+    watchers = [raw(b), raw(c)]
+    for i, watcher in enumerate(watchers):
+        join_presence(watcher, "presence-crash", f"w{i}")
+    doomed = raw(a)
+    join_presence(doomed, "presence-crash", "victim")
+    for watcher in watchers:
+        wait_for_member(watcher, "pusher_internal:member_added", "presence-crash", "victim")
+    a.kill()
+    killed_at = time.monotonic()
+    for watcher in watchers:
+        wait_for_member(watcher, "pusher_internal:member_removed", "presence-crash", "victim", timeout=30)
+    # The stated bound: a share lives 15 s and is read every 5 s.
+    assert time.monotonic() - killed_at <= 30
+    for watcher in watchers:
+        assert watcher.nothing("pusher_internal:member_removed", wait=0.5)
+    wait_until(lambda: sorted(u["id"] for u in api(b).users_info("presence-crash")["users"]) == ["w0", "w1"],
+               what="the victim gone from the member list")
