@@ -17,6 +17,7 @@ from chat_support import ChatServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "postgres-test-instance.sh"
+METRICS_TOKEN = "cluster-metrics"
 
 
 def redis_server_binary():
@@ -111,7 +112,8 @@ class Cluster:
         self.nodes = []
         for i in range(count):
             node = ChatServer(database=self.database,
-                              extra_args=["--redis", self.redis.url, "--node-id", f"node-{i}-{uuid.uuid4().hex[:6]}"])
+                              extra_args=["--redis", self.redis.url, "--node-id", f"node-{i}-{uuid.uuid4().hex[:6]}",
+                                          "--metrics-token", METRICS_TOKEN])
             self.nodes.append(node.start())
         for node in self.nodes:
             self.wait_health(node, "ok")

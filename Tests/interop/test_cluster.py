@@ -16,7 +16,7 @@ import pysher
 import pytest
 
 from chat_support import APP_A, BIN_DIR, ChatServer, basic, create_user, mint, unique
-from cluster_support import Cluster, PostgresInstance, RedisServer, decoded, wait_until
+from cluster_support import METRICS_TOKEN, Cluster, PostgresInstance, RedisServer, decoded, wait_until
 from test_pusher_support import RawClient
 
 REVOKED = "parley:subscription_revoked"
@@ -118,10 +118,21 @@ def test_every_node_reports_its_id_and_the_bus(cluster):
     assert len(set(ids)) == 3
     for node in cluster.nodes:
         assert cluster.health(node)["bus"] == "connected"
-        metrics = node.request("GET", "/metrics", headers={"Authorization": "Bearer m"})
-        # The chat servers run without a metrics token: the body is only checked where served.
-        if metrics.status == 200:
-            assert b"parley_bus_messages_out_total" in metrics.body
+    # A subscription on b travels to a (a share delta): out on b, in on a.
+    client = raw(cluster.nodes[1])
+    client.subscribe("counted")
+    client.expect("pusher_internal:subscription_succeeded", "counted")
+    occupied_everywhere(cluster, "counted", 1)
+
+    def counter(node, name):
+        body = node.request("GET", "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).body.decode()
+        line = next(l for l in body.splitlines() if l.startswith(name + "{"))
+        return float(line.rsplit(" ", 1)[1])
+
+    assert counter(cluster.nodes[1], "parley_bus_messages_out_total") >= 1
+    assert counter(cluster.nodes[0], "parley_bus_messages_in_total") >= 1
+    assert counter(cluster.nodes[1], "parley_bus_publish_seconds_count") >= 1
+    assert counter(cluster.nodes[0], "parley_bus_connected") == 1
 
 
 def test_http_api_events_reach_every_node_once_in_order_with_socket_exclusion(cluster):
