@@ -246,14 +246,27 @@ def test_chat_messages_and_removals_cross_nodes(cluster):
 
 
 def test_redis_outage_is_reported_and_each_node_keeps_serving(cluster):
-    a = cluster.nodes[0]
+    a, b, _ = cluster.nodes
+    local = raw(a)
+    local.subscribe("during")
+    local.expect("pusher_internal:subscription_succeeded", "during")
     cluster.redis.stop()
     health = cluster.wait_health(a, "degraded")
     assert health["bus"] == "disconnected" and health["reason"]
-    user = unique("solo")
-    create_user(a, APP_A, user)
+    # Each node keeps serving its own clients: REST writes, subscriptions, local delivery.
+    create_user(a, APP_A, unique("solo"))
+    late = raw(b)
+    late.subscribe("during")
+    late.expect("pusher_internal:subscription_succeeded", "during")
+    api(a).trigger("during", "tick", {"n": 1})
+    assert decoded(local.expect("tick", "during")["data"]) == {"n": 1}
+    # A restarted Redis is empty: the nodes reconnect, subscribe again and store their shares.
     cluster.redis.start()
-    cluster.wait_health(a, "ok", timeout=20)
+    for node in cluster.nodes:
+        cluster.wait_health(node, "ok", timeout=20)
+    occupied_everywhere(cluster, "during", 2)
+    api(a).trigger("during", "tick", {"n": 2})
+    assert decoded(late.expect("tick", "during")["data"]) == {"n": 2}
 
 
 def test_redis_with_the_embedded_sqlite_store_is_refused():
