@@ -310,3 +310,15 @@ def test_a_killed_nodes_presence_members_are_removed_everywhere(cluster):
         assert watcher.nothing("pusher_internal:member_removed", wait=0.5)
     wait_until(lambda: sorted(u["id"] for u in api(b).users_info("presence-crash")["users"]) == ["w0", "w1"],
                what="the victim gone from the member list")
+
+
+def test_a_node_shutting_down_removes_its_members_at_once(cluster):
+    a, b, _ = cluster.nodes
+    watcher = raw(b)
+    join_presence(watcher, "presence-leaving", "w")
+    leaving = raw(a)
+    join_presence(leaving, "presence-leaving", "traveller")
+    wait_for_member(watcher, "pusher_internal:member_added", "presence-leaving", "traveller")
+    a.stop()
+    # Well inside the 15 s a stored share lives: the closing sockets' deltas, not the lapse.
+    wait_for_member(watcher, "pusher_internal:member_removed", "presence-leaving", "traveller", timeout=5)
