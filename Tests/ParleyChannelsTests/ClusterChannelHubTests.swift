@@ -170,6 +170,23 @@ import ParleyWire
         #expect(s.1.events("tick").map(\.data) == [.string("7")])
     }
 
+    @Test func aNodeStartedLaterReplaysTheClustersLastCacheEvent() {
+        publish("a", "cache-news", 7)
+        publish("b", "cache-news", 8)
+        settle()
+        let loop = ManualHubLoop()
+        let late = ClusterChannelHub(local: LocalChannelHub(loops: [loop], clock: clock.read), nodeID: "d", transport: bus.transport("d"),
+                                     apps: AppRegistry(config), clock: clock.read)
+        late.start()
+        let transport = FakeTransport()
+        let s = PusherSession(app: app, config: config, loopIndex: 0, hub: late, transport: transport,
+                              webhooks: nil, metrics: ChannelsMetrics(), now: clock.now, socketID: PusherSocketID("4.4")!)
+        s.start()
+        s.receiveText(subscribeMessage("cache-news"), now: clock.now)
+        loop.runPending()
+        #expect(transport.events("tick").map(\.data) == [.string("8")])
+    }
+
     @Test func terminateClosesTheUsersConnectionsOnEveryNode() {
         let b = session("b", socket: "2.2")
         let data = #"{"id":"u"}"#

@@ -9,6 +9,7 @@ final class MemoryClusterBus: @unchecked Sendable {
     var handlers: [String: @Sendable ([UInt8]) -> Void] = [:]
     var queue: [[UInt8]] = []
     var shares: [String: (bytes: [UInt8], expires: Int64)] = [:]
+    var caches: [String: [UInt8]] = [:]
     var broadcasts = 0
     /// While true, broadcasts are lost (Redis unreachable).
     var down = false
@@ -53,6 +54,15 @@ final class MemoryClusterBus: @unchecked Sendable {
             guard !bus.down else { return completion(nil) }
             let now = bus.clock.now
             completion(bus.shares.filter { $0.value.expires > now }.mapValues(\.bytes))
+        }
+
+        func storeCache(key: String, _ value: [UInt8], ttlMilliseconds: Int64) {
+            guard !bus.down else { return }
+            bus.caches[key] = value
+        }
+
+        func loadCaches(_ completion: @escaping @Sendable ([[UInt8]]) -> Void) {
+            completion(bus.down ? [] : bus.caches.keys.sorted().map { bus.caches[$0]! })
         }
 
         func stop() { bus.handlers[node] = nil }

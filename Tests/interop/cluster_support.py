@@ -110,13 +110,18 @@ class Cluster:
         self.redis = RedisServer().start()
         self.database = postgres.fresh_database()
         self.nodes = []
-        for i in range(count):
-            node = ChatServer(database=self.database,
-                              extra_args=["--redis", self.redis.url, "--node-id", f"node-{i}-{uuid.uuid4().hex[:6]}",
-                                          "--metrics-token", METRICS_TOKEN])
-            self.nodes.append(node.start())
+        for _ in range(count):
+            self.add_node()
         for node in self.nodes:
             self.wait_health(node, "ok")
+
+    def add_node(self):
+        """Starts one more node on the cluster's Redis and database."""
+        node = ChatServer(database=self.database,
+                          extra_args=["--redis", self.redis.url, "--node-id", f"node-{len(self.nodes)}-{uuid.uuid4().hex[:6]}",
+                                      "--metrics-token", METRICS_TOKEN])
+        self.nodes.append(node.start())
+        return node
 
     def health(self, node):
         response = node.request("GET", "/healthz")

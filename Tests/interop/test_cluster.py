@@ -209,9 +209,16 @@ def test_channel_queries_answer_for_the_whole_cluster(cluster):
 def test_cache_channels_return_the_clusters_last_event(cluster):
     a, b, _ = cluster.nodes
     api(a).trigger("cache-prices", "price", {"eur": 3})
+    api(b).trigger("cache-prices", "price", {"eur": 4})
     late = raw(b)
     late.subscribe("cache-prices")
-    assert decoded(late.expect("price", "cache-prices")["data"]) == {"eur": 3}
+    assert decoded(late.expect("price", "cache-prices")["data"]) == {"eur": 4}
+    # A node started afterwards reads the last event from Redis.
+    newcomer = cluster.add_node()
+    cluster.wait_health(newcomer, "ok")
+    client = raw(newcomer)
+    client.subscribe("cache-prices")
+    assert decoded(client.expect("price", "cache-prices")["data"]) == {"eur": 4}
 
 
 def chat_room(node, admin, members):

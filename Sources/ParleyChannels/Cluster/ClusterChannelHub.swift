@@ -62,6 +62,7 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     public func start() {
         local.setShareObserver(self)
         transport.start { [weak self] payload in self?.receive(payload) }
+        transport.loadCaches { [weak self] values in self?.rememberCaches(values) }
         tick()
     }
 
@@ -106,6 +107,7 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         }
         guard !travelling.isEmpty else { return }
         send(.events(app: app.id, travelling))
+        storeCached(app: app.id, travelling)
     }
 
     public func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool] {
@@ -203,6 +205,29 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         }
         let changes = state.withLock { $0.replica.applyLive(live) }
         applyMemberChanges(changes)
+    }
+
+    // MARK: cache channels
+
+    /// Keeps each cache channel's last event in the store too, so a node that starts later
+    /// replays the cluster's last event.
+    private func storeCached(app: String, _ events: [ClusterEvent]) {
+        for event in events where event.cacheData != nil {
+            let value = ClusterEnvelope(node: nodeID, boot: boot, message: .events(app: app, [event])).encoded()
+            transport.storeCache(key: "\(app):\(event.channel)", value, ttlMilliseconds: ChannelDirectory.cacheLifetime)
+        }
+    }
+
+    /// Remembers the cache channel events stored before this node started (without delivering them).
+    private func rememberCaches(_ values: [[UInt8]]) {
+        for value in values {
+            guard let envelope = ClusterEnvelope(decoding: value), case .events(let appID, let events) = envelope.message,
+                  let app = apps.app(id: appID) else { continue }
+            local.rememberCache(app: app, events.map { event in
+                HubEvent(channel: event.channel, event: event.event,
+                         data: event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null, frame: event.frame, excluding: nil)
+            })
+        }
     }
 
     // MARK: bus

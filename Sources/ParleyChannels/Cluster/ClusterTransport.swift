@@ -12,6 +12,11 @@ public protocol ClusterTransport: AnyObject, Sendable {
     /// Reads every node's stored share snapshot (node id → bytes) and calls `completion` with
     /// them, or with nil when the store cannot be read (nothing is then concluded).
     func loadShares(_ completion: @escaping @Sendable ([String: [UInt8]]?) -> Void)
+    /// Stores a cache channel's last event (an encoded envelope) under `key` for `ttlMilliseconds`.
+    func storeCache(key: String, _ value: [UInt8], ttlMilliseconds: Int64)
+    /// Reads every stored cache channel event and calls `completion` with them (empty when
+    /// the store cannot be read).
+    func loadCaches(_ completion: @escaping @Sendable ([[UInt8]]) -> Void)
     /// Stops: no handler call after this returns.
     func stop()
 }

@@ -20,4 +20,15 @@ extension LocalChannelHub {
             }
         }
     }
+
+    /// Remembers cache channel events published before this node started, unless a newer one
+    /// is already known here; nothing is delivered.
+    func rememberCache(app: AppConfig, _ events: [HubEvent]) {
+        let now = clock()
+        state.withLock { s in
+            for event in events where s.directory.snapshot(app: app.id, channel: event.channel, now: now).cache == nil {
+                s.directory.storeCache(app: app.id, channel: event.channel, frame: event.frame, data: event.data, now: now)
+            }
+        }
+    }
 }

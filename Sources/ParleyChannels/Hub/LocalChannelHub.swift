@@ -24,7 +24,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     private let userObserver = Mutex<(any SignedInUserObserver)?>(nil)
     private let gate = Mutex<(any SubscriptionGate)?>(nil)
     let shareObserver = Mutex<(any ChannelShareObserver)?>(nil)
-    private let clock: @Sendable () -> Int64
+    let clock: @Sendable () -> Int64
     /// Where webhook events go (nil: none).
     public let webhooks: (any WebhookSink)?
     /// The service's counters.

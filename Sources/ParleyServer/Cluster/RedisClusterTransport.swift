@@ -9,12 +9,16 @@ import Synchronization
 /// - `parley:share:{node}` (string, `PX` expiry): a node's share snapshot, stored every second.
 /// - `parley:nodes` (set): the ids of nodes that stored a share; an id whose share has lapsed
 ///   is removed by whichever node notices.
+/// - `parley:cache:{app}:{channel}` (string, `PX` 30 min): a cache channel's last event, which
+///   a node starting later reads.
 ///
 /// Several clusters may share one Redis server on different databases (`redis://…/N`).
 final class RedisClusterTransport: ClusterTransport {
     static let busChannel = "parley:bus"
     static let nodesKey = "parley:nodes"
     static func shareKey(_ node: String) -> String { "parley:share:\(node)" }
+    static let cachePrefix = "parley:cache:"
+
 
     private let client: RedisClient
     private let statistics: ClusterStatistics
@@ -76,6 +80,33 @@ final class RedisClusterTransport: ClusterTransport {
                     client.send(RESPCommand([Array("SREM".utf8), Array(Self.nodesKey.utf8)] + lapsed.map { Array($0.utf8) })) { _ in }
                 }
                 completion(shares)
+            }
+        }
+    }
+
+    func storeCache(key: String, _ value: [UInt8], ttlMilliseconds: Int64) {
+        client.send(RESPCommand([Array("SET".utf8), Array((Self.cachePrefix + key).utf8), value, Array("PX".utf8),
+                                 Array(String(ttlMilliseconds).utf8)])) { _ in }
+    }
+
+    func loadCaches(_ completion: @escaping @Sendable ([[UInt8]]) -> Void) {
+        scanCaches(cursor: "0", found: [], completion)
+    }
+
+    /// `SCAN` through `parley:cache:*`, then `MGET` each page's keys.
+    private func scanCaches(cursor: String, found: [[UInt8]], _ completion: @escaping @Sendable ([[UInt8]]) -> Void) {
+        let client = self.client
+        client.send(RESPCommand("SCAN", cursor, "MATCH", Self.cachePrefix + "*", "COUNT", "1000")) { [self] result in
+            guard case .success(let reply) = result, let parts = reply.elements, parts.count == 2,
+                  let next = parts[0].bytes.map({ String(decoding: $0, as: UTF8.self) }), let keys = parts[1].elements?.compactMap(\.bytes)
+            else { return completion(found) }
+            let proceed: @Sendable ([[UInt8]]) -> Void = { values in
+                next == "0" ? completion(found + values) : self.scanCaches(cursor: next, found: found + values, completion)
+            }
+            guard !keys.isEmpty else { return proceed([]) }
+            client.send(RESPCommand([Array("MGET".utf8)] + keys)) { result in
+                guard case .success(let reply) = result, let values = reply.elements else { return proceed([]) }
+                proceed(values.compactMap(\.bytes))
             }
         }
     }
