@@ -13,7 +13,7 @@ root=$(pwd)
 say() { printf '\n== %s\n' "$*"; }
 
 . scripts/lib/deps.sh
-test_packages=(curl openssl tmux python3-venv postgresql chromium fonts-noto-color-emoji nginx-light binutils)
+test_packages=(curl openssl tmux python3-venv postgresql redis-server chromium fonts-noto-color-emoji nginx-light binutils)
 
 install_python_venv() {
   local venv="$root/.venv-test" stamp="$root/.venv-test/.requirements.sha256"

@@ -49,6 +49,15 @@ extension ChatService {
     /// revoked (after the call's own events, already published), signed-in connections of a
     /// deleted user are closed, and the observers hear of it.
     func endAccess(_ ending: AccessEnding) {
+        endAccessHere(ending)
+        if ending.room == nil, let user = ending.user {
+            publisher.disconnect(app: ending.app, user: user)
+        }
+        announce(.accessEnded(ending))
+    }
+
+    /// The part of an end of access each node does for its own sockets and grants.
+    func endAccessHere(_ ending: AccessEnding) {
         let lost = grants.revoke(app: ending.app, room: ending.room, user: ending.user)
         var revocations: [String: SubscriptionRevocation] = [:]
         for (channel, sockets) in lost {
@@ -63,9 +72,6 @@ extension ChatService {
             revocations[channel] = SubscriptionRevocation(channel: channel, target: target, reason: ending.reason.rawValue)
         }
         publisher.revoke(app: ending.app, revocations.keys.sorted().compactMap { revocations[$0] })
-        if ending.room == nil, let user = ending.user {
-            publisher.disconnect(app: ending.app, user: user)
-        }
         for observer in accessObservers.withLock({ $0 }) { observer.accessEnded(ending) }
     }
 
@@ -78,5 +84,6 @@ extension ChatService {
             tokenCutoffs.forget(key)  // the next request reads the store again
         }
         verifier.cache.forget(app: app, user: user)
+        announce(.userDeleted(app: app, user: user))
     }
 }

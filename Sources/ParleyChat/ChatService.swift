@@ -25,6 +25,8 @@ public final class ChatService: Sendable {
     let grants: ChannelGrants
     let tokenCutoffs = TokenCutoffs(capacity: 100_000)
     let accessObservers = Mutex<[any AccessEndObserver]>([])
+    /// The bus to the other nodes' chat services, when there are others (`joinCluster`).
+    let cluster = Mutex<ClusterChannelHub?>(nil)
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
     /// `apps` is the server's live registry (reloaded on SIGHUP); nil: `configuration.apps`, fixed.
@@ -99,7 +101,10 @@ public final class ChatService: Sendable {
     /// Runs a store call that may change room memberships; the member cache forgets every room
     /// once it returns (or fails: a failure may still have committed), before the caller answers.
     func membershipCall<T: Sendable>(notFound: ChatErrorCode, _ body: () async throws -> T) async throws(ChatError) -> T {
-        defer { roomMembers.invalidate() }
+        defer {
+            roomMembers.invalidate()
+            announce(.membershipsChanged)
+        }
         return try await storeCall(notFound: notFound, body)
     }
 

@@ -48,7 +48,7 @@ public final class ParleyServer: Sendable {
             var config = config
             if let bound = options.maxOutboundBytes { config.maxOutboundBytes = bound }
             return ChannelsService(config: config, loops: loops, clock: ServerClock.monotonicMilliseconds,
-                                   wallClock: ServerClock.unixMilliseconds)
+                                   wallClock: ServerClock.unixMilliseconds, cluster: Self.clusterMembership(options, loops: loops))
         }
         self.channels = channels
         if let channels { Self.logNotices(of: channels, to: logger) }
@@ -60,6 +60,7 @@ public final class ParleyServer: Sendable {
         let refusals = store == nil ? nil : DocumentRefusals(logger: Logger(label: "docs", minimumLevel: logger.minimumLevel))
         ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
                                       docs: refusals, metrics: MetricsAccess(options: options, config: channelsConfig),
+                                      health: { [cluster = channels?.cluster] in Self.healthBody(cluster: cluster) },
                                       metricsElsewhere: options.metricsAddress != nil)
         metricsHTTP = Self.metricsServer(options: options, config: channelsConfig, group: group,
                                          sources: .init(channels: channels, store: store, edge: edgeStatistics, docs: refusals))
@@ -67,7 +68,7 @@ public final class ParleyServer: Sendable {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
         if let channels, let store {
-            let docs = DocsMount(apps: channels.apps, store: store, hub: channels.hub, refusals: refusals ?? DocumentRefusals())
+            let docs = DocsMount(apps: channels.apps, store: store, hub: channels.sharedHub, refusals: refusals ?? DocumentRefusals())
             var configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
                                                   limits: options.chatLimits, otherChannels: { app, user, channel in
                                                       await docs.authorizeChannel(app: app, user: user, channel: channel)
@@ -75,9 +76,10 @@ public final class ParleyServer: Sendable {
             configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             configuration.roomDocuments = RoomDocumentsReader(services: docs.services)
             let chat = ChatService(configuration: configuration, store: store,
-                                   publisher: HubChatPublisher(hub: channels.hub, apps: channels.apps), apps: channels.apps)
+                                   publisher: HubChatPublisher(hub: channels.sharedHub, apps: channels.apps), apps: channels.apps)
             chat.guardSubscriptions(on: channels.hub)
             chat.addAccessEndObserver(docs)
+            if let cluster = channels.cluster { chat.joinCluster(cluster) }
             let relay = PresenceRelay(chat: chat)
             channels.hub.setUserObserver(relay)
             ChatMount(service: chat, cors: CORSRules(apps: channels.config.apps, allowLoopback: options.dev)).mount(on: &routes)
@@ -113,6 +115,7 @@ public final class ParleyServer: Sendable {
         try startMetricsListener()
         do throws(NetError) {
             let address = try http.start()
+            channels?.cluster?.start()
             if let channels { startTicking(channels) }
             readiness.startPeriodicChecks()
             docs?.startSweeping()
@@ -127,7 +130,9 @@ public final class ParleyServer: Sendable {
         let group = self.group
         readiness.startDraining()
         metricsHTTP?.shutdown(gracePeriod: .zero)
+        let cluster = channels?.cluster
         http.shutdown(gracePeriod: .seconds(options.shutdownGraceSeconds)) {
+            cluster?.stop()
             group.shutdown()
             completion()
         }

@@ -46,6 +46,7 @@ enum ParleyServerMain {
         do {
             try prepareDataDirectory(options.dataDirectory)
             let location = StoreLocation(databaseArgument: options.database, dataDirectory: options.dataDirectory)
+            options = try resolveCluster(options, location: location).get()
             let dataLock = try lockDataDirectory(options, location)
             defer { dataLock?.release() }
             let store = try openStore(location)
@@ -64,7 +65,7 @@ enum ParleyServerMain {
                 ("loops", "\(server.group.loops.count)"), ("backend", options.backend.rawValue),
                 ("fd_limit", "\(fileLimit)"), ("max_connections", server.maxConnections.map(String.init) ?? "none"),
                 ("version", ParleyVersion.string),
-            ])
+            ] + server.clusterLogFields)
             // After the start line, which scripts and tests wait for as the first line.
             logConfigWarnings(configWarnings, path: options.configPath ?? "", to: logger)
             if case .failure(let error) = notifierResult {

@@ -54,6 +54,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var logFormat: LogFormat = .logfmt
     /// Whether every HTTP request gets an access log line (`--no-access-log` turns it off).
     public var accessLog: Bool = true
+    /// The Redis bus to other nodes and this node's id (`--redis`, `--node-id`).
+    public var cluster = ClusterOptions()
     /// Whether `--help` was asked for.
     public var showHelp: Bool = false
 
@@ -158,7 +160,7 @@ extension ServeOptions {
              help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
             o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
         },
-    ] + edgeFlags + webFlags + operationsFlags + metricsFlags
+    ] + edgeFlags + webFlags + operationsFlags + metricsFlags + clusterFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ServeOptionsError)

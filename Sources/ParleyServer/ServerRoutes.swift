@@ -28,9 +28,9 @@ enum ServerRoutes {
     /// (`metricsElsewhere`), `/metrics`.
     static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
                                  edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, metrics access: MetricsAccess,
-                                 metricsElsewhere: Bool = false) {
+                                 health: @escaping @Sendable () -> String = { #"{"status":"ok"}"# }, metricsElsewhere: Bool = false) {
         routes.get("/healthz") { _, responder in
-            responder.respond(.json(#"{"status":"ok"}"#))
+            responder.respond(.json(health()))
         }
         routes.get("/version") { _, responder in
             responder.respond(.json(#"{"name":"parley","version":"\#(ParleyVersion.string)"}"#))

@@ -44,6 +44,8 @@ public struct ChannelDirectory: Sendable {
         var watchers: [String: Set<String>] = [:]
         /// watching socket → the ids it watches.
         var watchlists: [String: [String]] = [:]
+        /// Presence members connected to other nodes: channel → user → node → user info.
+        var remote: [String: [String: [String: JSONValue]]] = [:]
     }
 
     var apps: [String: App] = [:]
@@ -99,10 +101,13 @@ public struct ChannelDirectory: Sendable {
                     }
                     state.channels[name, default: Channel()].members[member.userID] = Member(info: member.userInfo, connections: 1)
                     state.channels[name, default: Channel()].memberOrder.append(member.userID)
-                    effects.append(.broadcast(app: app.id, channel: name,
-                                              frame: PusherFrame.memberAdded(channel: name, userID: member.userID, userInfo: member.userInfo),
-                                              excluding: socketID))
-                    effects.append(.webhook(app: app.id, WebhookEvent(.memberAdded, channel: name, userID: member.userID)))
+                    // A user already present through another node is no news to anyone.
+                    if state.remote[name]?[member.userID] == nil {
+                        effects.append(.broadcast(app: app.id, channel: name,
+                                                  frame: PusherFrame.memberAdded(channel: name, userID: member.userID, userInfo: member.userInfo),
+                                                  excluding: socketID))
+                        effects.append(.webhook(app: app.id, WebhookEvent(.memberAdded, channel: name, userID: member.userID)))
+                    }
                 }
             }
             state.channels[name, default: Channel()].sockets[socketID] = .some(request.member?.userID)
@@ -113,6 +118,7 @@ public struct ChannelDirectory: Sendable {
         var members: [PresenceMember]?
         if request.channel.kind == .presence, let channel = state.channels[name] {
             members = channel.memberOrder.map { PresenceMember(userID: $0, userInfo: channel.members[$0]?.info ?? .null) }
+            members! += Self.remoteOnly(state, channel: name).map { PresenceMember(userID: $0.user, userInfo: $0.info) }
         }
         var cache = PusherSubscribeOutcome.CacheReplay.none
         if request.channel.isCache {
@@ -140,8 +146,11 @@ public struct ChannelDirectory: Sendable {
             } else {
                 apps[app.id]?.channels[name]?.members[userID] = nil
                 apps[app.id]?.channels[name]?.memberOrder.removeAll { $0 == userID }
-                effects.append(.broadcast(app: app.id, channel: name, frame: PusherFrame.memberRemoved(channel: name, userID: userID), excluding: nil))
-                effects.append(.webhook(app: app.id, WebhookEvent(.memberRemoved, channel: name, userID: userID)))
+                // Still present through another node: nobody sees them leave.
+                if apps[app.id]?.remote[name]?[userID] == nil {
+                    effects.append(.broadcast(app: app.id, channel: name, frame: PusherFrame.memberRemoved(channel: name, userID: userID), excluding: nil))
+                    effects.append(.webhook(app: app.id, WebhookEvent(.memberRemoved, channel: name, userID: userID)))
+                }
             }
         }
         if apps[app.id]?.channels[name]?.sockets.isEmpty ?? true {
@@ -206,7 +215,7 @@ public struct ChannelDirectory: Sendable {
             cache = (cached.data, Int((Self.cacheLifetime - (now - cached.storedAt)) / 1000))
         }
         return ChannelSnapshot(occupied: !(channel?.sockets.isEmpty ?? true), subscriptionCount: channel?.sockets.count ?? 0,
-                               userCount: isPresence ? (channel?.members.count ?? 0) : nil, cache: cache)
+                               userCount: isPresence ? presenceUsers(app: app, channel: name).count : nil, cache: cache)
     }
 
     /// Whether a channel has at least one subscribed socket.
@@ -222,7 +231,8 @@ public struct ChannelDirectory: Sendable {
 
     /// The user ids of a presence channel, in join order.
     public func presenceUsers(app: String, channel: String) -> [String] {
-        apps[app]?.channels[channel]?.memberOrder ?? []
+        guard let state = apps[app] else { return [] }
+        return (state.channels[channel]?.memberOrder ?? []) + Self.remoteOnly(state, channel: channel).map(\.user)
     }
 
     /// The sockets subscribed to a channel.

@@ -20,10 +20,11 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
 
     private let loops: [any HubLoop]
     private let tables: [LoopChannelTable]
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let userObserver = Mutex<(any SignedInUserObserver)?>(nil)
     private let gate = Mutex<(any SubscriptionGate)?>(nil)
-    private let clock: @Sendable () -> Int64
+    let shareObserver = Mutex<(any ChannelShareObserver)?>(nil)
+    let clock: @Sendable () -> Int64
     /// Where webhook events go (nil: none).
     public let webhooks: (any WebhookSink)?
     /// The service's counters.
@@ -72,6 +73,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         let now = clock()
         let table = tables[subscriber.loopIndex], appID = app.id, channel = request.channel.name
         let gate = self.gate.withLock { $0 }
+        let observer = shareObserver.withLock { $0 }
         return state.withLock { s in
             // Asked under the lock: a revocation either finds this subscription in the
             // directory or withdrew the grant before the gate was asked (see SubscriptionGate).
@@ -85,6 +87,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
             // subscription_count this one causes) always does; member_added excludes it by id.
             if case .succeeded = outcome {
                 loops[subscriber.loopIndex].execute { table.add(app: appID, channel: channel, subscriber) }
+                observer?.report(s.directory, app: appID, channel: channel)
             }
             perform(effects, handles: s.handles, app: app)
             return outcome
@@ -94,9 +97,11 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     public func unsubscribe(app: AppConfig, subscriber: any ChannelSubscriber, channel: String) {
         let now = clock()
         let table = tables[subscriber.loopIndex], appID = app.id
+        let observer = shareObserver.withLock { $0 }
         state.withLock { s in
             loops[subscriber.loopIndex].execute { table.remove(app: appID, channel: channel, subscriber) }
             perform(s.directory.unsubscribe(app: app, socketID: subscriber.socketID, channel: channel, now: now), handles: s.handles, app: app)
+            observer?.report(s.directory, app: appID, channel: channel)
         }
     }
 
@@ -182,6 +187,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         guard !revocations.isEmpty else { return }
         let now = clock()
         let appID = app.id
+        let observer = shareObserver.withLock { $0 }
         state.withLock { s in
             for revocation in revocations {
                 let channel = revocation.channel
@@ -198,6 +204,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
                     }
                     perform(s.directory.unsubscribe(app: app, socketID: socketID, channel: channel, now: now), handles: s.handles, app: app)
                 }
+                observer?.report(s.directory, app: appID, channel: channel)
             }
         }
     }
@@ -256,7 +263,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
 
     /// Carries out directory effects: broadcasts to every loop, direct sends to the
     /// target's loop, webhooks to the sink. Called with the state lock held.
-    private func perform(_ effects: [DirectoryEffect], handles: [String: any ChannelSubscriber], app: AppConfig) {
+    func perform(_ effects: [DirectoryEffect], handles: [String: any ChannelSubscriber], app: AppConfig) {
         for effect in effects {
             switch effect {
             case .broadcast(let appID, let channel, let json, let excluding):

@@ -20,8 +20,12 @@ public final class ChannelsService: Sendable {
     public let config: ChannelsConfig
     /// The hosted apps.
     public let apps: AppRegistry
-    /// The hub.
+    /// The hub of this node's sockets.
     public let hub: LocalChannelHub
+    /// The hub shared with other nodes over the bus, when this node is one of several.
+    public let cluster: ClusterChannelHub?
+    /// The hub sessions, the HTTP API and publishers use: the cluster's, else the local one.
+    public var sharedHub: any ChannelHub { cluster ?? hub }
     /// The HTTP API handlers.
     public let api: PusherAPI
     /// Webhook delivery.
@@ -34,7 +38,8 @@ public final class ChannelsService: Sendable {
     /// Creates the service over the server's event loops. `clock` is monotonic milliseconds,
     /// `wallClock` Unix milliseconds.
     public init(config: ChannelsConfig, loops: [any HubLoop], clock: @escaping @Sendable () -> Int64,
-                wallClock: @escaping @Sendable () -> Int64, poster: any WebhookPoster = SocketWebhookPoster()) {
+                wallClock: @escaping @Sendable () -> Int64, poster: any WebhookPoster = SocketWebhookPoster(),
+                cluster membership: ClusterMembership? = nil) {
         let metrics = ChannelsMetrics()
         let webhooks = WebhookDispatcher(config: config, poster: poster, metrics: metrics, clock: clock, wallClock: wallClock)
         let hub = LocalChannelHub(loops: loops, clock: clock, webhooks: webhooks, metrics: metrics)
@@ -45,7 +50,12 @@ public final class ChannelsService: Sendable {
         self.webhooks = webhooks
         self.hub = hub
         self.clock = clock
-        self.api = PusherAPI(apps: apps, hub: hub, unixTime: { wallClock() / 1000 }, metrics: metrics)
+        let cluster = membership.map {
+            ClusterChannelHub(local: hub, nodeID: $0.nodeID, transport: $0.transport, apps: apps, clock: clock,
+                              timings: $0.timings, statistics: $0.statistics)
+        }
+        self.cluster = cluster
+        self.api = PusherAPI(apps: apps, hub: cluster ?? hub, unixTime: { wallClock() / 1000 }, metrics: metrics)
     }
 
     /// The app key of a Pusher WebSocket path (`/app/{key}`), or nil when the path is not one.
@@ -75,7 +85,7 @@ public final class ChannelsService: Sendable {
         if let problem = PusherConnection.checkProtocol(query["protocol"]) {
             return refuse(problem, problem == .noProtocol ? "No protocol version given" : "Unsupported protocol version \(query["protocol"] ?? "")")
         }
-        let session = PusherSession(sharedApp: sharedApps.shared(app), config: config, loopIndex: loopIndex, hub: hub,
+        let session = PusherSession(sharedApp: sharedApps.shared(app), config: config, loopIndex: loopIndex, hub: sharedHub,
                                     transport: transport, webhooks: webhooks, metrics: metrics, now: clock(), registry: apps)
         return session.start() ? session : nil
     }
@@ -92,9 +102,14 @@ public final class ChannelsService: Sendable {
     /// The `/metrics` body (Prometheus text format 0.0.4), every family labelled by app.
     public func metricsText() -> String {
         let hosted = apps.apps
-        return metrics.render(apps: hosted.map(\.id), channels: hub.channelCounts(apps: hosted))
+        let text = metrics.render(apps: hosted.map(\.id), channels: hub.channelCounts(apps: hosted))
+        guard let cluster else { return text }
+        return text + cluster.statistics.render(node: cluster.nodeID)
     }
 
     /// Periodic work (throttled subscription counts); call about once a second from any thread.
-    public func tick() { hub.tick(apps: apps) }
+    public func tick() {
+        hub.tick(apps: apps)
+        cluster?.tick()
+    }
 }

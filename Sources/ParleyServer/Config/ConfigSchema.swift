@@ -20,6 +20,10 @@ enum ConfigSchema {
         ConfigKey("webhook_retry_ms", .integer(0...86_400_000), default: "300000", "Milliseconds a failing webhook batch is retried."),
         ConfigKey("metrics_token", .string,
                   "Bearer token `GET /metrics` requires. `--metrics-token` wins; without either, only a `--dev` server on loopback serves metrics."),
+        ConfigKey("redis", .string,
+                  "The Redis bus joining this node to others (`redis://[user:password@]host:port[/db]`); needs a PostgreSQL database. `--redis`/`PARLEY_REDIS` win. A URL with a password is better kept in `redis_env`."),
+        ConfigKey("redis_env", .string,
+                  "Instead of `redis`: the name of an environment variable of the server holding the URL; refused when unset or empty."),
         ConfigKey("http", .object(http), "Connection caps and request deadlines. Each has a `parley serve` flag, which wins."),
         ConfigKey("tls", .object(tls), "Serve HTTPS/WSS. `--tls-cert`/`--tls-key` win; SIGHUP reloads the files."),
     ]

@@ -1,0 +1,280 @@
+import ParleyWire
+import Synchronization
+
+/// A hub shared by every node on a bus: it wraps this node's `LocalChannelHub`, which keeps
+/// serving this node's sockets, and
+///
+/// - forwards each `publish` to the other nodes in one bus message (one per call, not per
+///   subscriber or node); a receiving node hands the frames to its local hub, which encodes
+///   each WebSocket frame once for all of its subscribers. Events reach this node's
+///   subscribers at once and the other nodes' in the order this node published them.
+///   Events on channels no other node subscribes to (as far as this node has heard) do not
+///   travel, except on cache channels, which every node remembers;
+/// - numbers every change of this node's subscriptions and presence members (its share),
+///   sends it as a delta, and stores the whole share in Redis every second with an expiry,
+///   so a node that starts late or missed deltas reads it, and a dead node's share lapses;
+/// - answers `snapshot`, `occupiedChannels`, `hasSubscribers` and `presenceUsers` for the
+///   whole cluster from its replica of the other nodes' shares.
+///
+/// When the bus is down, each node keeps serving its own sockets; events published meanwhile
+/// do not reach other nodes (see ARCHITECTURE.md, "How nodes share one hub").
+public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable {
+    /// The hub of this node's own sockets.
+    public let local: LocalChannelHub
+    /// This node's id on the bus.
+    public let nodeID: String
+    /// Counters and connection state.
+    public let statistics: ClusterStatistics
+    /// The refresh and expiry periods.
+    public let timings: ClusterTimings
+    private let boot: UInt64
+    private let transport: any ClusterTransport
+    private let apps: AppRegistry
+    private let clock: @Sendable () -> Int64
+
+    private struct State {
+        var share = ClusterShare()
+        var replica = ClusterReplica()
+        var lastStored: Int64 = .min
+        var lastSwept: Int64 = .min
+        var noticeHandlers: [String: @Sendable ([UInt8]) -> Void] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates the hub; call `start()` before serving. `clock` is monotonic milliseconds.
+    public init(local: LocalChannelHub, nodeID: String, transport: any ClusterTransport, apps: AppRegistry,
+                clock: @escaping @Sendable () -> Int64, timings: ClusterTimings = ClusterTimings(),
+                statistics: ClusterStatistics = ClusterStatistics()) {
+        var random = SystemRandomNumberGenerator()
+        self.local = local
+        self.nodeID = nodeID
+        self.transport = transport
+        self.apps = apps
+        self.clock = clock
+        self.timings = timings
+        self.statistics = statistics
+        self.boot = random.next()
+    }
+
+    /// Starts listening to the bus, observing the local hub, and stores the (empty) share at
+    /// once so the other nodes' first sweep finds this node.
+    public func start() {
+        local.setShareObserver(self)
+        transport.start { [weak self] payload in self?.receive(payload) }
+        transport.loadCaches { [weak self] values in self?.rememberCaches(values) }
+        tick()
+    }
+
+    /// Stops listening; the share lapses after its lifetime.
+    public func stop() {
+        local.setShareObserver(nil)
+        transport.stop()
+    }
+
+    // MARK: ChannelHub
+
+    public func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool { local.connect(app: app, subscriber: subscriber) }
+
+    public func disconnect(app: AppConfig, subscriber: any ChannelSubscriber) { local.disconnect(app: app, subscriber: subscriber) }
+
+    public func subscribe(app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest) -> PusherSubscribeOutcome {
+        local.subscribe(app: app, subscriber: subscriber, request: request)
+    }
+
+    public func unsubscribe(app: AppConfig, subscriber: any ChannelSubscriber, channel: String) {
+        local.unsubscribe(app: app, subscriber: subscriber, channel: channel)
+    }
+
+    public func signIn(app: AppConfig, subscriber: any ChannelSubscriber, user: PusherSignedInUser) {
+        local.signIn(app: app, subscriber: subscriber, user: user)
+    }
+
+    public func signOut(app: AppConfig, subscriber: any ChannelSubscriber, userID: String) {
+        local.signOut(app: app, subscriber: subscriber, userID: userID)
+    }
+
+    public func publish(app: AppConfig, events: [HubEvent]) {
+        guard !events.isEmpty else { return }
+        local.publish(app: app, events: events)
+        let travelling: [ClusterEvent] = state.withLock { s in
+            events.compactMap { event in
+                let cache = LocalChannelHub.mayBeCacheChannel(event.channel) && (PusherChannel(event.channel)?.isCache ?? false)
+                guard cache || s.replica.remoteSubscriptions(ClusterChannelKey(app: app.id, channel: event.channel)) > 0 else { return nil }
+                return ClusterEvent(channel: event.channel, event: event.event, frame: event.frame, excluding: event.excluding,
+                                    cacheData: cache ? JSONWriter.serialize(event.data) : nil)
+            }
+        }
+        guard !travelling.isEmpty else { return }
+        send(.events(app: app.id, travelling))
+        storeCached(app: app.id, travelling)
+    }
+
+    public func hasSubscribers(app: AppConfig, channels: [String]) -> [Bool] {
+        let local = self.local.hasSubscribers(app: app, channels: channels)
+        return state.withLock { s in
+            zip(channels, local).map { channel, here in
+                here || s.replica.remoteSubscriptions(ClusterChannelKey(app: app.id, channel: channel)) > 0
+            }
+        }
+    }
+
+    public func terminateUser(app: AppConfig, userID: String) {
+        local.terminateUser(app: app, userID: userID)
+        send(.terminate(app: app.id, user: userID))
+    }
+
+    /// Revocations are per node: the grants they follow live on the node that issued them, and
+    /// the chat service tells every node of an access that ended (`announce`).
+    public func revokeSubscriptions(app: AppConfig, _ revocations: [SubscriptionRevocation]) {
+        local.revokeSubscriptions(app: app, revocations)
+    }
+
+    public func snapshot(app: AppConfig, channel: String) -> ChannelSnapshot {
+        var snapshot = local.snapshot(app: app, channel: channel)
+        let remote = state.withLock { $0.replica.remoteSubscriptions(ClusterChannelKey(app: app.id, channel: channel)) }
+        snapshot.subscriptionCount += remote
+        snapshot.occupied = snapshot.subscriptionCount > 0
+        return snapshot
+    }
+
+    public func occupiedChannels(app: AppConfig, prefix: String?) -> [String] {
+        var names = Set(local.occupiedChannels(app: app, prefix: prefix))
+        state.withLock { s in
+            for key in s.replica.totals.keys where key.app == app.id && (prefix.map { key.channel.hasPrefix($0) } ?? true) {
+                names.insert(key.channel)
+            }
+        }
+        return names.sorted()
+    }
+
+    public func presenceUsers(app: AppConfig, channel: String) -> [String] {
+        local.presenceUsers(app: app, channel: channel)
+    }
+
+    // MARK: notices
+
+    /// Calls `handler` (on the bus's thread) for every notice other nodes send on `topic`.
+    public func setNoticeHandler(topic: String, _ handler: @escaping @Sendable ([UInt8]) -> Void) {
+        state.withLock { $0.noticeHandlers[topic] = handler }
+    }
+
+    /// Sends a notice to every other node (not to this one).
+    public func announce(topic: String, payload: [UInt8]) {
+        send(.notice(topic: topic, payload: payload))
+    }
+
+    // MARK: share
+
+    public func localChannelChanged(app: String, channel: String, subscriptions: Int, members: [String: JSONValue]?) {
+        // Under the local hub's lock: deltas leave in the order the directory made them.
+        state.withLock { s in
+            guard let update = s.share.channelChanged(app: app, channel: channel, subscriptions: subscriptions, members: members) else { return }
+            send(.share(update))
+        }
+    }
+
+    /// Periodic work, about once a second: store this node's share, and every sweep interval
+    /// read every node's (dropping dead nodes' members, healing missed deltas).
+    public func tick() {
+        let now = clock()
+        let (snapshot, sweep): ([UInt8]?, Bool) = state.withLock { s in
+            var snapshot: [UInt8]?
+            if s.lastStored == .min || now - s.lastStored >= timings.storeInterval {
+                s.lastStored = now
+                snapshot = ClusterEnvelope(node: nodeID, boot: boot, message: .share(s.share.snapshot())).encoded()
+            }
+            let sweep = s.lastSwept == .min || now - s.lastSwept >= timings.sweepInterval
+            if sweep { s.lastSwept = now }
+            return (snapshot, sweep)
+        }
+        if let snapshot { transport.storeShare(node: nodeID, snapshot, ttlMilliseconds: timings.shareLifetime) }
+        if sweep { transport.loadShares { [weak self] shares in self?.applyShares(shares) } }
+    }
+
+    private func applyShares(_ shares: [String: [UInt8]]?) {
+        guard let shares else { return }
+        var live: [String: (boot: UInt64, update: ClusterShareUpdate)] = [:]
+        for (node, bytes) in shares where node != nodeID {
+            guard let envelope = ClusterEnvelope(decoding: bytes), envelope.node == node,
+                  case .share(let update) = envelope.message else {
+                statistics.malformed.add(1, ordering: .relaxed)
+                continue
+            }
+            live[node] = (envelope.boot, update)
+        }
+        let changes = state.withLock { $0.replica.applyLive(live) }
+        applyMemberChanges(changes)
+    }
+
+    // MARK: cache channels
+
+    /// Keeps each cache channel's last event in the store too, so a node that starts later
+    /// replays the cluster's last event.
+    private func storeCached(app: String, _ events: [ClusterEvent]) {
+        for event in events where event.cacheData != nil {
+            let value = ClusterEnvelope(node: nodeID, boot: boot, message: .events(app: app, [event])).encoded()
+            transport.storeCache(key: "\(app):\(event.channel)", value, ttlMilliseconds: ChannelDirectory.cacheLifetime)
+        }
+    }
+
+    /// Remembers the cache channel events stored before this node started (without delivering them).
+    private func rememberCaches(_ values: [[UInt8]]) {
+        for value in values {
+            guard let envelope = ClusterEnvelope(decoding: value), case .events(let appID, let events) = envelope.message,
+                  let app = apps.app(id: appID) else { continue }
+            local.rememberCache(app: app, events.map { event in
+                HubEvent(channel: event.channel, event: event.event,
+                         data: event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null, frame: event.frame, excluding: nil)
+            })
+        }
+    }
+
+    // MARK: bus
+
+    private func send(_ message: ClusterMessage) {
+        let payload = ClusterEnvelope(node: nodeID, boot: boot, message: message).encoded()
+        statistics.messagesOut.add(1, ordering: .relaxed)
+        statistics.bytesOut.add(payload.count, ordering: .relaxed)
+        transport.broadcast(payload)
+    }
+
+    /// One bus message, on the bus's thread, in the order its sender sent them.
+    func receive(_ payload: [UInt8]) {
+        guard let envelope = ClusterEnvelope(decoding: payload) else {
+            statistics.malformed.add(1, ordering: .relaxed)
+            return
+        }
+        guard envelope.node != nodeID || envelope.boot != boot else { return }  // our own, already delivered here
+        statistics.messagesIn.add(1, ordering: .relaxed)
+        statistics.bytesIn.add(payload.count, ordering: .relaxed)
+        switch envelope.message {
+        case .events(let appID, let events):
+            guard let app = apps.app(id: appID) else { return }
+            local.publish(app: app, events: events.map { event in
+                let data = event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null
+                return HubEvent(channel: event.channel, event: event.event, data: data, frame: event.frame, excluding: event.excluding)
+            })
+        case .share(let update):
+            let changes = state.withLock { $0.replica.apply(node: envelope.node, boot: envelope.boot, update) }
+            applyMemberChanges(changes)
+        case .terminate(let appID, let user):
+            guard let app = apps.app(id: appID) else { return }
+            local.terminateUser(app: app, userID: user)
+        case .notice(let topic, let payload):
+            state.withLock { $0.noticeHandlers[topic] }?(payload)
+        }
+    }
+
+    private func applyMemberChanges(_ changes: [ClusterReplica.MemberChange]) {
+        var byApp: [String: [(channel: String, node: String, user: String, info: JSONValue?)]] = [:]
+        for change in changes {
+            let info = change.info.map { (try? JSONParser.parse($0)) ?? .null }
+            byApp[change.app, default: []].append((change.channel, change.node, change.user, info))
+        }
+        for (appID, list) in byApp {
+            guard let app = apps.app(id: appID) else { continue }
+            local.applyRemoteMembers(app: app, list)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ParleyWire
+
+/// This node's share of the shared state: its subscription count per channel and the
+/// presence members with a connection here. A value; the hub keeps it under its lock and
+/// turns each change into a numbered `ClusterShareUpdate` for the other nodes.
+struct ClusterShare: Sendable {
+    private(set) var counts: [ClusterChannelKey: Int] = [:]
+    private(set) var members: [ClusterChannelKey: [String: [UInt8]]] = [:]
+    /// The number of the last change.
+    private(set) var seq: UInt64 = 0
+
+    /// Records a channel's local state after a change and returns the delta (nil: nothing
+    /// the other nodes see changed). `members` is nil for channels without presence.
+    mutating func channelChanged(app: String, channel: String, subscriptions: Int, members now: [String: JSONValue]?) -> ClusterShareUpdate? {
+        let key = ClusterChannelKey(app: app, channel: channel)
+        var changes: [ClusterShareChange] = []
+        if (counts[key] ?? 0) != subscriptions {
+            counts[key] = subscriptions > 0 ? subscriptions : nil
+            changes.append(.count(app: app, channel: channel, subscriptions))
+        }
+        let before = members[key] ?? [:]
+        var after: [String: [UInt8]] = [:]
+        for (user, info) in now ?? [:] {
+            after[user] = before[user] ?? JSONWriter.serialize(info)
+        }
+        for user in before.keys.sorted() where after[user] == nil {
+            changes.append(.member(app: app, channel: channel, user: user, info: nil))
+        }
+        for user in after.keys.sorted() where before[user] == nil {
+            changes.append(.member(app: app, channel: channel, user: user, info: after[user]))
+        }
+        members[key] = after.isEmpty ? nil : after
+        guard !changes.isEmpty else { return nil }
+        seq += 1
+        return ClusterShareUpdate(seq: seq, full: false, changes: changes)
+    }
+
+    /// The whole share as one update numbered with the last change.
+    func snapshot() -> ClusterShareUpdate {
+        var changes: [ClusterShareChange] = []
+        for (key, count) in counts { changes.append(.count(app: key.app, channel: key.channel, count)) }
+        for (key, users) in members {
+            for (user, info) in users { changes.append(.member(app: key.app, channel: key.channel, user: user, info: info)) }
+        }
+        return ClusterShareUpdate(seq: seq, full: true, changes: changes)
+    }
+}

@@ -1,0 +1,70 @@
+import ParleyWire
+@testable import ParleyChannels
+
+/// An in-memory bus for cluster tests: broadcasts queue in one global order, `deliver()`
+/// hands them to every node's handler; stored shares lapse by the test clock.
+final class MemoryClusterBus: @unchecked Sendable {
+    // @unchecked: tests drive everything from one thread.
+    let clock: TestClock
+    var handlers: [String: @Sendable ([UInt8]) -> Void] = [:]
+    var queue: [[UInt8]] = []
+    var shares: [String: (bytes: [UInt8], expires: Int64)] = [:]
+    var caches: [String: [UInt8]] = [:]
+    var broadcasts = 0
+    /// While true, broadcasts are lost (Redis unreachable).
+    var down = false
+
+    init(clock: TestClock) { self.clock = clock }
+
+    func transport(_ node: String) -> Transport { Transport(bus: self, node: node) }
+
+    /// Delivers every queued message to every node, in order (until none is left).
+    func deliver() {
+        while !queue.isEmpty {
+            let message = queue.removeFirst()
+            for node in handlers.keys.sorted() { handlers[node]?(message) }
+        }
+    }
+
+    final class Transport: ClusterTransport, @unchecked Sendable {
+        // @unchecked: tests drive everything from one thread.
+        let bus: MemoryClusterBus
+        let node: String
+        var storing = true
+
+        init(bus: MemoryClusterBus, node: String) {
+            self.bus = bus
+            self.node = node
+        }
+
+        func start(handler: @escaping @Sendable ([UInt8]) -> Void) { bus.handlers[node] = handler }
+
+        func broadcast(_ payload: [UInt8]) {
+            guard !bus.down else { return }
+            bus.broadcasts += 1
+            bus.queue.append(payload)
+        }
+
+        func storeShare(node: String, _ snapshot: [UInt8], ttlMilliseconds: Int64) {
+            guard storing, !bus.down else { return }
+            bus.shares[node] = (snapshot, bus.clock.now + ttlMilliseconds)
+        }
+
+        func loadShares(_ completion: @escaping @Sendable ([String: [UInt8]]?) -> Void) {
+            guard !bus.down else { return completion(nil) }
+            let now = bus.clock.now
+            completion(bus.shares.filter { $0.value.expires > now }.mapValues(\.bytes))
+        }
+
+        func storeCache(key: String, _ value: [UInt8], ttlMilliseconds: Int64) {
+            guard !bus.down else { return }
+            bus.caches[key] = value
+        }
+
+        func loadCaches(_ completion: @escaping @Sendable ([[UInt8]]) -> Void) {
+            completion(bus.down ? [] : bus.caches.keys.sorted().map { bus.caches[$0]! })
+        }
+
+        func stop() { bus.handlers[node] = nil }
+    }
+}
