@@ -1,4 +1,3 @@
-import ParleyChannels
 import ParleyStore
 import ParleyText
 import Synchronization
