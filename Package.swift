@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
                 plugins: ["OpenAPIDocumentPlugin"]),
-        .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore"], swiftSettings: strict),
+        .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
                 swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the

@@ -1,3 +1,5 @@
+import ParleyChannels
+
 /// Limits and policies of the documents service.
 public struct DocumentsConfiguration: Sendable, Hashable {
     /// The root type whose text ``DocumentsService/text(documentID:)`` reads (`doc.getText(name)`

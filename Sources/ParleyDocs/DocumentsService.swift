@@ -1,3 +1,4 @@
+import ParleyChannels
 import ParleyStore
 import ParleyText
 import Synchronization
