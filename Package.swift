@@ -40,35 +40,40 @@ let package = Package(
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
 
+        // The one place that names a platform: the C library (Glibc here, Darwin on Apple
+        // platforms, never compiled here) and the few calls that differ between them.
+        .target(name: "ParleyPlatform", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+
         // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
         .target(name: "ParleyWireCore", swiftSettings: strict),
         .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
-        .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "COpenSSL"], swiftSettings: strict),
+        .target(name: "ParleyNet", dependencies: ["ParleyWire", "ParleyPlatform", "CLinux", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
-        .target(name: "ParleyStore", dependencies: ["CSQLite", "CSQLiteLogBuffer", "CPostgres", "CLinux"], swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["ParleyPlatform", "CSQLite", "CSQLiteLogBuffer", "CPostgres"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
         // The manual hub loop the channel, chat and docs tests drive by hand.
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
                 plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
+        .target(name: "ParleyServer", dependencies: ["ParleyPlatform", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
                 swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
         // system's SQLite3; only on Linux does it add the socket transports over ParleyNet
         // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
         // Tests/interop/test_parleykit_portability.py checks this graph and the imports.
         .target(name: "ParleyKit", dependencies: [
-            "ParleyWireCore", "ParleyText",
+            "ParleyWireCore", "ParleyText", "ParleyPlatform",
             .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
             .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
         ], swiftSettings: strict),
         .target(name: "ParleyKitTesting", dependencies: ["ParleyKit", "ParleyWireCore", "ParleyText"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
-        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "CLinux"], swiftSettings: strict),
-        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict,
+        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyPlatform", "CLinux"], swiftSettings: strict),
+        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal", "ParleyPlatform"], swiftSettings: strict,
                           linkerSettings: selfContained),
 
         // Build-time generation of OpenAPIDocument.swift (from docs/openapi.json) and
@@ -106,7 +111,7 @@ let package = Package(
                           path: "Examples/QuickStart", swiftSettings: strict),
 
         // The example app backend of the tutorials: creates users and issues their tokens.
-        .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
+        .executableTarget(name: "TokenBackend", dependencies: ["ParleyPlatform", "ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
                           path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict,
                           linkerSettings: selfContained),
 
