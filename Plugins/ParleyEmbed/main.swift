@@ -3,7 +3,7 @@
 // bytes are always the files' bytes and no generated source is kept in git.
 //
 //   ParleyEmbed openapi <openapi.json> <output.swift>
-//   ParleyEmbed web <output.swift> <Web/file>...
+//   ParleyEmbed web <output.swift> <Web directory>
 import Foundation
 
 /// `text` as one Swift string literal that evaluates to exactly `text`: every character that a
@@ -58,12 +58,15 @@ func openAPI(input: String, output: String) throws {
         """, to: output)
 }
 
-/// The files in the order given (the plugin sorts them), named by their path under Web/.
-func web(output: String, files: [String]) throws {
+/// The page's files in Web/ (HTML, JavaScript, CSS, SVG), in byte order of their names.
+func web(output: String, directory: String) throws {
+    let kinds: Set<String> = ["html", "js", "css", "svg"]
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { kinds.contains(($0 as NSString).pathExtension) }
+        .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     var entries = ""
-    for path in files {
-        let name = String(path.split(separator: "/").last ?? "")
-        entries += "        (\(literal(name)), \(literal(try read(path)))),\n"
+    for name in names {
+        entries += "        (\(literal(name)), \(literal(try read(directory + "/" + name)))),\n"
     }
     try write("""
         // Generated at build time from Web/ by WebAssetsPlugin; not kept in git.
@@ -81,8 +84,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "openapi" where arguments.count == 3: try openAPI(input: arguments[1], output: arguments[2])
-    case "web" where arguments.count >= 2: try web(output: arguments[1], files: Array(arguments.dropFirst(2)))
-    default: throw EmbedError("usage: ParleyEmbed openapi <openapi.json> <output.swift> | web <output.swift> <file>...")
+    case "web" where arguments.count == 3: try web(output: arguments[1], directory: arguments[2])
+    default: throw EmbedError("usage: ParleyEmbed openapi <openapi.json> <output.swift> | web <output.swift> <directory>")
     }
 } catch {
     FileHandle.standardError.write(Data("ParleyEmbed: \(error)\n".utf8))
