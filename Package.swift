@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "ParleyText", targets: ["ParleyText"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),
         .library(name: "ParleyUI", targets: ["ParleyUI"]),
+        // Test doubles for apps' own tests (an in-memory chat and document server, a manual
+        // clock); kept out of ParleyKit so they never ship inside an app.
+        .library(name: "ParleyKitTesting", targets: ["ParleyKitTesting"]),
     ],
     targets: [
         // C system libraries from Debian (see README for the apt packages).
@@ -37,49 +40,68 @@ let package = Package(
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
 
+        // The one place that names a platform: the C library (Glibc here, Darwin on Apple
+        // platforms, never compiled here) and the few calls that differ between them.
+        .target(name: "ParleyPlatform", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+
         // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
         .target(name: "ParleyWireCore", swiftSettings: strict),
         .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
-        .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto", "COpenSSL"], swiftSettings: strict),
+        .target(name: "ParleyNet", dependencies: ["ParleyWire", "ParleyPlatform", "CLinux", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
-        .target(name: "ParleyStore", dependencies: ["CSQLite", "CSQLiteLogBuffer", "CPostgres", "CLinux"], swiftSettings: strict),
-        .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
-        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["ParleyPlatform", "CSQLite", "CSQLiteLogBuffer", "CPostgres"], swiftSettings: strict),
+        .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
+        // The manual hub loop the channel, chat and docs tests drive by hand.
+        .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
+                plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
+        .target(name: "ParleyServer", dependencies: ["ParleyPlatform", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
+                swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
         // system's SQLite3; only on Linux does it add the socket transports over ParleyNet
         // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
         // Tests/interop/test_parleykit_portability.py checks this graph and the imports.
         .target(name: "ParleyKit", dependencies: [
-            "ParleyWireCore", "ParleyText",
+            "ParleyWireCore", "ParleyText", "ParleyPlatform",
             .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
             .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
         ], swiftSettings: strict),
+        .target(name: "ParleyKitTesting", dependencies: ["ParleyKit", "ParleyWireCore", "ParleyText"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
-        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
-        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict,
+        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyPlatform", "CLinux"], swiftSettings: strict),
+        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal", "ParleyPlatform"], swiftSettings: strict,
                           linkerSettings: selfContained),
+
+        // Build-time generation of OpenAPIDocument.swift (from docs/openapi.json) and
+        // WebAssetFiles.swift (from Web/): the files stay the single source, nothing generated is in git.
+        .executableTarget(name: "ParleyEmbed", path: "Plugins/ParleyEmbed", swiftSettings: strict),
+        .plugin(name: "OpenAPIDocumentPlugin", capability: .buildTool(), dependencies: ["ParleyEmbed"]),
+        .plugin(name: "WebAssetsPlugin", capability: .buildTool(), dependencies: ["ParleyEmbed"]),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
-        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
-        .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
-        .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
-        .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
-        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyUI", "ParleyServer", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyTerminal"], swiftSettings: strict),
-        .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer"], swiftSettings: strict),
+        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyChannelsTesting", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyStore", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyChannels", "ParleyText", "ParleyStore", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyKitTesting", "ParleyUI", "ParleyServer", "ParleyNet", "ParleyWire", "ParleyText",
+                                                              "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyKitTesting"], swiftSettings: strict),
+        .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal", "ParleyUI", "ParleyKit", "ParleyKitTesting"],
+                    swiftSettings: strict),
+        .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer", "ParleyChannels", "ParleyChat", "ParleyNet", "ParleyStore", "ParleyWire"], swiftSettings: strict),
 
         // Test peers driven by the Python interop tests (Tests/interop).
         .executableTarget(name: "ParleyTestPeer", dependencies: ["ParleyNet", "ParleyWire"],
                           path: "Tests/Peers/ParleyTestPeer", swiftSettings: strict),
         .executableTarget(name: "ParleyTextPeer", dependencies: ["ParleyText"],
                           path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
-        .executableTarget(name: "ParleyDocPeer", dependencies: ["ParleyKit"],
+        .executableTarget(name: "ParleyDocPeer", dependencies: ["ParleyKit", "ParleyWire"],
                           path: "Tests/Peers/ParleyDocPeer", swiftSettings: strict),
         .executableTarget(name: "ParleyKitPeer", dependencies: ["ParleyKit", "ParleyWire"],
                           path: "Tests/Peers/ParleyKitPeer", swiftSettings: strict),
@@ -89,7 +111,7 @@ let package = Package(
                           path: "Examples/QuickStart", swiftSettings: strict),
 
         // The example app backend of the tutorials: creates users and issues their tokens.
-        .executableTarget(name: "TokenBackend", dependencies: ["ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
+        .executableTarget(name: "TokenBackend", dependencies: ["ParleyPlatform", "ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
                           path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict,
                           linkerSettings: selfContained),
 

@@ -1,9 +1,5 @@
 import ParleyNet
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 // The example app backend: `TokenBackend --parley http://127.0.0.1:6001`, then point
 // `parley chat --token-url http://127.0.0.1:7000/token --name alice` (or HTTPTokenProvider) at it.

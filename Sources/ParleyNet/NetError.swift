@@ -1,8 +1,4 @@
-#if os(Linux)
-import Glibc
-#else
-import Darwin
-#endif
+import ParleyPlatform
 
 /// An I/O failure with a stable code, the `errno` behind it (0 if none) and a detail text.
 public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,8 +1,4 @@
-#if os(Linux)
-import Glibc
-#else
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Severity of a log line from the networking layer.
 public enum NetLogLevel: String, Sendable, Comparable {

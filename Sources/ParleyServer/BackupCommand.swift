@@ -1,10 +1,6 @@
 import ParleyStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// `parley backup DEST`: a consistent copy of a server's embedded store, taken while it
 /// runs: the SQLite database (online backup: the database as of one commit) and then the

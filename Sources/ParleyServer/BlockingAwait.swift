@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Runs async work from synchronous code (startup and shutdown on the main thread) and waits
 /// for its result. Never call it from a task or an event loop: it blocks the calling thread.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// An exclusive `flock` on `parley.lock` in the data directory, held for the life of the
 /// server, so two servers never run on one embedded database.

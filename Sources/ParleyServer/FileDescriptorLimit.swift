@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// The process's open-file limit (RLIMIT_NOFILE): every connection holds a descriptor, and the
 /// usual soft limit of 1,024 would cap the server far below what the hard limit allows.
@@ -29,11 +25,7 @@ enum FileDescriptorLimit {
         return (clamp(target), true)
     }
 
-    #if canImport(Glibc)
-    private static let resourceKind = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-    private static let resourceKind = RLIMIT_NOFILE
-    #endif
+    private static let resourceKind = ResourceLimits.openFiles
 
     /// `/proc/sys/fs/nr_open`, the most descriptors a process may have; 1,048,576 if unreadable.
     private static var kernelMaximum: Int {

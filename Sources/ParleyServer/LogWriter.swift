@@ -1,11 +1,7 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Writes log lines to standard error on a thread of its own, so an event loop never waits
 /// for the log: when stderr is a pipe nobody reads (or a slow terminal), `write(2)` blocks,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Writes structured log lines (`time=… level=… msg="…" key=value`, or JSON with
 /// `--log-format json`) to standard error.

@@ -64,11 +64,7 @@ public enum ParleyCommand {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Writes a line to standard error (after the log lines queued before it).
 func printError(_ line: String) {

@@ -2,11 +2,7 @@ import ParleyChannels
 import ParleyStore
 import ParleyWire
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Starts the server for `parley serve` and blocks until it shuts down.
 enum ParleyServerMain {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// What the kernel says about this process, for the `process_*` metrics: descriptors open and
 /// their limit, memory, CPU time, threads and the start time. Read from `/proc` at each scrape

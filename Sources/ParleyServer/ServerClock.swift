@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// The clocks the services are given: monotonic for timeouts, wall for signatures and webhooks.
 enum ServerClock {

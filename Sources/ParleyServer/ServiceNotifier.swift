@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Tells a service manager how the server is doing, by the `sd_notify` protocol without
 /// libsystemd: one datagram of `NAME=value` lines per change to the AF_UNIX socket that

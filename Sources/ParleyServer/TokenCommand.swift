@@ -1,11 +1,7 @@
 import ParleyChannels
 import ParleyChat
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// `parley token`: mints a user token (JWT HS256 with the app secret) as an app backend would.
 enum TokenCommand {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// A mutex with one condition variable, for the queues between async callers and database threads.
 final class ConditionLock: @unchecked Sendable {

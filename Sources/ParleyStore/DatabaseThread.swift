@@ -1,9 +1,4 @@
-#if canImport(Glibc)
-import CLinux
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Starts detached OS threads for database connections, so blocking C calls
 /// (fsync, network round trips) never occupy Swift's cooperative thread pool.
@@ -30,26 +25,11 @@ enum DatabaseThread {
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            DatabaseThread.adoptProcessDefaults(name: body.name)
+            CurrentThread.adoptProcessDefaults(name: body.name)
             body.run()
             return nil
         }, context)
         precondition(status == 0, "pthread_create failed with \(status)")
         pthread_detach(thread)
-    }
-
-    /// Names the calling thread and gives it the nice value of the process's main thread.
-    /// Lowering the nice value needs privilege (a server started with `nice -n -20` has it);
-    /// without it the thread keeps the one it inherited.
-    private static func adoptProcessDefaults(name: String) {
-        #if canImport(Glibc)
-        _ = clinux_name_current_thread(String(name.utf8.prefix(15))!)
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let processNice = getpriority(which, id_t(getpid()))
-        guard errno == 0 else { return }
-        // On Linux, `who` 0 means the calling thread: nice values are per thread.
-        _ = setpriority(which, 0, processNice)
-        #endif
     }
 }

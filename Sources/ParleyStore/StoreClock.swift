@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Where the store reads the time it stamps rows with (milliseconds since the Unix epoch).
 public struct StoreClock: Sendable {

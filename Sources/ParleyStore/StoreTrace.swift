@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// An opt-in timeline of the SQLite store's machinery — the writer's batches and commits, the log
 /// syncer's fsyncs, checkpoints (background and the writer's own) and log restarts — for finding

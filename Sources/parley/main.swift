@@ -1,11 +1,7 @@
 import ParleyServer
 import ParleyTerminal
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 var environment: [String: String] = [:]
 for (key, value) in ProcessInfoLite.environment() { environment[key] = value }

@@ -1,6 +1,7 @@
 import Testing
 import ParleyWire
 @testable import ParleyChannels
+import ParleyChannelsTesting
 
 @Suite struct ChannelsServiceTests {
     let loop = ManualHubLoop()

@@ -1,6 +1,7 @@
 import Testing
 import ParleyWire
 @testable import ParleyChannels
+import ParleyChannelsTesting
 
 /// Sessions over a local hub with two manual loops: fan-out, presence, users, slow consumers.
 @Suite struct HubSessionTests {

@@ -1,6 +1,7 @@
 import Testing
 import ParleyWire
 @testable import ParleyChannels
+import ParleyChannelsTesting
 
 /// The HTTP API over a real local hub, with requests signed the way the server libraries sign.
 @Suite struct PusherAPITests {

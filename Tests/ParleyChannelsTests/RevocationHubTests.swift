@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import ParleyWire
 @testable import ParleyChannels
+import ParleyChannelsTesting
 
 /// A gate that admits only the (socket, channel) pairs it holds, and remembers closed sockets.
 final class ListGate: SubscriptionGate {

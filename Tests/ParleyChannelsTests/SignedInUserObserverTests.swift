@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import ParleyWire
 @testable import ParleyChannels
+import ParleyChannelsTesting
 
 /// The hub tells an observer about each connection's sign-in and its end, nothing else.
 @Suite struct SignedInUserObserverTests {

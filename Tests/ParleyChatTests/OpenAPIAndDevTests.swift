@@ -29,7 +29,7 @@ struct OpenAPIAndDevTests {
         try await ChatHarness.with { h in
             let served = await h.call(.GET, "/v1/openapi.json")
             #expect(served.status == 200 && served.headers.first("Content-Type") == "application/json")
-            #expect(served.body == onDisk, "run scripts/embed-openapi.sh after editing docs/openapi.json")
+            #expect(served.body == onDisk, "the build embeds docs/openapi.json (OpenAPIDocumentPlugin)")
             #expect(served["openapi"]?.stringValue == "3.1.0")
         }
     }

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import ParleyChannels
+import ParleyChannelsTesting
 @testable import ParleyChat
 import ParleyWire
 

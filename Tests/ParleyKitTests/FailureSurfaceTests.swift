@@ -1,4 +1,5 @@
 @testable import ParleyKit
+import ParleyKitTesting
 import Synchronization
 import Testing
 

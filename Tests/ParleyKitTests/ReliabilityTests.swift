@@ -1,5 +1,6 @@
 import Testing
 @testable import ParleyKit
+import ParleyKitTesting
 
 @Suite struct ReliabilityTests {
     let clock = ManualClock()

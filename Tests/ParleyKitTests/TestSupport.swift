@@ -1,4 +1,5 @@
 @testable import ParleyKit
+import ParleyKitTesting
 
 /// A client of the in-memory server signed in as `user`.
 func makeClient(_ server: InMemoryChatServer, _ user: String, clock: ManualClock, storePath: String? = nil) throws -> ParleyClient {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ParleyKit
+import ParleyKitTesting
 import ParleyWire
 
 private func message(_ seq: Int64, room: String = "r", text: String = "m") -> ChatMessage {

@@ -1,5 +1,6 @@
 import Testing
 import ParleyKit
+import ParleyKitTesting
 @testable import ParleyUI
 
 func makeClient(_ server: InMemoryChatServer, _ user: String, clock: ManualClock) throws -> ParleyClient {

@@ -1,4 +1,5 @@
 import ParleyKit
+import ParleyKitTesting
 import Testing
 @testable import ParleyUI
 

@@ -37,7 +37,7 @@ def test_the_page_and_its_files_are_the_ones_in_web(dev_server):
     assert page.status == 200 and page.headers["Content-Type"] == "text/html; charset=utf-8"
     base = base_path(page.body.decode())
     assert page.body.decode() == (WEB / "index.html").read_text().replace("{{BASE}}", base), \
-        "run scripts/embed-web.sh after editing Web/"
+        "the build embeds Web/ (WebAssetsPlugin)"
     types = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
     files = [path for path in WEB.iterdir() if path.suffix in types]
     assert {path.name for path in files} >= {"app.js", "realtime.js", "api.js", "style.css"}
@@ -45,7 +45,7 @@ def test_the_page_and_its_files_are_the_ones_in_web(dev_server):
         answer = dev_server.request("GET", f"{base}/{path.name}")
         assert answer.status == 200, path.name
         assert answer.headers["Content-Type"] == types[path.suffix]
-        assert answer.body == path.read_bytes(), f"{path.name} differs from Web/: run scripts/embed-web.sh"
+        assert answer.body == path.read_bytes(), f"{path.name} differs from Web/ (WebAssetsPlugin)"
         assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
 

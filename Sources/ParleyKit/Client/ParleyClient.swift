@@ -51,7 +51,7 @@ public actor ParleyClient {
     var cursorTasks: [String: Task<Void, Never>] = [:]
 
     /// Creates a client. Transports and clock default to the real ones; tests pass an
-    /// ``InMemoryChatServer`` and a ``ManualClock``. `random` jitters reconnect delays.
+    /// `InMemoryChatServer` and a `ManualClock` (module ParleyKitTesting). `random` jitters reconnect delays.
     /// `documents` opens the y-websocket connections of ``openDocument(room:name:presence:)``.
     public init(configuration: ParleyConfiguration, tokenProvider: any TokenProvider,
                 http: any HTTPTransport = PlatformTransports.http(), realtime: any RealtimeTransport = PlatformTransports.realtime(),

@@ -11,7 +11,7 @@ import ParleyText
 /// accepts only updates whose dependencies it has, and the step-2 diff includes all local
 /// edits anyway. A malformed or invalid message from the server is counted and ignored,
 /// leaving the replica as it was.
-struct DocumentReplica: Sendable {
+package struct DocumentReplica: Sendable {
     /// Where the protocol is on the current connection.
     enum Phase: Sendable, Equatable {
         /// No connection.
@@ -39,7 +39,7 @@ struct DocumentReplica: Sendable {
     }
 
     /// The root the session's caret, selection and plain text API work on.
-    static let textRoot = "text"
+    package static let textRoot = "text"
 
     private(set) var document: YDocument
     private(set) var awareness: Awareness

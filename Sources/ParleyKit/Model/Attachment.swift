@@ -40,7 +40,7 @@ public struct Attachment: Sendable, Equatable, Identifiable {
                   downloadURL: r.optionalString("download_url"))
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["id": .string(id), "room_id": .string(roomID), "uploader_id": .string(uploaderID), "content_type": .string(contentType),
                  "size": .number(String(size)), "width": width.map(JSONValue.int) ?? .null, "height": height.map(JSONValue.int) ?? .null,
                  "created_at": .int(0), "download_url": .string(downloadURL ?? "/v1/attachments/\(id)/content"),

@@ -52,7 +52,7 @@ public struct ChatMessage: Sendable, Equatable, Identifiable {
                   isDeleted: try r.optionalBool("deleted") ?? false, reactions: ReactionCount.list(r.value("reactions")))
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["id": .number(String(id)), "room_id": .string(roomID), "seq": .number(String(seq)), "sender_id": .string(senderID),
                  "client_id": clientID.map(JSONValue.string) ?? .null, "parts": .array(parts.map(\.json)),
                  "created_at": .number(String(createdAt)), "edited_at": editedAt.map { .number(String($0)) } ?? .null,

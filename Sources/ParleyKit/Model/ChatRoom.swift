@@ -64,7 +64,7 @@ public struct ChatRoom: Sendable, Equatable, Identifiable {
                   memberCount: Int(r.optionalInt64("member_count") ?? 0), createdAt: r.optionalInt64("created_at") ?? 0)
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["id": .string(id), "kind": .string(kind.rawValue), "name": name.map(JSONValue.string) ?? .null,
                  "custom_data": customData ?? .null, "created_by": createdBy.map(JSONValue.string) ?? .null,
                  "direct_user_ids": .array(directUserIDs.map(JSONValue.string)), "last_seq": .number(String(lastSeq)),

@@ -32,7 +32,7 @@ public struct ChatUser: Sendable, Equatable, Identifiable {
                   createdAt: r.optionalInt64("created_at") ?? 0, updatedAt: r.optionalInt64("updated_at") ?? 0)
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["id": .string(id), "name": .string(name), "avatar_url": avatarURL.map(JSONValue.string) ?? .null,
                  "custom_data": customData ?? .null, "created_at": .number(String(createdAt)), "updated_at": .number(String(updatedAt))])
     }

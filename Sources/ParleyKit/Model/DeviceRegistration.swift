@@ -36,7 +36,7 @@ public struct DeviceRegistration: Sendable, Equatable, Hashable {
                   updatedAt: r.optionalInt64("updated_at") ?? 0)
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["token": .string(token), "user_id": .string(userID), "platform": .string(platform.rawValue),
                  "updated_at": .number(String(updatedAt))])
     }

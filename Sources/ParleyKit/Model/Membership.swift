@@ -25,7 +25,7 @@ public struct Membership: Sendable, Equatable {
                   role: MemberRole(rawValue: r.optionalString("role") ?? "") ?? .member, readSeq: r.optionalInt64("read_seq") ?? 0)
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["room_id": .string(roomID), "user_id": .string(userID), "role": .string(role.rawValue),
                  "read_seq": .number(String(readSeq))])
     }

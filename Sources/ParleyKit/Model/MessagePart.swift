@@ -25,7 +25,7 @@ public enum MessagePart: Sendable, Hashable {
         }
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .text(let text): .object(["type": .string("text"), "text": .string(text)])
         case .attachment(let id): .object(["type": .string("attachment"), "attachment_id": .string(id)])
@@ -33,7 +33,7 @@ public enum MessagePart: Sendable, Hashable {
         }
     }
 
-    static func list(_ values: [JSONValue]) throws(ParleyError) -> [MessagePart] {
+    package static func list(_ values: [JSONValue]) throws(ParleyError) -> [MessagePart] {
         var parts: [MessagePart] = []
         parts.reserveCapacity(values.count)
         for value in values { parts.append(try MessagePart(json: value)) }

@@ -21,7 +21,7 @@ public struct PresenceStatus: Sendable, Hashable {
         self.init(userID: try r.string("user_id"), isOnline: try r.optionalBool("online") ?? false, lastSeenAt: r.optionalInt64("last_seen_at"))
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["user_id": .string(userID), "online": .bool(isOnline), "last_seen_at": lastSeenAt.map { .number(String($0)) } ?? .null])
     }
 }

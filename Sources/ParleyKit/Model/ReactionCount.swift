@@ -13,14 +13,14 @@ public struct ReactionCount: Sendable, Hashable, Codable {
         self.count = count
     }
 
-    static func list(_ value: JSONValue?) -> [ReactionCount] {
+    package static func list(_ value: JSONValue?) -> [ReactionCount] {
         (value?.arrayValue ?? []).compactMap { item in
             guard let emoji = item["emoji"]?.stringValue, let count = item["count"]?.intValue else { return nil }
             return ReactionCount(emoji: emoji, count: count)
         }
     }
 
-    static func json(_ counts: [ReactionCount]) -> JSONValue {
+    package static func json(_ counts: [ReactionCount]) -> JSONValue {
         .array(counts.map { .object(["emoji": .string($0.emoji), "count": .int($0.count)]) })
     }
 }

@@ -24,7 +24,7 @@ public struct ReadCursor: Sendable, Hashable {
         self.init(roomID: try r.string("room_id"), userID: try r.string("user_id"), seq: try r.int64("seq"), readAt: r.optionalInt64("read_at"))
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["room_id": .string(roomID), "user_id": .string(userID), "seq": .number(String(seq)),
                  "read_at": readAt.map { .number(String($0)) } ?? .null])
     }

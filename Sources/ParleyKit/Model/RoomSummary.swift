@@ -33,7 +33,7 @@ public struct RoomSummary: Sendable, Equatable, Identifiable {
                   lastMessage: last == nil || last == .null ? nil : try ChatMessage(json: last))
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["room": room.json, "role": .string(role.rawValue), "read_seq": .number(String(readSeq)),
                  "unread_count": .int(unreadCount), "last_message": lastMessage?.json ?? .null])
     }

@@ -1,5 +1,5 @@
 /// Time for the SDK: wall-clock milliseconds for timestamps, and sleeping for timers
-/// (typing expiry, debouncing, backoff). Tests substitute ``ManualClock``.
+/// (typing expiry, debouncing, backoff). Tests substitute `ManualClock` (ParleyKitTesting).
 public protocol ParleyClock: Sendable {
     /// Milliseconds since the Unix epoch.
     func now() -> Int64

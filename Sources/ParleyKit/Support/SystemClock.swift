@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// The real clock: the system's wall time and `Task.sleep`.
 public struct SystemClock: ParleyClock {

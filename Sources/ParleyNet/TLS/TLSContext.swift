@@ -1,9 +1,5 @@
 import COpenSSL
-#if os(Linux)
-import Glibc
-#else
-import Darwin
-#endif
+import ParleyPlatform
 
 /// An OpenSSL `SSL_CTX`: the certificate, key and settings TLS sessions are made from.
 ///

@@ -1,10 +1,6 @@
 import ParleyWire
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Puts app secrets kept outside the config file into it: `"secret_file"` (a file's contents)
 /// and `"secret_env"` (an environment variable) in place of `"secret"`, and

@@ -1,9 +1,5 @@
 import ParleyKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// `parley chat`: parses the options, signs in, then runs the full-screen client.
 public enum ChatCommandLine {

@@ -1,10 +1,6 @@
 import CLinux
+import ParleyPlatform
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs async work from synchronous code (the command line's entry) and blocks the calling
 /// thread until it finishes. Never call it from a task: it parks a thread.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Runs a ``ChatController`` on the real terminal: the calling thread polls the keyboard and
 /// a signal pipe, a task writes the controller's frames as row diffs, and the terminal is

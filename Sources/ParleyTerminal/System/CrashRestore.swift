@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Puts the terminal back from a crash signal handler, then lets the previous handler (the
 /// runtime's backtracer, or the default action) run.

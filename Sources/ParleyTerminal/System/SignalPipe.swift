@@ -1,9 +1,5 @@
 import CLinux
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// Signals as bytes on a pipe: the handler (in CLinux) writes the signal number, the main
 /// loop polls the read end with the keyboard. Also a wake-up channel for the loop itself.

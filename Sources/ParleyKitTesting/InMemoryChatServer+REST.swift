@@ -1,3 +1,4 @@
+import ParleyKit
 import ParleyWireCore
 
 /// The REST side of the in-memory server (the subset of docs/openapi.json the SDK uses).

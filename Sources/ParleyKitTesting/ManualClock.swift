@@ -1,3 +1,4 @@
+import ParleyKit
 import Synchronization
 
 /// A clock that moves only when told to: sleepers wake when ``advance(by:)`` passes their

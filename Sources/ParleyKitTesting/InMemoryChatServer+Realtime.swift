@@ -1,3 +1,4 @@
+import ParleyKit
 import ParleyWireCore
 
 /// The Pusher side of the in-memory server.

@@ -1,3 +1,4 @@
+import ParleyKit
 import ParleyWireCore
 
 /// Room-scoped routes of the in-memory server: members, messages, reactions, cursors, typing.

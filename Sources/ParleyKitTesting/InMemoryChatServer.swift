@@ -1,3 +1,4 @@
+import ParleyKit
 import ParleyWireCore
 import Synchronization
 

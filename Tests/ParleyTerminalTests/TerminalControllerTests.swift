@@ -1,5 +1,6 @@
 import Testing
 import ParleyKit
+import ParleyKitTesting
 @testable import ParleyUI
 @testable import ParleyTerminal
 
