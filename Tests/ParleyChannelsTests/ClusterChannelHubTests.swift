@@ -1,6 +1,7 @@
 import Testing
 import ParleyWire
 @testable import ParleyChannels
+import ParleyChannelsTesting
 
 /// Several nodes, each a local hub on its own manual loop, joined by an in-memory bus.
 @Suite struct ClusterChannelHubTests {
