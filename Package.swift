@@ -36,16 +36,21 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
+        // The signal handler and its pipe's write end: one copy per process, which a header's
+        // static state cannot promise (every importing module would get its own).
+        .target(name: "CSignalPipe"),
 
         // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
         .target(name: "ParleyWireCore", swiftSettings: strict),
         .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
-        .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto", "COpenSSL"], swiftSettings: strict),
+        // System calls (EINTR, would-block, typed errors), owned descriptors, thread-confinement checks.
+        .target(name: "ParleySystem", swiftSettings: strict),
+        .target(name: "ParleyNet", dependencies: ["ParleyWire", "ParleySystem", "CLinux", "CSignalPipe", "CCrypto", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
-        .target(name: "ParleyStore", dependencies: ["CSQLite", "CSQLiteLogBuffer", "CPostgres", "CLinux"], swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres", "CLinux"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
-        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
@@ -59,14 +64,15 @@ let package = Package(
             .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
         ], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
-        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux"], swiftSettings: strict),
+        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyWire", "CLinux", "CSignalPipe"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal"], swiftSettings: strict,
                           linkerSettings: selfContained),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
-        .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleySystemTests", dependencies: ["ParleySystem"], swiftSettings: strict),
+        .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire", "ParleySystem"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
-        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
+        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleySystem"], swiftSettings: strict),
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyStore", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyText", "ParleyStore"], swiftSettings: strict),
