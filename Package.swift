@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
         .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
+        .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleySystem", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
         // system's SQLite3; only on Linux does it add the socket transports over ParleyNet
         // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
