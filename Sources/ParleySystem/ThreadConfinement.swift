@@ -5,8 +5,8 @@ import Synchronization
 /// SQLite connection opened without SQLite's own mutex).
 ///
 /// A violation stops a debug build with the message, unless a test has installed a handler
-/// with ``withViolationHandler(_:_:)`` to see that the check fires. Release builds compile
-/// the checks out: callers guard them with `#if DEBUG`.
+/// with ``withViolationHandler(_:_:)`` to see that the check fires. Release builds check
+/// nothing: the checks sit under `#if DEBUG`, and ``OwningThread`` then holds nothing.
 public enum ThreadConfinement {
     #if DEBUG
     private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
