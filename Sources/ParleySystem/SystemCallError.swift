@@ -3,6 +3,7 @@ import Glibc
 /// A failed system call: which call, the `errno` it left, and a stable code for that errno.
 public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable identifiers for the errno values callers tell apart; everything else is ``io``.
+    /// A code ParleyNet's `NetError` also has carries the same name after the prefix.
     public enum Code: String, Sendable, CaseIterable {
         /// The peer reset the connection (ECONNRESET).
         case connectionReset = "system.connection_reset"

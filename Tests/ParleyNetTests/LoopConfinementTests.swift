@@ -50,3 +50,19 @@ struct LoopConfinementTests {
     }
 }
 #endif
+
+@Suite("NetError from system calls")
+struct NetErrorMappingTests {
+    @Test("errno values map to the same network codes through the system-call layer")
+    func errnoMapping() {
+        let expected: [(Int32, NetError.Code)] = [
+            (ECONNRESET, .connectionReset), (EPIPE, .brokenPipe), (ECONNREFUSED, .connectionRefused),
+            (EADDRINUSE, .addressInUse), (ETIMEDOUT, .timedOut), (EMFILE, .tooManyOpenFiles),
+            (ENFILE, .tooManyOpenFiles), (EINVAL, .invalidArgument), (ENOENT, .io), (EACCES, .io), (EIO, .io),
+        ]
+        for (value, code) in expected {
+            let error = NetError(SystemCallError(call: "sendmsg", errno: value))
+            #expect(error == NetError(code, errno: value, "sendmsg"))
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import ParleySystem
 import Synchronization
@@ -11,14 +12,12 @@ final class Reports: Sendable {
 
 /// Runs `body` on a fresh thread and waits for it.
 func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    pthread_create(&thread, nil, { context in
-        Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-        return nil
-    }, context)
-    pthread_join(thread, nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        body()
+        done.signal()
+    }
+    done.wait()
 }
 
 /// A new pipe whose read end does not block, as numbers to adopt (a tuple cannot hold
