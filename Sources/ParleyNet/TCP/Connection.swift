@@ -7,7 +7,8 @@ import Glibc
 ///
 /// Threading contract: every method and property must be used on ``loop``'s thread (the
 /// handler callbacks already run there); from elsewhere, hop with `connection.loop.execute`.
-/// The class is `Sendable` only so it can be carried back to its loop that way.
+/// The class is `Sendable` only so it can be carried back to its loop that way. Debug builds
+/// check the contract on writes, flushes, closes and read pausing (`EventLoop.assertInEventLoop`).
 ///
 /// Reads land in the loop's pooled buffer and go straight to the ``handler``. Writes are
 /// queued (``SharedBytes`` chunks, shared ones are only retained) and flushed once per loop
