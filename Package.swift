@@ -39,6 +39,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
+        // The signal handler and its pipe's write end: one copy per process, which a header's
+        // static state cannot promise (every importing module would get its own).
+        .target(name: "CSignalPipe"),
 
         // The one place that names a platform: the C library (Glibc here, Darwin on Apple
         // platforms, never compiled here) and the few calls that differ between them.
@@ -48,17 +51,19 @@ let package = Package(
         // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
         .target(name: "ParleyWireCore", swiftSettings: strict),
         .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
-        .target(name: "ParleyNet", dependencies: ["ParleyWire", "ParleyPlatform", "CLinux", "COpenSSL"], swiftSettings: strict),
+        // System calls (EINTR, would-block, typed errors), owned descriptors, thread-confinement checks.
+        .target(name: "ParleySystem", dependencies: ["ParleyPlatform"], swiftSettings: strict),
+        .target(name: "ParleyNet", dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "CLinux", "CSignalPipe", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
-        .target(name: "ParleyStore", dependencies: ["ParleyPlatform", "CSQLite", "CSQLiteLogBuffer", "CPostgres"], swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["ParleyPlatform", "ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
         // The manual hub loop the channel, chat and docs tests drive by hand.
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
+        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
                 plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyPlatform", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
+        .target(name: "ParleyServer", dependencies: ["ParleyPlatform", "ParleySystem", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
                 swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
         // system's SQLite3; only on Linux does it add the socket transports over ParleyNet
@@ -72,7 +77,7 @@ let package = Package(
         ], swiftSettings: strict),
         .target(name: "ParleyKitTesting", dependencies: ["ParleyKit", "ParleyWireCore", "ParleyText"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
-        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyPlatform", "CLinux"], swiftSettings: strict),
+        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyPlatform", "CLinux", "CSignalPipe"], swiftSettings: strict),
         .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal", "ParleyPlatform"], swiftSettings: strict,
                           linkerSettings: selfContained),
 
@@ -83,9 +88,10 @@ let package = Package(
         .plugin(name: "WebAssetsPlugin", capability: .buildTool(), dependencies: ["ParleyEmbed"]),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
-        .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleySystemTests", dependencies: ["ParleySystem"], swiftSettings: strict),
+        .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire", "ParleySystem"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
-        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "CSQLite"], swiftSettings: strict),
+        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleySystem", "CSQLite"], swiftSettings: strict),
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyChannelsTesting", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyStore", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyChannels", "ParleyText", "ParleyStore", "ParleyWire"], swiftSettings: strict),

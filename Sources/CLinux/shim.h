@@ -114,38 +114,6 @@ static inline int clinux_socket_error(int fd) {
     return err;
 }
 
-/* Self-pipe for SIGINT/SIGTERM: the handler only writes the signal number to a pipe
-   (async-signal-safe); all work happens on an event loop that reads the other end. */
-static int clinux_signal_pipe_write_fd = -1;
-
-static void clinux_signal_pipe_handler(int signo) {
-    int saved = errno;
-    unsigned char byte = (unsigned char)signo;
-    if (clinux_signal_pipe_write_fd >= 0) {
-        ssize_t ignored = write(clinux_signal_pipe_write_fd, &byte, 1);
-        (void)ignored;
-    }
-    errno = saved;
-}
-
-static inline int clinux_install_signal_pipe(int write_fd, int signo) {
-    clinux_signal_pipe_write_fd = write_fd;
-    struct sigaction action;
-    memset(&action, 0, sizeof(action));
-    action.sa_handler = clinux_signal_pipe_handler;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    return sigaction(signo, &action, NULL);
-}
-
-static inline int clinux_restore_default_signal(int signo) {
-    struct sigaction action;
-    memset(&action, 0, sizeof(action));
-    action.sa_handler = SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    return sigaction(signo, &action, NULL);
-}
-
 static inline void clinux_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 
 /* Thread entry for loop threads: Swift passes an opaque context and a C trampoline. */

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ParleySystem
 
 /// The attachment files under the data directory: `attachments/{app}/{id}`.
 ///
@@ -23,24 +24,21 @@ struct AttachmentFiles: Sendable {
         let path = absolute(relativePath)
         try makeParentDirectories(of: path)
         let temporary = path + ".partial"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard descriptor >= 0 else { throw ioError("open", temporary) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
+        let stored = Result { () throws(SystemCallError) in
+            try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions: 0o640)
+                .closeAfter { file throws(SystemCallError) in
+                    try file.writeAll(bytes)
+                    try file.sync()
                 }
-                written += result
-            }
-            return fsync(descriptor) == 0
         }
-        close(descriptor)
-        guard ok, rename(temporary, path) == 0 else {
+        if case .failure(let error) = stored {
+            if error.call != "open" { unlink(temporary) }
+            throw ioError(error.call == "open" ? "open" : "write", error)
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = errno
             unlink(temporary)
-            throw ioError("write", path)
+            throw ioError("write", error)
         }
         syncDirectory(of: path)
     }
@@ -48,27 +46,15 @@ struct AttachmentFiles: Sendable {
     /// Reads a whole file; nil when it does not exist.
     func read(_ relativePath: String) throws(ChatError) -> [UInt8]? {
         let path = absolute(relativePath)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw ioError("open", path)
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ioError("stat", path) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            while filled < buffer.count {
-                let result = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-                if result < 0, errno == EINTR { continue }
-                if result <= 0 { return result == 0 }
-                filled += result
+        do {
+            return try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC).closeAfter { file throws(SystemCallError) in
+                try file.read(upTo: Int(try file.status().st_size))
             }
-            return true
+        } catch where error.call == "open" && error.code == .notFound {
+            return nil
+        } catch {
+            throw ioError(error.call == "fstat" ? "stat" : error.call, error)
         }
-        guard ok else { throw ioError("read", path) }
-        return Array(bytes.prefix(filled))
     }
 
     /// Removes a file if it exists.
@@ -86,20 +72,23 @@ struct AttachmentFiles: Sendable {
         for (index, component) in components.enumerated() {
             prefix += (index == 0 ? "" : "/") + component
             guard !prefix.isEmpty else { continue }
-            if mkdir(prefix, 0o750) != 0, errno != EEXIST { throw ioError("mkdir", prefix) }
+            if mkdir(prefix, 0o750) != 0, errno != EEXIST { throw ioError("mkdir", errno) }
         }
     }
 
     /// Makes the rename itself durable.
     private func syncDirectory(of path: String) {
         guard let slash = path.lastIndex(of: "/") else { return }
-        let descriptor = open(String(path[..<slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        guard let directory = try? FileDescriptor.open(String(path[..<slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return }
+        try? directory.sync()
+        try? directory.close()
     }
 
-    private func ioError(_ operation: String, _ path: String) -> ChatError {
+    private func ioError(_ operation: String, _ error: SystemCallError) -> ChatError {
+        ioError(operation, error.errno)
+    }
+
+    private func ioError(_ operation: String, _ errno: Int32) -> ChatError {
         ChatError(.unavailable, "attachment storage failed (\(operation), errno \(errno))")
     }
 

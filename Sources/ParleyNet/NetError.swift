@@ -1,4 +1,5 @@
 import ParleyPlatform
+import ParleySystem
 
 /// An I/O failure with a stable code, the `errno` behind it (0 if none) and a detail text.
 public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -58,17 +59,14 @@ public struct NetError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Maps an `errno` from a failed call to the closest code.
     static func fromErrno(_ value: Int32, _ call: String) -> NetError {
-        let code: Code
-        switch value {
-        case ECONNRESET: code = .connectionReset
-        case EPIPE: code = .brokenPipe
-        case ECONNREFUSED: code = .connectionRefused
-        case EADDRINUSE: code = .addressInUse
-        case ETIMEDOUT: code = .timedOut
-        case EMFILE, ENFILE: code = .tooManyOpenFiles
-        case EINVAL: code = .invalidArgument
-        default: code = .io
-        }
-        return NetError(code, errno: value, call)
+        NetError(Code(SystemCallError.Code(errno: value)), errno: value, call)
+    }
+}
+
+extension NetError.Code {
+    /// The network code for a system-call code: the kinds both know share the name after the
+    /// prefix (`system.broken_pipe`, `net.broken_pipe`); the rest are ``io``.
+    init(_ system: SystemCallError.Code) {
+        self = Self(rawValue: "net." + system.rawValue.dropFirst("system.".count)) ?? .io
     }
 }

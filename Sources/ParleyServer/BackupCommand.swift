@@ -1,6 +1,7 @@
 import ParleyStore
 
 import ParleyPlatform
+import ParleySystem
 
 /// `parley backup DEST`: a consistent copy of a server's embedded store, taken while it
 /// runs: the SQLite database (online backup: the database as of one commit) and then the
@@ -100,15 +101,18 @@ enum BackupCommand {
         guard let bytes = ParleyServerMain.readFile(source) else {
             throw ServerStartError(code: "backup", message: "cannot read \(source)")
         }
-        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw ServerStartError(code: "backup", message: "cannot create \(destination): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            guard n > 0 else { throw ServerStartError(code: "backup", message: "cannot write \(destination): \(String(cString: strerror(errno)))") }
-            written += n
+        do {
+            try FileDescriptor.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions: 0o640)
+                .closeAfter { file throws(SystemCallError) in
+                    try file.writeAll(bytes)
+                    try file.sync()
+                }
+        } catch {
+            switch error.call {
+            case "open": throw ServerStartError(code: "backup", message: "cannot create \(destination): \(error.reason)")
+            case "write": throw ServerStartError(code: "backup", message: "cannot write \(destination): \(error.reason)")
+            default: throw ServerStartError(code: "backup", message: "cannot sync \(destination)")
+            }
         }
-        guard fsync(fd) == 0 else { throw ServerStartError(code: "backup", message: "cannot sync \(destination)") }
     }
 }

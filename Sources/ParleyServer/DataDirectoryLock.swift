@@ -1,4 +1,6 @@
 import ParleyPlatform
+import ParleySystem
+import Synchronization
 
 /// An exclusive `flock` on `parley.lock` in the data directory, held for the life of the
 /// server, so two servers never run on one embedded database.
@@ -11,23 +13,26 @@ final class DataDirectoryLock: Sendable {
     /// The lock file's name inside the data directory.
     static let fileName = "parley.lock"
 
-    private let fd: Int32
+    /// The open lock file; nil once released.
+    private let file: Mutex<FileDescriptor?>
 
-    private init(fd: Int32) { self.fd = fd }
+    private init(file: consuming FileDescriptor) { self.file = Mutex(consume file) }
 
     /// Takes the lock or fails at once with ``ServerStartError`` code `data_dir_locked`.
     static func acquire(directory: String) throws(ServerStartError) -> DataDirectoryLock {
         let path = directory.hasSuffix("/") ? directory + fileName : "\(directory)/\(fileName)"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
-        guard fd >= 0 else {
-            throw ServerStartError(code: "data_dir", message: "cannot open \(path): \(String(cString: strerror(errno)))")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_CLOEXEC, permissions: 0o640)
+        } catch {
+            throw ServerStartError(code: "data_dir", message: "cannot open \(path): \(error.reason)")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = errno
-            let holder = readPID(fd)
-            _ = close(fd)
-            guard reason == EWOULDBLOCK else {
-                throw ServerStartError(code: "data_dir", message: "cannot lock \(path): \(String(cString: strerror(reason)))")
+        let locked = file.withRawValue { fd in Result { () throws(SystemCallError) in try SystemCall.retrying("flock") { flock(fd, LOCK_EX | LOCK_NB) } } }
+        if case .failure(let error) = locked {
+            let holder = file.withRawValue(readPID)
+            try? file.close()
+            guard error.errno == EWOULDBLOCK else {
+                throw ServerStartError(code: "data_dir", message: "cannot lock \(path): \(error.reason)")
             }
             let who = holder.map { "another parley server (pid \($0))" } ?? "another parley server"
             throw ServerStartError(code: "data_dir_locked", message: """
@@ -35,15 +40,19 @@ final class DataDirectoryLock: Sendable {
                 embedded database. Stop that server or give this one another --data-dir
                 """)
         }
-        writePID(fd)
-        return DataDirectoryLock(fd: fd)
+        file.withRawValue(writePID)
+        return DataDirectoryLock(file: file)
     }
 
     /// Releases the lock (also released when the process exits).
     func release() {
-        _ = flock(fd, LOCK_UN)
-        _ = close(fd)
+        guard let file = file.withLock({ $0.take() }) else { return }
+        _ = file.withRawValue { flock($0, LOCK_UN) }
+        try? file.close()
     }
+
+    /// A lock never released is dropped with the process; the descriptor is closed here.
+    deinit { try? file.withLock { $0.take() }?.close() }
 
     private static func readPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 
 import ParleyPlatform
+import ParleySystem
 
 /// Writes log lines to standard error on a thread of its own, so an event loop never waits
 /// for the log: when stderr is a pipe nobody reads (or a slow terminal), `write(2)` blocks,
@@ -42,12 +43,14 @@ final class LogWriter: Sendable {
     }
 
     private static func writeOut(_ line: String) {
-        var bytes = Array(line.utf8)
+        // Standard error is not ours to own or close, so the call goes through `SystemCall` directly.
+        let bytes = Array(line.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
+            let n = bytes.withUnsafeBytes { buffer in
+                try? SystemCall.retrying("write") { Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset) }
+            }
+            guard let n, n > 0 else { return }
             offset += n
         }
     }

@@ -1,4 +1,6 @@
 import ParleyPlatform
+import ParleySystem
+import Synchronization
 
 /// Tells a service manager how the server is doing, by the `sd_notify` protocol without
 /// libsystemd: one datagram of `NAME=value` lines per change to the AF_UNIX socket that
@@ -8,7 +10,8 @@ import ParleyPlatform
 /// Owns its unbound datagram socket; closed when the notifier goes. Sends are one `sendto`
 /// each, so any thread may call them.
 final class ServiceNotifier: Sendable {
-    private let descriptor: Int32
+    /// The datagram socket; taken only by `deinit`.
+    private let socket: Mutex<FileDescriptor?>
     /// The socket address bytes (a `sockaddr_un` of `addressLength` bytes).
     private let address: [UInt8]
     /// The `NOTIFY_SOCKET` value, for log lines.
@@ -30,15 +33,16 @@ final class ServiceNotifier: Sendable {
         guard path.count < capacity else {
             throw ServerStartError(code: "notify_socket", message: "NOTIFY_SOCKET=\(value): longer than \(capacity - 1) bytes")
         }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else {
-            throw ServerStartError(code: "notify_socket", message: "NOTIFY_SOCKET: socket: \(String(cString: strerror(errno)))")
+        do {
+            let socket = try FileDescriptor.opening("socket") { Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            return ServiceNotifier(socket: socket, path: path, socketName: value)
+        } catch {
+            throw ServerStartError(code: "notify_socket", message: "NOTIFY_SOCKET: socket: \(error.reason)")
         }
-        return ServiceNotifier(descriptor: descriptor, path: path, socketName: value)
     }
 
-    private init(descriptor: Int32, path: [UInt8], socketName: String) {
-        self.descriptor = descriptor
+    private init(socket: consuming FileDescriptor, path: [UInt8], socketName: String) {
+        self.socket = Mutex(consume socket)
         self.socketName = socketName
         let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
         var storage = [UInt8](repeating: 0, count: pathOffset + path.count + (path[0] == 0 ? 0 : 1))
@@ -49,7 +53,7 @@ final class ServiceNotifier: Sendable {
         address = storage
     }
 
-    deinit { close(descriptor) }
+    deinit { try? socket.withLock { $0.take() }?.close() }
 
     /// The service is up and answering; `status` is the line `systemctl status` shows.
     @discardableResult
@@ -78,8 +82,14 @@ final class ServiceNotifier: Sendable {
         let message = Array((lines.joined(separator: "\n") + "\n").utf8)
         let sent = address.withUnsafeBytes { addressBytes in
             message.withUnsafeBytes { bytes in
-                sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL),
-                       addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
+                socket.withLock { socket in
+                    socket?.withRawValue { fd in
+                        try? SystemCall.retrying("sendto") {
+                            sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL),
+                                   addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
+                        }
+                    } ?? -1
+                }
             }
         }
         guard sent == message.count else {

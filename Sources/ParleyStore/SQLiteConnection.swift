@@ -1,13 +1,17 @@
 import CSQLite
+import ParleySystem
 
 /// An open SQLite database; owns its `sqlite3*` and a cache of prepared statements.
 ///
-/// Opened with `SQLITE_OPEN_NOMUTEX`: the connection must stay on the thread that uses it.
+/// Opened with `SQLITE_OPEN_NOMUTEX`: the connection must stay on the thread that opened it;
+/// debug builds check every statement against that thread (`owner`).
 final class SQLiteConnection: SQLConnection {
     /// How long a statement waits for another process's lock before failing with `busy`.
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
     private let handle: OpaquePointer
+    /// The opening thread, the only one allowed to run statements.
+    let owner = OwningThread()
     private var statements: [String: SQLiteStatement] = [:]
     private var checkpointer: WALCheckpointer?
     /// The log's length after the previous commit (a shorter one means it started over).
@@ -279,6 +283,7 @@ final class SQLiteConnection: SQLConnection {
             _ = try execute(sql, [])
             return
         }
+        owner.check("SQLiteConnection at \(path)")
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -305,6 +310,7 @@ final class SQLiteConnection: SQLConnection {
 
     /// The cached statement for `sql`, prepared on first use.
     private func prepared(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        owner.check("SQLiteConnection at \(path)")
         if let statement = statements[sql] { return statement }
         let statement = try SQLiteStatement(connection: self, database: handle, sql: Self.sqliteParameters(sql))
         statements[sql] = statement

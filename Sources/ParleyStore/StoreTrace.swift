@@ -1,4 +1,5 @@
 import ParleyPlatform
+import ParleySystem
 
 /// An opt-in timeline of the SQLite store's machinery — the writer's batches and commits, the log
 /// syncer's fsyncs, checkpoints (background and the writer's own) and log restarts — for finding
@@ -10,12 +11,12 @@ import ParleyPlatform
 /// every 200 ms, so the traced threads never wait for the file. Tests keep the events in memory.
 final class StoreTrace: @unchecked Sendable {
     // Safe to share: `pending`, `kept` and `isClosed` are only touched while holding `lock`;
-    // `descriptor` is set once in init and closed by the flusher thread as it stops.
+    // `file` is set once in init, then used and closed only by the flusher thread.
     private let lock = ConditionLock()
     private var pending: [Event] = []
     private var kept: [Event]?
     private var isClosed = false
-    private let descriptor: Int32
+    private var file: FileDescriptor?
 
     /// The variable naming the trace file.
     static let environmentVariable = "PARLEY_STORE_TRACE"
@@ -73,8 +74,8 @@ final class StoreTrace: @unchecked Sendable {
         var b: Int64
     }
 
-    private init(descriptor: Int32, keepsEvents: Bool) {
-        self.descriptor = descriptor
+    private init(file: consuming FileDescriptor?, keepsEvents: Bool) {
+        self.file = consume file
         kept = keepsEvents ? [] : nil
     }
 
@@ -84,16 +85,17 @@ final class StoreTrace: @unchecked Sendable {
         guard let raw = getenv(environmentVariable) else { return nil }
         let path = String(cString: raw)
         guard !path.isEmpty else { return nil }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return nil }
-        let trace = StoreTrace(descriptor: descriptor, keepsEvents: false)
+        guard let file = try? FileDescriptor.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, permissions: 0o644) else {
+            return nil
+        }
+        let trace = StoreTrace(file: file, keepsEvents: false)
         DatabaseThread.start(name: "parley-trace") { trace.runFlusher() }
         return trace
     }
 
     /// A trace that keeps every event in memory (`events`), for tests.
     static func inMemory() -> StoreTrace {
-        StoreTrace(descriptor: -1, keepsEvents: true)
+        StoreTrace(file: nil, keepsEvents: true)
     }
 
     /// The current monotonic time in nanoseconds, the clock of every event.
@@ -134,7 +136,7 @@ final class StoreTrace: @unchecked Sendable {
             writeLines(batch)
             if closing { break }
         }
-        _ = closeFile(descriptor)
+        try? file.take()?.close()
     }
 
     private func writeLines(_ batch: [Event]) {
@@ -144,16 +146,7 @@ final class StoreTrace: @unchecked Sendable {
         for event in batch {
             text += "\(event.at) \(event.kind.rawValue) \(event.a) \(event.b)\n"
         }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { writeFile(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        // A failed write drops the batch: the trace is a diagnostic, never worth stopping for.
+        try? file?.writeAll(Array(text.utf8))
     }
 }
-
-private func closeFile(_ descriptor: Int32) -> Int32 { close(descriptor) }
-private func writeFile(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }

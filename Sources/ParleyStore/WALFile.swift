@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ParleySystem
 
 /// An open descriptor of an SQLite database's write-ahead log, kept for `fdatasync`.
 ///
@@ -11,7 +12,7 @@ import Darwin
 /// opened, and its directory synced once so the file itself survives a power loss.
 final class WALFile {
     let path: String
-    private var descriptor: Int32 = -1
+    private var descriptor: FileDescriptor?
     private var identity: (device: UInt64, inode: UInt64)?
     /// How many times the log was (re)opened.
     private(set) var opens = 0
@@ -21,25 +22,34 @@ final class WALFile {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        try? descriptor.take()?.close()
     }
 
     /// Flushes everything written to the log so far to stable storage.
     func sync() throws(StoreError) {
         try openIfReplaced()
-        while fdatasync(descriptor) != 0 {
-            guard errno == EINTR else { throw Self.ioError("fdatasync of \(path)") }
+        do {
+            try descriptor?.syncData()
+        } catch {
+            throw Self.ioError("fdatasync of \(path)", error)
         }
     }
 
     private func openIfReplaced() throws(StoreError) {
         var current = stat()
-        guard stat(path, &current) == 0 else { throw Self.ioError("stat of \(path)") }
+        do {
+            _ = try SystemCall.retrying("stat") { stat(path, &current) }
+        } catch {
+            throw Self.ioError("stat of \(path)", error)
+        }
         let currentIdentity = (UInt64(current.st_dev), UInt64(current.st_ino))
-        if descriptor >= 0, let identity, identity == currentIdentity { return }
-        if descriptor >= 0 { close(descriptor) }
-        descriptor = open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Self.ioError("open of \(path)") }
+        if descriptor != nil, let identity, identity == currentIdentity { return }
+        try? descriptor.take()?.close()
+        do {
+            descriptor = try FileDescriptor.open(path, O_RDWR | O_CLOEXEC)
+        } catch {
+            throw Self.ioError("open of \(path)", error)
+        }
         identity = currentIdentity
         opens += 1
         try syncDirectory()
@@ -47,13 +57,15 @@ final class WALFile {
 
     private func syncDirectory() throws(StoreError) {
         let directory = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "."
-        let handle = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard handle >= 0 else { throw Self.ioError("open of directory \(directory)") }
-        defer { close(handle) }
-        guard fsync(handle) == 0 else { throw Self.ioError("fsync of directory \(directory)") }
+        do {
+            try FileDescriptor.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                .closeAfter { handle throws(SystemCallError) in try handle.sync() }
+        } catch {
+            throw Self.ioError("\(error.call == "open" ? "open" : "fsync") of directory \(directory)", error)
+        }
     }
 
-    private static func ioError(_ what: String) -> StoreError {
-        StoreError(.io, "\(what) failed: \(String(cString: strerror(errno)))")
+    private static func ioError(_ what: String, _ error: SystemCallError) -> StoreError {
+        StoreError(.io, "\(what) failed: \(error.reason)")
     }
 }

@@ -81,7 +81,7 @@ struct TCPConnectionTests {
         let server = try TCPServer.start(group: group, host: "127.0.0.1", port: 0) { connection in
             // A small send buffer makes the first write short on any host's TCP settings.
             var size: Int32 = 64 << 10
-            setsockopt(connection.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            _ = connection.withSocket { setsockopt($0, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
             connection.maxOutboundBytes = 64 << 20
             connection.handler = Writer(big: big, tail: tail, shared: shared, queued: queued)
         }

@@ -1,6 +1,7 @@
 #if os(Linux)
 import CLinux
 import Glibc
+import ParleySystem
 
 /// ``Selector`` over Linux epoll, level-triggered.
 ///
@@ -10,14 +11,17 @@ import Glibc
 /// Write interest is added only while a connection has queued output, so idle sockets
 /// never report writability.
 final class EpollSelector: Selector {
-    private let epfd: Int32
+    /// The epoll instance; nil once closed.
+    private var epoll: FileDescriptor?
     private let capacity: Int32
     private let buffer: UnsafeMutablePointer<epoll_event>
 
     init(capacity: Int = 1024) throws(NetError) {
-        let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard fd >= 0 else { throw NetError.fromErrno(errno, "epoll_create1") }
-        epfd = fd
+        do {
+            epoll = try FileDescriptor.opening("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        } catch {
+            throw NetError(error)
+        }
         self.capacity = Int32(capacity)
         buffer = clinux_epoll_events_alloc(Int32(capacity))
     }
@@ -32,24 +36,34 @@ final class EpollSelector: Selector {
     }
 
     func register(fd: Int32, token: UInt64, interest: SelectorInterest) throws(NetError) {
-        guard clinux_epoll_ctl(epfd, EPOLL_CTL_ADD, fd, Self.mask(interest), token) == 0 else {
-            throw NetError.fromErrno(errno, "epoll_ctl(ADD)")
-        }
+        try control(EPOLL_CTL_ADD, "epoll_ctl(ADD)", fd: fd, events: Self.mask(interest), token: token)
     }
 
     func reregister(fd: Int32, token: UInt64, interest: SelectorInterest) throws(NetError) {
-        guard clinux_epoll_ctl(epfd, EPOLL_CTL_MOD, fd, Self.mask(interest), token) == 0 else {
-            throw NetError.fromErrno(errno, "epoll_ctl(MOD)")
-        }
+        try control(EPOLL_CTL_MOD, "epoll_ctl(MOD)", fd: fd, events: Self.mask(interest), token: token)
     }
 
     func deregister(fd: Int32) {
-        _ = clinux_epoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0, 0)
+        try? control(EPOLL_CTL_DEL, "epoll_ctl(DEL)", fd: fd, events: 0, token: 0)
+    }
+
+    private func control(_ operation: Int32, _ name: StaticString, fd: Int32, events: UInt32, token: UInt64) throws(NetError) {
+        let done: Int32?
+        do {
+            done = try epoll?.withRawValue { epfd throws(SystemCallError) in
+                try SystemCall.retrying(name) { clinux_epoll_ctl(epfd, operation, fd, events, token) }
+            }
+        } catch {
+            throw NetError(error)
+        }
+        if done == nil { throw NetError.fromErrno(EBADF, name.description) }
     }
 
     func wait(timeoutMilliseconds: Int32, into events: UnsafeMutableBufferPointer<SelectorEvent>) -> Int {
         let max = Swift.min(capacity, Int32(events.count))
-        let n = clinux_epoll_wait(epfd, buffer, max, timeoutMilliseconds)
+        // An interrupted wait (EINTR) simply returns nothing: the loop checks its timers and
+        // waits again, so it is not retried here with a timeout that no longer holds.
+        let n = epoll?.withRawValue { clinux_epoll_wait($0, buffer, max, timeoutMilliseconds) } ?? 0
         guard n > 0 else { return 0 }
         let readMask = UInt32(EPOLLIN.rawValue)
         let writeMask = UInt32(EPOLLOUT.rawValue)
@@ -66,7 +80,8 @@ final class EpollSelector: Selector {
     }
 
     func close() {
-        _ = Glibc.close(epfd)
+        guard let epoll = epoll.take() else { return }
+        try? epoll.close()
         clinux_epoll_events_free(buffer)
     }
 }

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ParleySystem
 import Synchronization
 
 /// Something registered with a loop's selector that is not a ``Connection``.
@@ -39,7 +40,10 @@ public final class EventLoop: @unchecked Sendable {
     private let remoteTasks = Mutex<ContiguousArray<@Sendable () -> Void>>([])
     private let wakePending = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
-    private let wakeFD: Int32
+    /// The eventfd other threads write to wake the loop. Written from any thread, so it is
+    /// closed only in `deinit`, when no thread can call ``execute(_:)`` any more: closing it
+    /// when the loop stops would let a late `execute` write to a closed or reused number.
+    private var wakeEvent: FileDescriptor?
     private var thread = pthread_t()
 
     // Loop-confined state.
@@ -81,9 +85,11 @@ public final class EventLoop: @unchecked Sendable {
         case .epoll: selector = try EpollSelector()
         case .poll: selector = PollSelector()
         }
-        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard fd >= 0 else { throw NetError.fromErrno(errno, "eventfd") }
-        wakeFD = fd
+        do {
+            wakeEvent = try FileDescriptor.opening("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        } catch {
+            throw NetError(error)
+        }
         now = MonotonicClock.now()
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readBufferSize, alignment: 16)
         iovecs = UnsafeMutableBufferPointer<iovec>.allocate(capacity: Int(min(clinux_iov_max(), 1024)))
@@ -91,10 +97,11 @@ public final class EventLoop: @unchecked Sendable {
         events.initialize(repeating: SelectorEvent(token: 0, readable: false, writable: false, hangup: false))
         // Slot 0 is the wake-up eventfd.
         slots.append(Slot(source: nil, generation: 0))
-        try selector.register(fd: wakeFD, token: 0, interest: .read)
+        try wakeEvent?.withRawValue { fd throws(NetError) in try selector.register(fd: fd, token: 0, interest: .read) }
     }
 
     deinit {
+        try? wakeEvent.take()?.close()
         readBuffer.deallocate()
         iovecs.deallocate()
         events.deallocate()
@@ -153,7 +160,8 @@ public final class EventLoop: @unchecked Sendable {
     private func wake() {
         guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var one: UInt64 = 1
-        _ = Glibc.write(wakeFD, &one, 8)
+        // Fails only if the counter would overflow, when the loop is awake anyway.
+        _ = wakeEvent?.withRawValue { fd in try? SystemCall.retrying("write") { Glibc.write(fd, &one, 8) } }
     }
 
     // MARK: Loop thread only
@@ -293,7 +301,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func drainWakeFD() {
         var value: UInt64 = 0
-        _ = Glibc.read(wakeFD, &value, 8)
+        _ = wakeEvent?.withRawValue { fd in try? SystemCall.nonBlocking("read") { Glibc.read(fd, &value, 8) } }
         // Clear before draining: a producer that enqueues after this point writes again.
         wakePending.store(false, ordering: .releasing)
         wokenRemotely = true
@@ -354,9 +362,8 @@ public final class EventLoop: @unchecked Sendable {
         timers.removeAll()
         localTasks.removeAll()
         pendingFlush.removeAll()
-        selector.deregister(fd: wakeFD)
+        wakeEvent?.withRawValue { selector.deregister(fd: $0) }
         selector.close()
-        _ = Glibc.close(wakeFD)
     }
 }
 

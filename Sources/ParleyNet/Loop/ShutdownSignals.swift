@@ -1,5 +1,7 @@
 import CLinux
+import CSignalPipe
 import Glibc
+import ParleySystem
 import Synchronization
 
 /// A process signal that asks the server to shut down.
@@ -15,22 +17,22 @@ public enum ShutdownSignal: Int32, Sendable, CaseIterable {
 
 /// Delivers SIGINT/SIGTERM (and SIGHUP when asked) to a closure on an event loop.
 ///
-/// The signal handler itself (in CLinux) only writes the signal number into a non-blocking
+/// The signal handler itself (in CSignalPipe) only writes the signal number into a non-blocking
 /// self-pipe, which works whichever thread the kernel picks; the loop reads the pipe and
 /// runs `handler` there, where it may do anything. One watcher per process.
 public final class ShutdownSignals: IOSourceHandler, @unchecked Sendable {
     // @unchecked: after `install`, all state is used only on `loop`.
     private let loop: EventLoop
-    private let readFD: Int32
-    private let writeFD: Int32
+    /// The pipe's read end; nil once the loop stopped. The write end belongs to the signal
+    /// handler for the rest of the process: a late signal must not hit a closed (or reused) fd.
+    private var reader: FileDescriptor?
     private let handler: @Sendable (ShutdownSignal) -> Void
     private var token: UInt64 = 0
     private static let installed = Atomic<Bool>(false)
 
-    private init(loop: EventLoop, readFD: Int32, writeFD: Int32, handler: @escaping @Sendable (ShutdownSignal) -> Void) {
+    private init(loop: EventLoop, reader: consuming FileDescriptor, handler: @escaping @Sendable (ShutdownSignal) -> Void) {
         self.loop = loop
-        self.readFD = readFD
-        self.writeFD = writeFD
+        self.reader = consume reader
         self.handler = handler
     }
 
@@ -43,15 +45,18 @@ public final class ShutdownSignals: IOSourceHandler, @unchecked Sendable {
         }
         var fds: [Int32] = [-1, -1]
         guard clinux_pipe2_nonblocking(&fds) == 0 else { throw NetError.fromErrno(errno, "pipe2") }
-        let watcher = ShutdownSignals(loop: loop, readFD: fds[0], writeFD: fds[1], handler: handler)
+        let watcher = ShutdownSignals(loop: loop, reader: FileDescriptor(unsafeAdopting: fds[0]), handler: handler)
+        let writeEnd = FileDescriptor(unsafeAdopting: fds[1]).releaseOwnership()
         for signal in signals {
-            guard clinux_install_signal_pipe(fds[1], signal.rawValue) == 0 else {
+            guard parley_signal_pipe_route(writeEnd, signal.rawValue) == 0 else {
                 throw NetError.fromErrno(errno, "sigaction")
             }
         }
         loop.execute {
             do {
-                watcher.token = try loop.register(.other(watcher), fd: watcher.readFD, interest: .read)
+                try watcher.reader?.withRawValue { fd throws(NetError) in
+                    watcher.token = try loop.register(.other(watcher), fd: fd, interest: .read)
+                }
             } catch {
                 loop.logger.log(.error, "signal watcher registration failed: \(error)")
             }
@@ -61,16 +66,16 @@ public final class ShutdownSignals: IOSourceHandler, @unchecked Sendable {
 
     func handle(_ event: SelectorEvent) {
         var buffer = [UInt8](repeating: 0, count: 16)
-        let n = read(readFD, &buffer, buffer.count)
-        guard n > 0 else { return }
+        let result = buffer.withUnsafeMutableBytes { bytes in try? reader?.readNonBlocking(into: bytes) }
+        guard case .processed(let n)? = result, n > 0 else { return }
         for byte in buffer.prefix(n) {
             if let signal = ShutdownSignal(rawValue: Int32(byte)) { handler(signal) }
         }
     }
 
     func loopWillStop() {
-        loop.deregister(fd: readFD, token: token)
-        // The write end stays open: a late signal must not hit a closed (or reused) fd.
-        _ = Glibc.close(readFD)
+        guard let reader = reader.take() else { return }
+        reader.withRawValue { loop.deregister(fd: $0, token: token) }
+        try? reader.close()
     }
 }

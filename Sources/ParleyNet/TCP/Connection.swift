@@ -1,4 +1,5 @@
 import ParleyWire
+import ParleySystem
 import CLinux
 import Glibc
 
@@ -6,7 +7,8 @@ import Glibc
 ///
 /// Threading contract: every method and property must be used on ``loop``'s thread (the
 /// handler callbacks already run there); from elsewhere, hop with `connection.loop.execute`.
-/// The class is `Sendable` only so it can be carried back to its loop that way.
+/// The class is `Sendable` only so it can be carried back to its loop that way. Debug builds
+/// check the contract on writes, flushes, closes and read pausing (`EventLoop.assertInEventLoop`).
 ///
 /// Reads land in the loop's pooled buffer and go straight to the ``handler``. Writes are
 /// queued (``SharedBytes`` chunks, shared ones are only retained) and flushed once per loop
@@ -32,7 +34,8 @@ public final class Connection: @unchecked Sendable {
     /// connection counts are released here, whichever handler the connection has by then).
     var closeObserver: (() -> Void)?
 
-    let fd: Int32
+    /// The socket; nil once closed. C calls borrow its number through ``withSocket(_:)``.
+    private var socket: FileDescriptor?
     private var token: UInt64 = 0
     var state: State
     /// Bytes waiting for the socket; plaintext waiting for encryption when ``tls`` is set.
@@ -54,8 +57,8 @@ public final class Connection: @unchecked Sendable {
 
     enum State { case connecting, open, closing, lingering, closed }
 
-    init(fd: Int32, loop: EventLoop, connecting: Bool) {
-        self.fd = fd
+    init(socket: consuming FileDescriptor, loop: EventLoop, connecting: Bool) {
+        self.socket = consume socket
         self.loop = loop
         self.state = connecting ? .connecting : .open
         self.lastActivity = loop.now
@@ -75,13 +78,13 @@ public final class Connection: @unchecked Sendable {
     /// The peer's address, if the socket still knows it.
     public var remoteAddress: SocketAddress? {
         guard state != .closed else { return nil }
-        return SocketAddress.peer(of: fd)
+        return socket?.peerAddress
     }
 
     /// The local address, if the socket still knows it.
     public var localAddress: SocketAddress? {
         guard state != .closed else { return nil }
-        return SocketAddress.local(of: fd)
+        return socket?.localAddress
     }
 
     /// Closes the connection if no bytes move in either direction for this long; nil disables.
@@ -94,9 +97,35 @@ public final class Connection: @unchecked Sendable {
 
     /// Registers an accepted or connecting socket with the loop. Loop thread.
     func activate() throws(NetError) {
+        loop.assertInEventLoop("Connection.activate")
         let initial: SelectorInterest = state == .connecting ? .write : .read
-        token = try loop.register(.connection(self), fd: fd, interest: initial)
+        try withSocket { fd throws(NetError) in token = try loop.register(.connection(self), fd: fd, interest: initial) }
         interest = initial
+    }
+
+    /// Closes the socket of a connection whose registration failed (nothing to deregister,
+    /// nobody to tell).
+    func discard() {
+        state = .closed
+        try? socket.take()?.close()
+    }
+
+    /// Lends the socket's number to `body` for one C call; nil once the socket is closed.
+    /// `body` must not close or replace the socket.
+    @inline(__always)
+    func withSocket<Result, Failure: Error>(_ body: (Int32) throws(Failure) -> Result) throws(Failure) -> Result? {
+        try socket?.withRawValue(body)
+    }
+
+    /// One non-blocking call on the socket, EINTR retried; a closed socket fails with EBADF
+    /// as the number would have.
+    @inline(__always)
+    private func socketCall<Count: FixedWidthInteger & SignedInteger>(
+        _ name: StaticString, _ call: (Int32) -> Count
+    ) throws(SystemCallError) -> IOResult<Count> {
+        let result = try withSocket { fd throws(SystemCallError) in try SystemCall.nonBlocking(name) { call(fd) } }
+        guard let result else { throw SystemCallError(call: name.description, errno: EBADF) }
+        return result
     }
 
     // MARK: Writing
@@ -124,6 +153,7 @@ public final class Connection: @unchecked Sendable {
     /// joins the queue as `chunk()`, which is built only then.
     @inline(__always)
     private func write(_ bytes: UnsafeRawBufferPointer, queuedAs chunk: () -> SharedBytes) -> Bool {
+        loop.assertInEventLoop("Connection.write")
         guard state == .open, !bytes.isEmpty else { return state == .open }
         if tls != nil { return queuePlaintext(bytes.count, chunk) }
         if let written = sendAtOnce(bytes) {
@@ -143,6 +173,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Writes queued bytes now rather than at the end of the loop iteration.
     public func flush() {
+        loop.assertInEventLoop("Connection.flush")
         guard state == .open || state == .closing, !writeBlocked else { return }
         flushNow()
     }
@@ -181,9 +212,9 @@ public final class Connection: @unchecked Sendable {
     private func sendAtOnce(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard outbound.isEmpty, !writeBlocked, sentAtOnceIn != loop.iteration else { return nil }
         sentAtOnceIn = loop.iteration
-        let written = clinux_send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        if written < 0 {
-            guard errno == EAGAIN || errno == EWOULDBLOCK else { return nil }
+        let outcome = try? socketCall("send") { clinux_send($0, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+        guard let outcome else { return nil }
+        guard case .processed(let written) = outcome else {
             setWriteBlocked(true)
             return 0
         }
@@ -233,21 +264,21 @@ public final class Connection: @unchecked Sendable {
             let count = queue.gather(into: loop.iovecs)
             var expected = 0
             for i in 0..<count { expected += loop.iovecs[i].iov_len }
-            let written: Int
-            if count == 1 {
-                written = clinux_send(fd, loop.iovecs[0].iov_base, loop.iovecs[0].iov_len, Int32(MSG_NOSIGNAL))
-            } else {
-                var message = msghdr()
-                message.msg_iov = loop.iovecs.baseAddress
-                message.msg_iovlen = count
-                written = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            let outcome: IOResult<Int>
+            do {
+                outcome = try socketCall("sendmsg") { fd in
+                    if count == 1 {
+                        return clinux_send(fd, loop.iovecs[0].iov_base, loop.iovecs[0].iov_len, Int32(MSG_NOSIGNAL))
+                    }
+                    var message = msghdr()
+                    message.msg_iov = loop.iovecs.baseAddress
+                    message.msg_iovlen = count
+                    return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                }
+            } catch {
+                return .failed(NetError(error))
             }
-            if written < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                if error == EAGAIN || error == EWOULDBLOCK { return .blocked }
-                return .failed(NetError.fromErrno(error, "sendmsg"))
-            }
+            guard case .processed(let written) = outcome else { return .blocked }
             queue.consume(written)
             lastActivity = loop.now
             // A short write means the socket buffer is full: wait for writability.
@@ -266,12 +297,14 @@ public final class Connection: @unchecked Sendable {
     /// Stops reading from the socket (back-pressure); the kernel buffers, then the peer's
     /// sends block.
     public func pauseReading() {
+        loop.assertInEventLoop("Connection.pauseReading")
         readPaused = true
         updateInterest()
     }
 
     /// Resumes reading after ``pauseReading()``.
     public func resumeReading() {
+        loop.assertInEventLoop("Connection.resumeReading")
         readPaused = false
         updateInterest()
     }
@@ -284,7 +317,7 @@ public final class Connection: @unchecked Sendable {
         if writeBlocked { wanted.insert(.write) }
         guard wanted != interest else { return }
         do {
-            try loop.reregister(fd: fd, token: token, interest: wanted)
+            try withSocket { fd throws(NetError) in try loop.reregister(fd: fd, token: token, interest: wanted) }
             interest = wanted
         } catch {
             abort(error)
@@ -303,7 +336,7 @@ public final class Connection: @unchecked Sendable {
         if event.writable && writeBlocked { flushNow() }
         guard state != .closed else { return }
         if event.hangup && !event.readable {
-            let error = clinux_socket_error(fd)
+            let error = withSocket(clinux_socket_error) ?? EBADF
             abort(error != 0 ? NetError.fromErrno(error, "socket") : NetError(.connectionReset, "peer hung up"))
         }
     }
@@ -312,7 +345,14 @@ public final class Connection: @unchecked Sendable {
         let buffer = loop.readBuffer
         var rounds = 0
         while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
+            let outcome: IOResult<Int>
+            do {
+                outcome = try socketCall("read") { read($0, buffer.baseAddress, buffer.count) }
+            } catch {
+                abort(NetError(error))
+                return
+            }
+            guard case .processed(let n) = outcome else { return }
             if n > 0 {
                 lastActivity = loop.now
                 if state == .open, let handler {
@@ -327,14 +367,8 @@ public final class Connection: @unchecked Sendable {
                 // A short read drained the socket; a full one may have left more, but after a
                 // few rounds others get their turn (level-triggered: we will be told again).
                 if n < buffer.count || rounds == 4 { return }
-            } else if n == 0 {
-                peerClosedSending()
-                return
             } else {
-                let error = errno
-                if error == EINTR { continue }
-                if error == EAGAIN || error == EWOULDBLOCK { return }
-                abort(NetError.fromErrno(error, "read"))
+                peerClosedSending()
                 return
             }
         }
@@ -357,6 +391,7 @@ public final class Connection: @unchecked Sendable {
     /// reset that destroys our last response) before closing the socket. Bounded by
     /// ``closeTimeout``.
     public func close() {
+        loop.assertInEventLoop("Connection.close")
         guard state == .open || state == .connecting else { return }
         if state == .connecting {
             abort(NetError(.closed, "closed while connecting"))
@@ -376,7 +411,7 @@ public final class Connection: @unchecked Sendable {
         // TLS says goodbye first; the flush that sends close_notify comes back here.
         if let tls, sendCloseNotify(tls) { return }
         state = .lingering
-        _ = shutdown(fd, Int32(SHUT_WR))
+        _ = withSocket { shutdown($0, Int32(SHUT_WR)) }
         if sawEOF {
             closeNow(nil)
             return
@@ -386,6 +421,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Closes the socket now, dropping queued output; the handler sees `error`.
     public func abort(_ error: NetError? = nil) {
+        loop.assertInEventLoop("Connection.abort")
         guard state != .closed else { return }
         closeNow(error)
     }
@@ -397,8 +433,8 @@ public final class Connection: @unchecked Sendable {
         idleTimer = nil
         phaseTimer?.cancel()
         phaseTimer = nil
-        loop.deregister(fd: fd, token: token)
-        _ = Glibc.close(fd)
+        withSocket { loop.deregister(fd: $0, token: token) }
+        try? socket.take()?.close()
         outbound.removeAll()
         let error = error ?? tls?.failure
         tls?.handshakeTimer?.cancel()
@@ -459,27 +495,29 @@ public final class Connection: @unchecked Sendable {
     /// open connection (set its handler there) or the error. Loop thread.
     public static func connect(to address: SocketAddress, on loop: EventLoop, timeout: Duration = .seconds(10),
                                _ completion: @escaping (Result<Connection, NetError>) -> Void) {
-        let fd: Int32
+        let socket: FileDescriptor
         do {
-            fd = try SocketAddress.openSocket(family: address.family)
+            socket = try SocketAddress.openSocket(family: address.family)
         } catch {
             loop.executeLocal { completion(.failure(error)) }
             return
         }
-        _ = clinux_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-        let rc = address.withSockAddr { Glibc.connect(fd, $0, $1) }
-        let error = errno
-        if rc != 0 && error != EINPROGRESS {
-            _ = Glibc.close(fd)
-            loop.executeLocal { completion(.failure(NetError.fromErrno(error, "connect \(address)"))) }
+        let started = socket.withRawValue { fd in
+            _ = clinux_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+            return Result { () throws(SystemCallError) in try SystemCall.retrying("connect") { address.withSockAddr { Glibc.connect(fd, $0, $1) } } }
+        }
+        if case .failure(let error) = started, error.errno != EINPROGRESS {
+            try? socket.close()
+            loop.executeLocal { completion(.failure(NetError(error, "connect \(address)"))) }
             return
         }
-        let connection = Connection(fd: fd, loop: loop, connecting: true)
+        let connection = Connection(socket: socket, loop: loop, connecting: true)
         connection.connectCompletion = completion
         do {
             try connection.activate()
         } catch {
-            _ = Glibc.close(fd)
+            connection.connectCompletion = nil
+            connection.discard()
             loop.executeLocal { completion(.failure(error)) }
             return
         }
@@ -490,7 +528,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     private func finishConnecting() {
-        let error = clinux_socket_error(fd)
+        let error = withSocket(clinux_socket_error) ?? EBADF
         guard error == 0 else {
             abort(NetError.fromErrno(error, "connect"))
             return

@@ -1,4 +1,5 @@
 import CLinux
+import ParleySystem
 import Glibc
 
 /// A numeric IPv4 or IPv6 address and port.
@@ -100,8 +101,13 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func peer(of fd: Int32) -> SocketAddress? { query(fd, getpeername) }
-    static func local(of fd: Int32) -> SocketAddress? { query(fd, getsockname) }
+    static func peer(of socket: borrowing FileDescriptor) -> SocketAddress? {
+        socket.withRawValue { query($0, getpeername) }
+    }
+
+    static func local(of socket: borrowing FileDescriptor) -> SocketAddress? {
+        socket.withRawValue { query($0, getsockname) }
+    }
 
     private static func query(_ fd: Int32,
                               _ call: (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?) -> Int32)
@@ -117,9 +123,13 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A new non-blocking, close-on-exec TCP socket.
-    static func openSocket(family: Int32) throws(NetError) -> Int32 {
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NetError.fromErrno(errno, "socket") }
-        return fd
+    static func openSocket(family: Int32) throws(NetError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.opening("socket") {
+                socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
+        } catch {
+            throw NetError(error)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ParleySystem
 
 /// A listening socket registered on one loop, accepting without blocking.
 ///
@@ -10,11 +11,13 @@ import Glibc
 /// logs once per episode. Loop thread only, apart from creation.
 final class TCPListener: IOSourceHandler, @unchecked Sendable {
     // @unchecked: after init, used only on `loop` (TCPServer hands it there via execute).
-    let fd: Int32
+    /// The listening socket; nil once closed.
+    private var socket: FileDescriptor?
     let loop: EventLoop
-    private let onAccept: (Int32) -> Void
+    private let onAccept: (consuming FileDescriptor) -> Void
     private var token: UInt64 = 0
-    private var spareFD: Int32
+    /// Held open to be given up when descriptors run out; nil while given up.
+    private var spare: FileDescriptor?
     private var exhausted = false
     private var shedCount = 0
     private var paused = false
@@ -27,25 +30,23 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
 
     /// Binds and listens; the socket is registered later, on `loop`, by ``activate()``.
     init(address: SocketAddress, backlog: Int32, reusePort: Bool, loop: EventLoop,
-         onAccept: @escaping (Int32) -> Void) throws(NetError) {
-        let fd = try SocketAddress.openSocket(family: address.family)
-        _ = clinux_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        if reusePort { _ = clinux_set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
-        let bound = address.withSockAddr { bind(fd, $0, $1) }
-        guard bound == 0 else {
-            let error = errno
-            _ = Glibc.close(fd)
-            throw NetError.fromErrno(error, "bind \(address)")
+         onAccept: @escaping (consuming FileDescriptor) -> Void) throws(NetError) {
+        let socket = try SocketAddress.openSocket(family: address.family)
+        do throws(SystemCallError) {
+            try socket.withRawValue { fd throws(SystemCallError) in
+                _ = clinux_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+                if reusePort { _ = clinux_set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
+                _ = try SystemCall.retrying("bind") { address.withSockAddr { bind(fd, $0, $1) } }
+                _ = try SystemCall.retrying("listen") { listen(fd, backlog) }
+            }
+        } catch {
+            try? socket.close()
+            throw NetError(error, "\(error.call) \(address)")
         }
-        guard listen(fd, backlog) == 0 else {
-            let error = errno
-            _ = Glibc.close(fd)
-            throw NetError.fromErrno(error, "listen \(address)")
-        }
-        self.fd = fd
+        self.socket = consume socket
         self.loop = loop
         self.onAccept = onAccept
-        self.spareFD = Self.openSpare()
+        self.spare = Self.openSpare()
     }
 
     /// Fails with ``NetError/Code/addressInUse`` when anything listens on `address` already.
@@ -55,43 +56,61 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
     /// process's listeners would otherwise silently join (and split the traffic with).
     /// SO_REUSEADDR keeps connections in TIME_WAIT from a previous run out of the way.
     static func ensureUnused(_ address: SocketAddress) throws(NetError) {
-        let fd = try SocketAddress.openSocket(family: address.family)
-        defer { _ = Glibc.close(fd) }
-        _ = clinux_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        guard address.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
-            throw NetError.fromErrno(errno, "bind \(address)")
+        let socket = try SocketAddress.openSocket(family: address.family)
+        let bound = socket.withRawValue { fd in
+            _ = clinux_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+            return Result { () throws(SystemCallError) in try SystemCall.retrying("bind") { address.withSockAddr { bind(fd, $0, $1) } } }
         }
+        try? socket.close()
+        if case .failure(let error) = bound { throw NetError(error, "bind \(address)") }
     }
 
-    private static func openSpare() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+    private static func openSpare() -> FileDescriptor? { try? FileDescriptor.open("/dev/null", O_RDONLY | O_CLOEXEC) }
 
     /// The bound address (useful after binding port 0).
-    var localAddress: SocketAddress? { SocketAddress.local(of: fd) }
+    var localAddress: SocketAddress? { socket?.localAddress }
 
     func activate() throws(NetError) {
-        token = try loop.register(.other(self), fd: fd, interest: .read)
+        loop.assertInEventLoop("TCPListener.activate")
+        try socket?.withRawValue { fd throws(NetError) in token = try loop.register(.other(self), fd: fd, interest: .read) }
     }
 
     func handle(_ event: SelectorEvent) {
         guard !closed, !paused else { return }
         for _ in 0..<Self.acceptBatch {
-            let client = clinux_accept4(fd, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-            if client >= 0 {
+            switch accept(flags: Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)) {
+            case .success(.processed(let client)):
                 if exhausted { recovered() }
-                _ = clinux_set_int_option(client, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+                client.withRawValue { _ = clinux_set_int_option($0, Int32(IPPROTO_TCP), TCP_NODELAY, 1) }
                 onAccept(client)
-                continue
+            case .success(.wouldBlock):
+                return  // the backlog is empty
+            case .failure(let error):
+                switch error.errno {
+                case ECONNABORTED, EPROTO:
+                    continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    guard shedOne(error.errno) else { return }
+                default:
+                    // A transient error: wait for the next report.
+                    return
+                }
             }
-            let error = errno
-            switch error {
-            case EINTR, ECONNABORTED, EPROTO:
-                continue
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                guard shedOne(error) else { return }
-            default:
-                // EAGAIN (backlog empty) or a transient error: wait for the next report.
-                return
+        }
+    }
+
+    /// One `accept4` on the listening socket (EINTR retried).
+    private func accept(flags: Int32) -> Result<IOResult<FileDescriptor>, SystemCallError> {
+        do throws(SystemCallError) {
+            guard let accepted = try socket?.withRawValue({ fd throws(SystemCallError) in
+                try SystemCall.nonBlocking("accept4") { clinux_accept4(fd, nil, nil, flags) }
+            }) else { return .success(.wouldBlock) }
+            switch accepted {
+            case .processed(let client): return .success(.processed(FileDescriptor(unsafeAdopting: client)))
+            case .wouldBlock: return .success(.wouldBlock)
             }
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -102,20 +121,23 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
             exhausted = true
             loop.logger.log(.warning, "accept on \(localAddress?.description ?? "listener"): \(String(cString: strerror(error))); closing new connections until descriptors free up")
         }
-        guard spareFD >= 0 else {
+        guard let given = spare.take() else {
             pauseBriefly()
             return false
         }
-        _ = Glibc.close(spareFD)
-        spareFD = -1
-        let client = clinux_accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
-        if client >= 0 {
-            _ = Glibc.close(client)
+        try? given.close()
+        let shed: Bool
+        switch accept(flags: Int32(SOCK_CLOEXEC.rawValue)) {
+        case .success(.processed(let client)):
+            try? client.close()
             shedCount += 1
+            shed = true
+        default:
+            shed = false
         }
-        spareFD = Self.openSpare()
-        if client < 0 { return false }
-        if spareFD < 0 {
+        spare = Self.openSpare()
+        if !shed { return false }
+        if spare == nil {
             pauseBriefly()
             return false
         }
@@ -125,14 +147,18 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
     private func pauseBriefly() {
         guard !paused, !closed else { return }
         paused = true
-        try? loop.reregister(fd: fd, token: token, interest: [])
+        reregister([])
         resumeTimer = loop.scheduleLocal(after: .milliseconds(100)) { [self] in
             resumeTimer = nil
             guard !closed else { return }
             paused = false
-            if spareFD < 0 { spareFD = Self.openSpare() }
-            try? loop.reregister(fd: fd, token: token, interest: .read)
+            if spare == nil { spare = Self.openSpare() }
+            reregister(.read)
         }
+    }
+
+    private func reregister(_ interest: SelectorInterest) {
+        socket?.withRawValue { fd in try? loop.reregister(fd: fd, token: token, interest: interest) }
     }
 
     private func recovered() {
@@ -143,13 +169,24 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
 
     /// Stops listening and releases the descriptors. Loop thread.
     func close() {
+        loop.assertInEventLoop("TCPListener.close")
         guard !closed else { return }
         closed = true
         resumeTimer?.cancel()
-        loop.deregister(fd: fd, token: token)
-        _ = Glibc.close(fd)
-        if spareFD >= 0 { _ = Glibc.close(spareFD) }
-        spareFD = -1
+        socket?.withRawValue { loop.deregister(fd: $0, token: token) }
+        releaseDescriptors()
+    }
+
+    /// Closes the descriptors of a listener that was never activated (a later one in the same
+    /// server failed to bind). Any thread: nothing is registered with the loop yet.
+    func discard() {
+        closed = true
+        releaseDescriptors()
+    }
+
+    private func releaseDescriptors() {
+        try? socket.take()?.close()
+        try? spare.take()?.close()
     }
 
     func loopWillStop() { close() }

@@ -1,4 +1,5 @@
 import Glibc
+import ParleySystem
 import Synchronization
 
 /// A TCP server on an ``EventLoopGroup``: listeners plus the hand-off of accepted sockets to
@@ -50,16 +51,17 @@ public final class TCPServer: Sendable {
         var listeners: [TCPListener] = []
         do throws(NetError) {
             for loop in acceptingLoops {
-                let handOff: (Int32) -> Void
+                let handOff: (consuming FileDescriptor) -> Void
                 if distribution == .reusePort {
-                    handOff = { fd in adopt(fd, on: loop, onAccept) }
+                    handOff = { socket in adopt(socket, on: loop, onAccept) }
                 } else {
-                    handOff = { fd in
+                    handOff = { socket in
                         let target = group.next()
                         if target === loop {
-                            adopt(fd, on: loop, onAccept)
+                            adopt(socket, on: loop, onAccept)
                         } else {
-                            target.execute { adopt(fd, on: target, onAccept) }
+                            let parcel = DescriptorParcel(socket)
+                            target.execute { if let socket = parcel.take() { adopt(socket, on: target, onAccept) } }
                         }
                     }
                 }
@@ -69,7 +71,7 @@ public final class TCPServer: Sendable {
                 if port == 0, let bound = listener.localAddress { address = bound }
             }
         } catch {
-            for listener in listeners { _ = Glibc.close(listener.fd) }
+            for listener in listeners { listener.discard() }
             throw error
         }
         let server = TCPServer(localAddress: listeners[0].localAddress ?? address, listeners: listeners)
@@ -93,12 +95,12 @@ public final class TCPServer: Sendable {
         }
     }
 
-    private static func adopt(_ fd: Int32, on loop: EventLoop, _ onAccept: (Connection) -> Void) {
-        let connection = Connection(fd: fd, loop: loop, connecting: false)
+    private static func adopt(_ socket: consuming FileDescriptor, on loop: EventLoop, _ onAccept: (Connection) -> Void) {
+        let connection = Connection(socket: socket, loop: loop, connecting: false)
         do {
             try connection.activate()
         } catch {
-            _ = Glibc.close(fd)
+            connection.discard()
             loop.logger.log(.warning, "could not register accepted socket: \(error)")
             return
         }

@@ -1,6 +1,7 @@
 import ParleyWire
 
 import ParleyPlatform
+import ParleySystem
 
 /// Puts app secrets kept outside the config file into it: `"secret_file"` (a file's contents)
 /// and `"secret_env"` (an environment variable) in place of `"secret"`, and
@@ -118,11 +119,15 @@ extension AppSecretSources {
     /// Reads the secret file at `path` (see the type's rules).
     static func readSecretFile(_ path: String) -> Result<SecretFile, FileRefusal> {
         // Non-blocking, so a FIFO put where the file should be is refused rather than waited on.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return .failure(FileRefusal(message: "cannot read secret file \(path): \(String(cString: strerror(errno)))")) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        do {
+            return try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK).closeAfter { file in readSecretFile(file, path) }
+        } catch {
+            return .failure(FileRefusal(message: "cannot read secret file \(path): \(error.reason)"))
+        }
+    }
+
+    private static func readSecretFile(_ file: borrowing FileDescriptor, _ path: String) -> Result<SecretFile, FileRefusal> {
+        guard let status = try? file.status(), status.st_mode & S_IFMT == S_IFREG else {
             return .failure(FileRefusal(message: "secret file \(path) is not a regular file"))
         }
         guard status.st_mode & S_IWOTH == 0 else {
@@ -131,15 +136,13 @@ extension AppSecretSources {
         guard status.st_size <= maximumFileBytes else {
             return .failure(FileRefusal(message: "secret file \(path) is larger than \(maximumFileBytes) bytes"))
         }
-        var bytes = [UInt8](repeating: 0, count: maximumFileBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return .failure(FileRefusal(message: "cannot read secret file \(path): \(String(cString: strerror(errno)))")) }
-            if n == 0 { break }
-            count += n
+        let bytes: [UInt8]
+        do {
+            bytes = try file.read(upTo: maximumFileBytes + 1)
+        } catch {
+            return .failure(FileRefusal(message: "cannot read secret file \(path): \(error.reason)"))
         }
+        let count = bytes.count
         guard count <= maximumFileBytes else {
             return .failure(FileRefusal(message: "secret file \(path) is larger than \(maximumFileBytes) bytes"))
         }

@@ -1,7 +1,8 @@
 import CLinux
 import ParleyPlatform
+import CSignalPipe
 
-/// Signals as bytes on a pipe: the handler (in CLinux) writes the signal number, the main
+/// Signals as bytes on a pipe: the handler (in CSignalPipe) writes the signal number, the main
 /// loop polls the read end with the keyboard. Also a wake-up channel for the loop itself.
 final class SignalPipe: @unchecked Sendable {
     // @unchecked: the descriptors are immutable after init; writes to a pipe are thread-safe.
@@ -20,14 +21,14 @@ final class SignalPipe: @unchecked Sendable {
 
     /// Routes `signals` into the pipe.
     func install(_ signals: [Int32]) throws(TerminalError) {
-        for signal in signals where clinux_install_signal_pipe(writeFD, signal) != 0 {
+        for signal in signals where parley_signal_pipe_route(writeFD, signal) != 0 {
             throw TerminalError.fromErrno("sigaction")
         }
     }
 
     /// Puts the default handlers back.
     func uninstall(_ signals: [Int32]) {
-        for signal in signals { _ = clinux_restore_default_signal(signal) }
+        for signal in signals { _ = parley_signal_pipe_restore_default(signal) }
     }
 
     /// Wakes the loop (any thread).
