@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
         // The manual hub loop the channel, chat and docs tests drive by hand.
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
+        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
                 plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyPlatform", "ParleySystem", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],

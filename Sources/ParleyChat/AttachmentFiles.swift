@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 import ParleySystem
 
 /// The attachment files under the data directory: `attachments/{app}/{id}`.

@@ -1,11 +1,7 @@
 import ParleyStore
 import ParleyWire
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 extension ServeOptions {
     /// Flags of running several nodes as one (the Redis bus).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 import ParleySystem
 
 /// An open descriptor of an SQLite database's write-ahead log, kept for `fdatasync`.

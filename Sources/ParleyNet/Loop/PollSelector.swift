@@ -1,8 +1,4 @@
-#if os(Linux)
-import Glibc
-#else
-import Darwin
-#endif
+import ParleyPlatform
 
 /// ``Selector`` over POSIX `poll()`: a dense `pollfd` array with an fd → index map.
 ///

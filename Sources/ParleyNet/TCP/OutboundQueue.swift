@@ -1,9 +1,5 @@
 import ParleyWire
-#if os(Linux)
-import Glibc
-#else
-import Darwin
-#endif
+import ParleyPlatform
 
 /// A FIFO of byte chunks waiting to be written to one socket.
 ///

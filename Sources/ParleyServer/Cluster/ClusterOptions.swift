@@ -1,10 +1,6 @@
 import ParleyWire
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ParleyPlatform
 
 /// How this server joins other Parley nodes: the Redis bus (`--redis`, `PARLEY_REDIS`, the
 /// config file's `"redis"`) and this node's name on it (`--node-id`).
