@@ -55,6 +55,7 @@ import ParleyWire
     @Test(arguments: [
         ("HTTP/2 OK\r\n\r\n", HTTPResponseParseError.Code.malformedStatusLine),
         ("HTTP/1.1 20 OK\r\n\r\n", .malformedStatusLine),
+        ("HTTP/1.1 050 OK\r\n\r\n", .malformedStatusLine),
         ("HTTP/1.1 200 OK\r\nno colon\r\n\r\n", .malformedHeader),
         ("HTTP/1.1 200 OK\r\nA: 1\r\n  folded\r\n\r\n", .malformedHeader),
         ("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", .invalidContentLength),

@@ -215,13 +215,13 @@ public struct HTTPResponseParser: Sendable {
         return head
     }
 
-    /// `HTTP/1.x NNN [reason]`.
+    /// `HTTP/1.x NNN [reason]`, the status from 100 up (a leading zero is no status class).
     private static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(HTTPResponseParseError) -> HTTPResponseHead {
         let parts = line.split(separator: 32, maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0].count == 8, parts[0].starts(with: "HTTP/1.".utf8),
               let minorDigit = parts[0].last, minorDigit >= 48, minorDigit <= 57,
               parts[1].count == 3, parts[1].allSatisfy({ $0 >= 48 && $0 <= 57 }),
-              let code = Int(String(decoding: parts[1], as: UTF8.self)) else {
+              let code = Int(String(decoding: parts[1], as: UTF8.self)), code >= 100 else {
             throw HTTPResponseParseError(.malformedStatusLine, "malformed status line")
         }
         let reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
