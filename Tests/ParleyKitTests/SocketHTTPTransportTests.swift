@@ -13,7 +13,7 @@ import Testing
 ///   resets it without answering (as a server that closed an idle connection just then).
 /// - `/close`: answered with `Connection: close`, then closed.
 /// - `/eof`: answered with a body framed by the end of the connection.
-/// - `/hang`: never answered (counted in ``hangs``).
+/// - `/hang…`: never answered (counted in ``hangs``).
 final class KeepAliveTestServer {
     let group: EventLoopGroup
     let server: TCPServer
@@ -78,7 +78,7 @@ final class KeepAliveTestServer {
                 _ = connection.write(Array("HTTP/1.1 200 OK\r\nContent-Length: \(port.utf8.count)\r\nConnection: close\r\n\r\n\(port)".utf8))
                 connection.close()
                 return false
-            case "/hang":
+            case _ where path.hasPrefix("/hang"):
                 hung.value.withLock { $0 += 1 }
                 return true
             case "/eof":
@@ -210,5 +210,23 @@ final class KeepAliveTestServer {
         #expect(transport.idleConnectionCount == 0)
         let next = try await port(transport, server.url + "/port")
         #expect(next != first)
+    }
+
+    /// The same through the SDK's API: cancelling the task of `client.me()` ends its request.
+    @Test(.timeLimit(.minutes(1))) func cancellingAnSDKCallCancelsItsRequest() async throws {
+        let server = try KeepAliveTestServer()
+        defer { server.stop() }
+        let client = try ParleyClient(configuration: ParleyConfiguration(serverURL: server.url + "/hang", appKey: "key"),
+                                      tokenProvider: StaticTokenProvider("token"), http: SocketHTTPTransport(timeout: .seconds(600)))
+        let call = Task { try await client.me() }
+        while server.hangs == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        call.cancel()
+        do {
+            let user = try await call.value
+            Issue.record("answered \(user.id)")
+        } catch {
+            #expect((error as? ParleyError)?.code == .cancelled)
+        }
+        await client.close()
     }
 }
