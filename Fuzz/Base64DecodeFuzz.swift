@@ -1,4 +1,6 @@
 // Fuzz target: Base64.decode must never crash, and whatever it accepts must round-trip.
+@testable import ParleyWire
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBase64Decode(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

@@ -9,6 +9,8 @@
 // - nothing follows an `.error`; a request's body never exceeds `maxBodySize`;
 // - every head's target either decodes or fails with a 400, and routing it is total;
 // - a response written from what was parsed is framed so that the writer's chunks read back.
+@testable import ParleyWire
+
 /// The libFuzzer entry point; see the layout and properties above.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

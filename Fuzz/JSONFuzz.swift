@@ -1,5 +1,7 @@
 // Fuzz target: JSONParser must never crash, and whatever it accepts must survive a
 // write/parse round trip unchanged; PusherMessage parsing rides along on the same input.
+@testable import ParleyWire
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

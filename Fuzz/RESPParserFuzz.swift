@@ -9,6 +9,8 @@
 // - what the parser holds stays a bounded multiple of the input: no value has more
 //   elements than the input had bytes, and a declared length never pre-allocates;
 // - encoding a parsed value and parsing it back gives bytes that encode the same again.
+@testable import ParleyWire
+
 /// The libFuzzer entry point; see the layout and properties above.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRESPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

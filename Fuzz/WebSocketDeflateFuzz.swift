@@ -4,6 +4,8 @@
 //
 // Input layout: byte 0 picks the parameters, byte 1 the read size; the rest is split into
 // messages at every 0xFF byte. Odd messages go server → client, even ones client → server.
+@testable import ParleyWire
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebSocketDeflate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 2 else { return 0 }

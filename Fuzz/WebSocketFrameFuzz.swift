@@ -5,6 +5,8 @@
 //
 // Input layout: byte 0 picks the configuration (role, compression, limit), byte 1 the
 // chunk size for the split feed; the rest is the byte stream from the peer.
+@testable import ParleyWire
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebSocketFrame(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 2 else { return 0 }

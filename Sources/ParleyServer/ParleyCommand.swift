@@ -20,8 +20,9 @@ public enum ParleyCommand {
           --version    Print the version
         """
 
-    /// Runs the command line and returns the process exit status.
-    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    /// Runs the command line and returns the process exit status (`serve` returns when the
+    /// server has shut down).
+    public static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
         guard let command = arguments.first else {
             print(helpText)
             return 2
@@ -35,7 +36,7 @@ public enum ParleyCommand {
             print("parley \(ParleyVersion.string)")
             return 0
         case "serve":
-            return serve(rest, environment: environment)
+            return await serve(rest, environment: environment)
         case "token":
             return TokenCommand.run(rest, environment: environment)
         case "check-config":
@@ -48,7 +49,7 @@ public enum ParleyCommand {
         }
     }
 
-    static func serve(_ arguments: [String], environment: [String: String]) -> Int32 {
+    static func serve(_ arguments: [String], environment: [String: String]) async -> Int32 {
         let options: ServeOptions
         do {
             options = try ServeOptions.parse(arguments, environment: environment)
@@ -60,7 +61,7 @@ public enum ParleyCommand {
             print(ServeOptions.helpText)
             return 0
         }
-        return ParleyServerMain.run(options)
+        return await ParleyServerMain.run(options)
     }
 }
 

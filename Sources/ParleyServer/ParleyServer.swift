@@ -44,11 +44,13 @@ public final class ParleyServer: Sendable {
             throw ServerStartError(code: "event_loops", message: "could not start event loops: \(error)")
         }
         let loops = group.loops
+        let poster = HTTPClientWebhookPoster(group: group)
         let channels = channelsConfig.map { config in
             var config = config
             if let bound = options.maxOutboundBytes { config.maxOutboundBytes = bound }
             return ChannelsService(config: config, loops: loops, clock: ServerClock.monotonicMilliseconds,
-                                   wallClock: ServerClock.unixMilliseconds, cluster: Self.clusterMembership(options, loops: loops))
+                                   wallClock: ServerClock.unixMilliseconds, poster: poster,
+                                   cluster: Self.clusterMembership(options, loops: loops))
         }
         self.channels = channels
         if let channels { Self.logNotices(of: channels, to: logger) }

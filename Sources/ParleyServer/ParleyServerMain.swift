@@ -4,9 +4,9 @@ import ParleyWire
 
 import ParleyPlatform
 
-/// Starts the server for `parley serve` and blocks until it shuts down.
+/// Starts the server for `parley serve` and returns when it has shut down.
 enum ParleyServerMain {
-    static func run(_ given: ServeOptions) -> Int32 {
+    static func run(_ given: ServeOptions) async -> Int32 {
         LogSettings.minimumLevel = given.logLevel
         LogSettings.format = given.logFormat
         let logger = Logger(label: "parley")
@@ -39,15 +39,34 @@ enum ParleyServerMain {
         }
         // Every connection holds a descriptor: take all the hard limit allows before sizing the caps.
         let fileLimit = FileDescriptorLimit.raiseToHardLimit().limit
-        do {
+        do throws(ServerStartError) {
             try prepareDataDirectory(options.dataDirectory)
             let location = StoreLocation(databaseArgument: options.database, dataDirectory: options.dataDirectory)
             options = try resolveCluster(options, location: location).get()
             let dataLock = try lockDataDirectory(options, location)
             defer { dataLock?.release() }
-            let store = try openStore(location)
-            defer { BlockingAwait.run { await store.close() } }
-            let server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
+            let store = try await openStore(location)
+            let server: ParleyServer
+            do throws(ServerStartError) {
+                server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
+            } catch {
+                await store.close()
+                throw error
+            }
+            let status = await serve(server, store: store, options: options, location: location, config: config, configWarnings: configWarnings,
+                                     fileLimit: fileLimit, logger: logger)
+            await store.close()
+            return status
+        } catch {
+            printError("parley serve: \(error.message)")
+            return 1
+        }
+    }
+
+    /// Serves until a signal stops the server; 1 when it could not listen.
+    private static func serve(_ server: ParleyServer, store: SQLChatStore, options: ServeOptions, location: StoreLocation, config: ChannelsConfig?,
+                              configWarnings: [ConfigProblem], fileLimit: Int, logger: Logger) async -> Int32 {
+        do {
             let address = try server.start()
             // NOTIFY_SOCKET (systemd Type=notify); one this cannot use is a warning, not a refusal.
             let notifierResult = Result { () throws(ServerStartError) in try ServiceNotifier.fromEnvironment() }
@@ -71,7 +90,7 @@ enum ParleyServerMain {
                 logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
             }
             notifier?.ready(status: "Serving \(options.servesTLS ? "https" : "http")://\(address)")
-            server.wait()
+            await server.stopped()
             logger.info("parley stopped")
             LogWriter.shared.flush()
             return 0
@@ -124,16 +143,13 @@ enum ParleyServerMain {
         }
     }
 
-    /// Opens the chat store (migrating it), blocking until it is ready.
-    private static func openStore(_ location: StoreLocation) throws(ServerStartError) -> SQLChatStore {
-        let result: Result<SQLChatStore, ServerStartError> = BlockingAwait.run {
-            do {
-                return .success(try await SQLChatStore.open(StoreConfiguration(location: location)))
-            } catch {
-                return .failure(ServerStartError(code: "database", message: "cannot open the database \(location): \(error)"))
-            }
+    /// Opens the chat store (migrating it).
+    private static func openStore(_ location: StoreLocation) async throws(ServerStartError) -> SQLChatStore {
+        do {
+            return try await SQLChatStore.open(StoreConfiguration(location: location))
+        } catch {
+            throw ServerStartError(code: "database", message: "cannot open the database \(location): \(error)")
         }
-        return try result.get()
     }
 
     private static func installShutdown(_ server: ParleyServer, logger: Logger, notifier: ServiceNotifier?) {

@@ -9,6 +9,6 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // The terminal client sits below the server composition in the module order (DESIGN.md), so
 // only the executable, which may import both, hands `parley chat` to it.
 if arguments.first == "chat" {
-    exit(ChatCommandLine.run(Array(arguments.dropFirst()), environment: environment))
+    exit(await ChatCommandLine.run(Array(arguments.dropFirst()), environment: environment))
 }
-exit(ParleyCommand.run(arguments, environment: environment))
+exit(await ParleyCommand.run(arguments, environment: environment))

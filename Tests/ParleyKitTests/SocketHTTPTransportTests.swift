@@ -1,5 +1,6 @@
 import ParleyNet
 import ParleyWire
+import Synchronization
 import Testing
 @testable import ParleyKit
 
@@ -12,16 +13,27 @@ import Testing
 ///   resets it without answering (as a server that closed an idle connection just then).
 /// - `/close`: answered with `Connection: close`, then closed.
 /// - `/eof`: answered with a body framed by the end of the connection.
+/// - `/hang…`: never answered (counted in ``hangs``).
 final class KeepAliveTestServer {
     let group: EventLoopGroup
     let server: TCPServer
+    private let hung = HangCount()
+
+    /// `/hang` requests received, shared with the loop's handlers.
+    final class HangCount: Sendable {
+        let value = Mutex(0)
+    }
 
     init() throws {
         group = try EventLoopGroup(threads: 1, logger: .silent)
+        let hung = self.hung
         server = try TCPServer.start(group: group, host: "127.0.0.1", port: 0) { connection in
-            connection.handler = Handler()
+            connection.handler = Handler(hung: hung)
         }
     }
+
+    /// `/hang` requests received.
+    var hangs: Int { hung.value.withLock { $0 } }
 
     var url: String { "http://127.0.0.1:\(server.localAddress.port)" }
 
@@ -33,6 +45,9 @@ final class KeepAliveTestServer {
     private final class Handler: ConnectionHandler {
         private var buffer: [UInt8] = []
         private var answered = 0
+        private let hung: HangCount
+
+        init(hung: HangCount) { self.hung = hung }
 
         func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
             buffer.append(contentsOf: bytes)
@@ -63,6 +78,9 @@ final class KeepAliveTestServer {
                 _ = connection.write(Array("HTTP/1.1 200 OK\r\nContent-Length: \(port.utf8.count)\r\nConnection: close\r\n\r\n\(port)".utf8))
                 connection.close()
                 return false
+            case _ where path.hasPrefix("/hang"):
+                hung.value.withLock { $0 += 1 }
+                return true
             case "/eof":
                 _ = connection.write(Array("HTTP/1.1 200 OK\r\n\r\n\(port)".utf8))
                 connection.close()
@@ -170,5 +188,45 @@ final class KeepAliveTestServer {
         while transport.idleConnectionCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
         let second = try await port(transport, url)
         #expect(second != first)
+    }
+
+    /// The server never answers and the transport would wait ten minutes: cancelling the
+    /// awaiting task ends the request, and its kept-alive connection is closed, not reused.
+    @Test(.timeLimit(.minutes(1))) func cancellingTheTaskCancelsTheRequestAndDropsItsConnection() async throws {
+        let server = try KeepAliveTestServer()
+        defer { server.stop() }
+        let transport = SocketHTTPTransport(timeout: .seconds(600), idleConnectionTimeout: .seconds(600))
+        let first = try await port(transport, server.url + "/port")
+        let url = server.url + "/hang"
+        let hanging = Task { try await transport.send(HTTPRequestMessage(method: "GET", url: url)) }
+        while server.hangs == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        hanging.cancel()
+        do {
+            let response = try await hanging.value
+            Issue.record("answered \(response.status)")
+        } catch {
+            #expect((error as? ParleyError)?.code == .cancelled)
+        }
+        #expect(transport.idleConnectionCount == 0)
+        let next = try await port(transport, server.url + "/port")
+        #expect(next != first)
+    }
+
+    /// The same through the SDK's API: cancelling the task of `client.me()` ends its request.
+    @Test(.timeLimit(.minutes(1))) func cancellingAnSDKCallCancelsItsRequest() async throws {
+        let server = try KeepAliveTestServer()
+        defer { server.stop() }
+        let client = try ParleyClient(configuration: ParleyConfiguration(serverURL: server.url + "/hang", appKey: "key"),
+                                      tokenProvider: StaticTokenProvider("token"), http: SocketHTTPTransport(timeout: .seconds(600)))
+        let call = Task { try await client.me() }
+        while server.hangs == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        call.cancel()
+        do {
+            let user = try await call.value
+            Issue.record("answered \(user.id)")
+        } catch {
+            #expect((error as? ParleyError)?.code == .cancelled)
+        }
+        await client.close()
     }
 }

@@ -50,60 +50,6 @@ private func message(_ seq: Int64, room: String = "r", text: String = "m") -> Ch
     #expect(policy.decision(closeCode: 1006, attempt: 50, random: 1) == .retry(after: .seconds(30)))
 }
 
-@Test func responseParserReadsContentLengthAcrossReads() throws {
-    var parser = HTTPResponseParser()
-    let text = Array("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"a\":\"bcd\"}".utf8)
-    for byte in text.dropLast() { #expect(try parser.receive([byte]) == nil) }
-    let response = try #require(try parser.receive([text.last!]))
-    #expect(response.status == 201)
-    #expect(response.headers.first("content-type") == "application/json")
-    #expect(String(decoding: response.body, as: UTF8.self) == "{\"a\":\"bcd\"}")
-}
-
-@Test func responseParserDechunksAndReadsUntilEOF() throws {
-    var chunked = HTTPResponseParser()
-    let response = try #require(try chunked.receive(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\n\r\n".utf8)))
-    #expect(response.body == Array("abcde".utf8))
-    var eof = HTTPResponseParser()
-    #expect(try eof.receive(Array("HTTP/1.1 200 OK\r\n\r\nhello".utf8)) == nil)
-    #expect(try eof.finish().body == Array("hello".utf8))
-    var noContent = HTTPResponseParser()
-    #expect(try noContent.receive(Array("HTTP/1.1 204 No Content\r\n\r\n".utf8))?.status == 204)
-}
-
-@Test func responseParserRejectsMalformedTruncatedAndOversized() {
-    #expect(rejects("HTTP/2 OK\r\n\r\n"))
-    #expect(rejects("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", finish: true))
-    #expect(rejects("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", bodyLimit: 4))
-    #expect(rejects("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"))
-    #expect(rejects("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n"))
-    #expect(!rejects("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n"))
-}
-
-private func rejects(_ text: String, bodyLimit: Int = 1 << 20, finish: Bool = false) -> Bool {
-    var parser = HTTPResponseParser(bodyLimit: bodyLimit)
-    do {
-        _ = try parser.receive(Array(text.utf8))
-        if finish { _ = try parser.finish() }
-        return false
-    } catch {
-        return true
-    }
-}
-
-@Test func requestEncoderFramesTheRequest() throws {
-    let url = try #require(HTTPRequestEncoder.parse("http://example.test:8080/v1/me?x=1"))
-    var request = HTTPRequestMessage(method: "POST", url: "http://example.test:8080/v1/me?x=1", body: Array("{}".utf8))
-    request.headers.add("Content-Length", "999")
-    request.headers.add("Accept", "application/json")
-    let text = String(decoding: HTTPRequestEncoder.encode(request, url: url), as: UTF8.self)
-    #expect(text == "POST /v1/me?x=1 HTTP/1.1\r\nHost: example.test:8080\r\nAccept: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
-    let secure = try #require(HTTPRequestEncoder.parse("https://example.test/v1"))
-    #expect(secure.isSecure && secure.port == 443 && secure.hostHeader == "example.test" && secure.target == "/v1")
-    #expect(HTTPRequestEncoder.parse("https://example.test:8443/")?.hostHeader == "example.test:8443")
-    #expect(HTTPRequestEncoder.parse("ftp://example.test/") == nil)
-}
-
 @Test func jwtClaimsReadSubjectAndExpiry() {
     let token = InMemoryChatServer(clock: ManualClock()).token(for: "alice", expiresAt: 1234)
     let claims = JWTClaims(token: token)

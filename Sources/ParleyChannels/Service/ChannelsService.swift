@@ -36,9 +36,10 @@ public final class ChannelsService: Sendable {
     private let sharedApps = SharedAppConfigs()
 
     /// Creates the service over the server's event loops. `clock` is monotonic milliseconds,
-    /// `wallClock` Unix milliseconds.
+    /// `wallClock` Unix milliseconds. `poster` sends webhooks (the server passes one on its
+    /// event loops; without one, deliveries fail and are retried until abandoned).
     public init(config: ChannelsConfig, loops: [any HubLoop], clock: @escaping @Sendable () -> Int64,
-                wallClock: @escaping @Sendable () -> Int64, poster: any WebhookPoster = SocketWebhookPoster(),
+                wallClock: @escaping @Sendable () -> Int64, poster: any WebhookPoster = UnconnectedWebhookPoster(),
                 cluster membership: ClusterMembership? = nil) {
         let metrics = ChannelsMetrics()
         let webhooks = WebhookDispatcher(config: config, poster: poster, metrics: metrics, clock: clock, wallClock: wallClock)

@@ -2,7 +2,8 @@ import Dispatch
 import Synchronization
 
 /// Delivers webhooks in the background: the hub's `enqueue` only appends under a short
-/// lock; a timer drives the `WebhookQueue` and each request is posted on a worker queue.
+/// lock; a timer drives the `WebhookQueue` and each request is handed to the poster, which
+/// answers later without holding a thread.
 public final class WebhookDispatcher: WebhookSink, Sendable {
     private struct State: Sendable {
         var queue: WebhookQueue
@@ -16,10 +17,9 @@ public final class WebhookDispatcher: WebhookSink, Sendable {
     private let clock: @Sendable () -> Int64
     private let wallClock: @Sendable () -> Int64
     private let timers = DispatchQueue(label: "parley.webhooks.timer")
-    private let senders = DispatchQueue(label: "parley.webhooks.send", attributes: .concurrent)
 
     /// Creates a dispatcher; clocks are monotonic and wall milliseconds.
-    public init(config: ChannelsConfig, poster: any WebhookPoster = SocketWebhookPoster(), metrics: ChannelsMetrics,
+    public init(config: ChannelsConfig, poster: any WebhookPoster, metrics: ChannelsMetrics,
                 clock: @escaping @Sendable () -> Int64, wallClock: @escaping @Sendable () -> Int64) {
         state = Mutex(State(queue: WebhookQueue(batchWindow: Int64(config.webhookBatchMilliseconds),
                                                 leaveDelay: Int64(config.webhookLeaveDelayMilliseconds),
@@ -65,10 +65,7 @@ public final class WebhookDispatcher: WebhookSink, Sendable {
         }
         if let arm { schedule(after: arm) }
         for delivery in deliveries {
-            senders.async { [self] in
-                let status = poster.post(delivery)
-                report(delivery, status: status)
-            }
+            poster.post(delivery) { [self] status in report(delivery, status: status) }
         }
     }
 

@@ -1,13 +1,13 @@
 import ParleyWire
 
 /// An open WebSocket connection (server or client side) driving a ``WebSocketConnection``
-/// state machine over a ``Connection``.
+/// state machine over a ``Connection`` (or, in tests, an ``EmbeddedChannel``).
 ///
 /// Threading: ``send(text:)``, ``send(binary:)``, ``send(shared:)``, ``ping(_:)`` and
 /// ``close(code:reason:)`` are safe from any thread (they hop to ``loop``). The callbacks
 /// and ``userData`` belong to the loop: set them in the open handler (or the client's
 /// completion), or via `loop.execute`. Callbacks run on the loop.
-public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Sendable {
+public final class WebSocket: ConnectionHandler, ChannelDriver, GracefulShutdown, @unchecked Sendable {
     // @unchecked: mutable state is confined to `loop`; public any-thread methods hop there.
 
     /// Connection-level settings taken from the route or client configuration.
@@ -56,7 +56,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     /// is reported. Loop.
     public var delegate: (any WebSocketDelegate)?
 
-    let connection: Connection
+    let connection: any DriverChannel
     private var machine: WebSocketConnection
     private let settings: Settings
     private var closeReported = false
@@ -66,7 +66,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     private var heardSincePing = false
     private weak var tracker: ConnectionTracker?
 
-    init(connection: Connection, role: WebSocketConnection.Role, options: WebSocketOptions,
+    init(connection: any DriverChannel, role: WebSocketConnection.Role, options: WebSocketOptions,
          subprotocol: String?, settings: Settings) {
         self.connection = connection
         self.loop = connection.loop
@@ -90,7 +90,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
 
     /// Sends a text message. Any thread.
     public func send(text: String) {
-        hop(loop) { [self] in
+        connection.hop { [self] in
             guard machine.isOpen else { return }
             write(machine.send(text: text))
         }
@@ -100,7 +100,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     /// encoded). On an uncompressed server socket the frame is built straight from the bytes
     /// (no `String` round trip). Any thread.
     public func send(utf8Text bytes: [UInt8]) {
-        hop(loop) { [self] in
+        connection.hop { [self] in
             guard machine.isOpen else { return }
             if isClient || isCompressed {
                 write(machine.send(text: String(decoding: bytes, as: UTF8.self)))
@@ -121,7 +121,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
 
     /// Sends a binary message. Any thread.
     public func send(binary: [UInt8]) {
-        hop(loop) { [self] in
+        connection.hop { [self] in
             guard machine.isOpen else { return }
             write(machine.send(binary: binary))
         }
@@ -132,17 +132,17 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     /// Any thread.
     public func send(shared frame: SharedBytes) {
         precondition(!isClient, "shared frames are unmasked server frames")
-        if loop.inEventLoop {
+        if connection.isOnChannelThread {
             if machine.isOpen { connection.write(frame) }
         } else {
-            loop.execute { [self] in if machine.isOpen { connection.write(frame) } }
+            connection.hop { [self] in if machine.isOpen { connection.write(frame) } }
         }
     }
 
     /// Sends one message split into frames of the given pieces (uncompressed; first frame
     /// text or binary, the rest continuations), e.g. to stream a large message. Any thread.
     public func send(fragments: [[UInt8]], binary: Bool) {
-        hop(loop) { [self] in
+        connection.hop { [self] in
             guard machine.isOpen, !fragments.isEmpty else { return }
             var frames: [UInt8] = []
             for (index, piece) in fragments.enumerated() {
@@ -164,7 +164,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
 
     /// Sends a ping. Any thread.
     public func ping(_ payload: [UInt8] = []) {
-        hop(loop) { [self] in
+        connection.hop { [self] in
             guard machine.isOpen else { return }
             write(machine.ping(payload))
         }
@@ -174,18 +174,18 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     /// kernel's buffers fill, then the peer's sends block. Messages already decoded from the
     /// last read are still delivered. Any thread.
     public func pauseReading() {
-        hop(loop) { [self] in connection.pauseReading() }
+        connection.hop { [self] in connection.pauseReading() }
     }
 
     /// Reads again after ``pauseReading()``. Any thread.
     public func resumeReading() {
-        hop(loop) { [self] in connection.resumeReading() }
+        connection.hop { [self] in connection.resumeReading() }
     }
 
     /// Starts the closing handshake; the TCP connection closes when the peer answers (or
     /// after the close timeout). Any thread.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
-        hop(loop) { [self] in closeOnLoop(code: code, reason: reason) }
+        connection.hop { [self] in closeOnLoop(code: code, reason: reason) }
     }
 
     /// Encodes a text message once as an unmasked, uncompressed server frame for fan-out.
@@ -208,7 +208,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
     private func closeOnLoop(code: WebSocketCloseCode, reason: String) {
         guard machine.isOpen, connection.isOpen else { return }
         write(machine.close(code: code, reason: reason))
-        closeTimer = loop.scheduleLocal(after: settings.closeTimeout) { [self] in
+        closeTimer = connection.scheduleLocal(after: settings.closeTimeout) { [self] in
             closeTimer = nil
             report(code, reason)
             connection.close()
@@ -273,7 +273,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
 
     func startHeartbeat() {
         guard let interval = settings.pingInterval else { return }
-        heartbeatTimer = loop.scheduleLocal(after: interval) { [weak self] in self?.heartbeat(interval) }
+        heartbeatTimer = connection.scheduleLocal(after: interval) { [weak self] in self?.heartbeat(interval) }
     }
 
     private func heartbeat(_ interval: Duration) {
@@ -287,21 +287,33 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         heardSincePing = false
         awaitingPong = true
         write(machine.ping())
-        heartbeatTimer = loop.scheduleLocal(after: interval) { [weak self] in self?.heartbeat(interval) }
+        heartbeatTimer = connection.scheduleLocal(after: interval) { [weak self] in self?.heartbeat(interval) }
     }
 
     // MARK: ConnectionHandler
 
-    public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        receive(bytes)
-    }
+    public func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
 
-    public func connectionDidReachEOF(_ connection: Connection) {
+    public func connectionDidReachEOF(_ connection: Connection) { channelDidReachEOF() }
+
+    public func connectionDidExceedOutboundLimit(_ connection: Connection) { channelDidExceedOutboundLimit() }
+
+    public func connection(_ connection: Connection, didCloseWith error: NetError?) { channelDidClose(error) }
+
+    // MARK: ChannelDriver
+
+    func channelDidRead(_ bytes: UnsafeRawBufferPointer) { receive(bytes) }
+
+    func channelDidReachEOF() {
         report(.abnormalClosure, "connection closed without a close frame")
         connection.close()
     }
 
-    public func connectionDidExceedOutboundLimit(_ connection: Connection) {
+    func channelDidDrain() {}
+
+    func channelDidTimeOut() { connection.abort(NetError(.timedOut, "idle")) }
+
+    func channelDidExceedOutboundLimit() {
         if let hook = onOutboundOverflow {
             hook(self)
             return
@@ -313,7 +325,7 @@ public final class WebSocket: ConnectionHandler, GracefulShutdown, @unchecked Se
         connection.close()
     }
 
-    public func connection(_ connection: Connection, didCloseWith error: NetError?) {
+    func channelDidClose(_ error: NetError?) {
         report(.abnormalClosure, error?.description ?? "connection closed")
         tracker?.remove(self)
         userData = nil

@@ -3,8 +3,11 @@ import ParleyPlatform
 
 /// `parley chat`: parses the options, signs in, then runs the full-screen client.
 public enum ChatCommandLine {
-    /// Runs `parley chat` with the arguments after `chat`; returns the exit status.
-    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    /// Runs `parley chat` with the arguments after `chat`; returns the exit status. On the
+    /// main actor: the full-screen session then owns the main thread, as a terminal program's
+    /// input loop should, and the models' work runs elsewhere.
+    @MainActor
+    public static func run(_ arguments: [String], environment: [String: String]) async -> Int32 {
         let options: ChatOptions
         do {
             options = try ChatOptions.parse(arguments, environment: environment)
@@ -29,13 +32,10 @@ public enum ChatCommandLine {
             return 1
         }
         // Sign in before taking over the screen, so a wrong URL or name reads as a plain error.
-        let signedIn: Result<ChatUser, ParleyError> = BlockingWait.run {
-            do throws(ParleyError) { return .success(try await client.me()) } catch { return .failure(error) }
-        }
         let user: ChatUser
-        switch signedIn {
-        case .success(let me): user = me
-        case .failure(let error):
+        do throws(ParleyError) {
+            user = try await client.me()
+        } catch {
             printError("parley chat: cannot sign in at \(options.serverURL): \(error.message)")
             return 1
         }

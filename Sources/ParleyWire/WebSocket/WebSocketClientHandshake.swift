@@ -12,7 +12,9 @@ public struct WebSocketClientHandshake: Sendable {
     public let subprotocols: [String]
     /// The permessage-deflate offer made, if any.
     public let deflate: WebSocketDeflateOptions?
-    private var reader = WebSocketResponseHeadReader()
+    private var reader = HTTPResponseParser.headOnly(limit: WebSocketClientHandshake.headLimit)
+    /// Largest response head accepted.
+    static let headLimit = 16 * 1024
 
     /// Builds an upgrade request for `path` (with query) on `host` (with `:port` when not
     /// the default). `key` is 16 random bytes from libcrypto unless a test supplies one.
@@ -64,8 +66,14 @@ public struct WebSocketClientHandshake: Sendable {
     /// Feeds response bytes; nil until the head is complete. Throws if the server refused
     /// or answered something a client must not accept (then close the TCP connection).
     public mutating func receive(_ bytes: UnsafeRawBufferPointer) throws(WebSocketHandshakeError) -> Completion? {
-        guard let (head, remaining) = try reader.receive(bytes) else { return nil }
-        return Completion(response: head, negotiated: try validate(head), remaining: remaining)
+        let response: HTTPClientResponse
+        do throws(HTTPResponseParseError) {
+            guard let complete = try reader.receive(bytes) else { return nil }
+            response = complete
+        } catch {
+            throw .init(error.code == .headTooLarge ? .responseTooLarge : .malformedResponse, error.message)
+        }
+        return Completion(response: response.head, negotiated: try validate(response.head), remaining: reader.takeUnparsedBytes())
     }
 
     /// Feeds response bytes (array convenience).

@@ -1,5 +1,3 @@
-#if canImport(ParleyNet)
-import ParleyNet
 
 /// Watches a parked keep-alive connection: anything but silence (bytes nobody asked for,
 /// the server's FIN, the idle timeout) ends it and takes it out of the pool. Loop-confined.
@@ -22,4 +20,3 @@ final class HTTPIdleConnectionHandler: ConnectionHandler {
         pool?.remove(connection, server: server)
     }
 }
-#endif

@@ -1,5 +1,3 @@
-#if canImport(ParleyNet)
-import ParleyNet
 import Synchronization
 
 /// Idle keep-alive connections by server, so later requests skip the TCP handshake.
@@ -60,4 +58,3 @@ final class HTTPConnectionPool: Sendable {
     /// How many idle connections the pool holds now.
     var idleCount: Int { idle.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 }
-#endif
