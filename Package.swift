@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "parley", targets: ["parley"]),
         .library(name: "ParleyWireCore", targets: ["ParleyWireCore"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
+        .library(name: "ParleyModel", targets: ["ParleyModel"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyText", targets: ["ParleyText"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),
@@ -40,12 +41,14 @@ let package = Package(
         // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
         .target(name: "ParleyWireCore", swiftSettings: strict),
         .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
+        // The chat API's values and their JSON, shared by the service, its store, the SDK and the fakes.
+        .target(name: "ParleyModel", dependencies: ["ParleyWireCore"], swiftSettings: strict),
         .target(name: "ParleyNet", dependencies: ["ParleyWire", "CLinux", "CCrypto", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
-        .target(name: "ParleyStore", dependencies: ["CSQLite", "CSQLiteLogBuffer", "CPostgres", "CLinux"], swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["ParleyModel", "ParleyWireCore", "CSQLite", "CSQLiteLogBuffer", "CPostgres", "CLinux"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire", "ParleyNet"], swiftSettings: strict),
-        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyModel", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyWire", "ParleyNet", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"], swiftSettings: strict),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
@@ -53,7 +56,7 @@ let package = Package(
         // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
         // Tests/interop/test_parleykit_portability.py checks this graph and the imports.
         .target(name: "ParleyKit", dependencies: [
-            "ParleyWireCore", "ParleyText",
+            "ParleyWireCore", "ParleyModel", "ParleyText",
             .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
             .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
@@ -64,6 +67,7 @@ let package = Package(
                           linkerSettings: selfContained),
 
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
+        .testTarget(name: "ParleyModelTests", dependencies: ["ParleyModel", "ParleyWireCore"], swiftSettings: strict),
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
