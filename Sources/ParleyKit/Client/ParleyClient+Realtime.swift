@@ -37,7 +37,14 @@ extension ParleyClient {
             subscriptionFailed(roomID, ParleyError(.server, data?["error"]?.stringValue ?? "subscription refused",
                                                    status: data?["status"]?.intValue, serverCode: data?["type"]?.stringValue))
         default:
-            guard let channel = message.channel, let data = message.dataObject else { return }
+            guard let channel = message.channel else { return }
+            guard let data = message.dataObject else {
+                let room = Self.roomID(channel: channel)
+                if room != nil || channel.hasPrefix("#server-to-user-") {
+                    report(.decoding, ParleyError(.decoding, "\(message.event): data is not a JSON object"), room: room)
+                }
+                return
+            }
             if let roomID = Self.roomID(channel: channel) {
                 handleRoomEvent(message.event, roomID: roomID, data: data)
             } else if channel.hasPrefix("#server-to-user-") {
