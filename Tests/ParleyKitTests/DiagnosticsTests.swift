@@ -39,7 +39,7 @@ import Testing
         server.publishRaw(event: "typing", data: "not json at all", in: roomID)
 
         // The hook hears of each as its frame is handled (history reads may race the frames).
-        while heard.withLock({ $0 }).count < 3 { await Task.yield() }
+        while heard.withLock({ $0 }).count < 3, !Task.isCancelled { await Task.yield() }
         server.post("hello", as: "bob", in: roomID)
         let seen = await read(&events) { !messages($0).isEmpty }
         #expect(messages(seen).map(\.text) == ["hello"], "the unreadable message was skipped, the next one arrived")
