@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "parley", targets: ["parley"]),
         .library(name: "ParleyWireCore", targets: ["ParleyWireCore"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
+        .library(name: "ParleyModel", targets: ["ParleyModel"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyText", targets: ["ParleyText"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),
@@ -51,16 +52,18 @@ let package = Package(
         // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
         .target(name: "ParleyWireCore", swiftSettings: strict),
         .target(name: "ParleyWire", dependencies: ["ParleyWireCore", "CCrypto", "CZlib"], swiftSettings: strict),
+        // The chat API's values and their JSON, shared by the service, its store, the SDK and the fakes.
+        .target(name: "ParleyModel", dependencies: ["ParleyWireCore"], swiftSettings: strict),
         // System calls (EINTR, would-block, typed errors), owned descriptors, thread-confinement checks.
         .target(name: "ParleySystem", dependencies: ["ParleyPlatform"], swiftSettings: strict),
         .target(name: "ParleyNet", dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "CLinux", "CSignalPipe", "COpenSSL"], swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
-        .target(name: "ParleyStore", dependencies: ["ParleyPlatform", "ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres"], swiftSettings: strict),
+        .target(name: "ParleyStore", dependencies: ["ParleyModel", "ParleyWireCore", "ParleyPlatform", "ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres"], swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
         // The manual hub loop the channel, chat and docs tests drive by hand.
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
+        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyModel", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
                 plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
         .target(name: "ParleyServer", dependencies: ["ParleyPlatform", "ParleySystem", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
@@ -70,7 +73,7 @@ let package = Package(
         // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
         // Tests/interop/test_parleykit_portability.py checks this graph and the imports.
         .target(name: "ParleyKit", dependencies: [
-            "ParleyWireCore", "ParleyText", "ParleyPlatform",
+            "ParleyWireCore", "ParleyModel", "ParleyText", "ParleyPlatform",
             .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
             .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
@@ -90,6 +93,7 @@ let package = Package(
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"], swiftSettings: strict),
         .testTarget(name: "ParleySystemTests", dependencies: ["ParleySystem"], swiftSettings: strict),
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire", "ParleySystem"], swiftSettings: strict),
+        .testTarget(name: "ParleyModelTests", dependencies: ["ParleyModel", "ParleyWireCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleySystem", "CSQLite"], swiftSettings: strict),
         .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyChannelsTesting", "ParleyWire"], swiftSettings: strict),

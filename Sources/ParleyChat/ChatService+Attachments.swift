@@ -29,7 +29,7 @@ extension ChatService {
         let id = Self.makeIdentifier()
         let path = AttachmentFiles.relativePath(app: context.appID, id: id)
         try files.write(call.request.body, to: path)
-        let attachment: Attachment
+        let attachment: StoredAttachment
         do {
             attachment = try await store.createAttachment(app: context.appID, NewAttachment(
                 id: id, roomID: room, uploaderID: user, contentType: type.contentType, size: Int64(call.request.body.count),
@@ -59,7 +59,7 @@ extension ChatService {
 
     func downloadAttachment(_ call: ChatCall) async throws -> ChatResponse {
         let id = call.parameter("attachment_id")
-        let attachment: Attachment
+        let attachment: StoredAttachment
         if let context = call.context {
             attachment = try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: context.appID, id: id) }
             try await requireMember(context, room: attachment.roomID)
@@ -71,7 +71,7 @@ extension ChatService {
         }
         var headers: HTTPHeaders = ["Content-Type": attachment.contentType]
         headers.add("X-Content-Type-Options", "nosniff")
-        headers.add("Content-Disposition", Self.contentDisposition(attachment))
+        headers.add("Content-Disposition", Self.contentDisposition(attachment.attachment))
         // Uploaded files are served as inert documents, never as pages of this origin.
         headers.add("Content-Security-Policy", "sandbox")
         headers.add("Cache-Control", "private, max-age=\(configuration.limits.downloadURLSeconds)")
@@ -108,7 +108,7 @@ extension ChatService {
     }
 
     /// The attachment a signed URL names, after checking its signature and expiry.
-    private func signedAttachment(_ call: ChatCall, id: String) async throws(ChatError) -> Attachment {
+    private func signedAttachment(_ call: ChatCall, id: String) async throws(ChatError) -> StoredAttachment {
         let query = call.request
         guard let appID = query.queryValue("app"), let expires = query.queryValue("expires"),
               let signature = query.queryValue("signature") else {
@@ -121,13 +121,12 @@ extension ChatService {
     }
 
     /// Metadata plus a fresh signed download URL.
-    func attachmentJSON(_ attachment: Attachment, context: ChatContext) -> JSONValue {
-        var object = ChatJSON.attachment(attachment).objectValue ?? JSONObject()
+    func attachmentJSON(_ stored: StoredAttachment, context: ChatContext) -> JSONValue {
+        var attachment = stored.attachment
         let expires = nowSeconds + configuration.limits.downloadURLSeconds
-        object["download_url"] = .string(DownloadSigner.url(app: context.appID, secret: context.app.secret,
-                                                            attachment: attachment.id, expires: expires))
-        object["download_url_expires_at"] = ChatJSON.number(expires)
-        return .object(object)
+        attachment.downloadURL = DownloadSigner.url(app: context.appID, secret: context.app.secret, attachment: attachment.id, expires: expires)
+        attachment.downloadURLExpiresAt = expires
+        return attachment.json
     }
 
     /// `type/subtype` with token characters, parameters allowed.

@@ -15,15 +15,15 @@ extension ChatService {
             try await store.setReadCursor(app: context.appID, room: room, user: user, seq: seq)
         }
         if change.moved {
-            var events = [ChatEvent(channel: ChatEvent.roomChannel(room), name: "cursor.updated", data: ChatJSON.cursor(change.cursor))]
+            var events = [ChatEvent(channel: ChatEvent.roomChannel(room), name: "cursor.updated", data: change.cursor.json)]
             if let summary = try? await store.roomSummary(app: context.appID, room: room, user: user) {
                 events.append(ChatEvent(channel: ChatEvent.userChannel(user), name: "room.read",
-                                        data: .object(["room_id": .string(room), "read_seq": ChatJSON.number(summary.readSeq),
+                                        data: .object(["room_id": .string(room), "read_seq": .int64(summary.readSeq),
                                                        "unread_count": .int(summary.unreadCount)])))
             }
             publish(context, events)
         }
-        return .json(ChatJSON.cursor(change.cursor))
+        return .json(change.cursor.json)
     }
 
     func listCursors(_ call: ChatCall) async throws -> ChatResponse {
@@ -31,7 +31,7 @@ extension ChatService {
         let room = call.parameter("room_id")
         try await requireMember(context, room: room)
         let cursors = try await storeCall(notFound: .roomNotFound) { try await store.readCursors(app: context.appID, room: room) }
-        return .json(["cursors": .array(cursors.map(ChatJSON.cursor))])
+        return .json(["cursors": .array(cursors.map(\.json))])
     }
 
     func typing(_ call: ChatCall) async throws -> ChatResponse {

@@ -13,10 +13,10 @@ extension ChatService {
         try Self.validateUserID(id)
         do {
             let user = try await store.createUser(app: context.appID, NewUser(id: id, name: name))
-            return .json(ChatJSON.user(user), status: .created)
+            return .json(user.json, status: .created)
         } catch let error as StoreError where error.code == .alreadyExists {
             let user = try await storeCall(notFound: .userNotFound) { try await store.user(app: context.appID, id: id) }
-            return .json(ChatJSON.user(user))
+            return .json(user.json)
         } catch {
             throw ChatError.from(error, notFound: .userNotFound)
         }
@@ -31,7 +31,7 @@ extension ChatService {
         let now = nowSeconds, lifetime = configuration.limits.devTokenSeconds
         let token = TokenMinter(appID: context.appID, secret: context.app.secret).mint(userID: user, now: now, lifetime: lifetime)
         return .json(["token": .string(token), "user_id": .string(user), "app_id": .string(context.appID),
-                      "expires_at": ChatJSON.number(now + lifetime)])
+                      "expires_at": .int64(now + lifetime)])
     }
 
     /// A user id from a display name: lowercase letters and digits, other runs as `-`.

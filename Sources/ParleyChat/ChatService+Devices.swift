@@ -20,7 +20,7 @@ extension ChatService {
         let device = try await storeCall(notFound: .userNotFound) {
             try await store.registerDevice(app: context.appID, user: user, token: token, platform: platform)
         }
-        return .json(ChatJSON.device(device))
+        return .json(device.json)
     }
 
     func removeDevice(_ call: ChatCall) async throws -> ChatResponse {
@@ -38,7 +38,7 @@ extension ChatService {
         let user = call.parameter("user_id")
         try requireSelfOrApp(context, user)
         let devices = try await storeCall(notFound: .userNotFound) { try await store.devices(app: context.appID, user: user) }
-        return .json(["devices": .array(devices.map(ChatJSON.device))])
+        return .json(["devices": .array(devices.map(\.json))])
     }
 
     /// Tokens are opaque but printable: hex for APNs, base64url-ish with `:` for FCM.

@@ -12,8 +12,8 @@ extension ChatService {
         let members = try await storeCall(notFound: .roomNotFound) {
             try await store.members(app: context.appID, room: id, after: after, limit: limit)
         }
-        let next: JSONValue = members.count == limit ? ChatJSON.optional(members.last?.userID) : .null
-        return .json(["members": .array(members.map(ChatJSON.membership)), "next_after": next])
+        let next: JSONValue = members.count == limit ? .optional(members.last?.userID) : .null
+        return .json(["members": .array(members.map(\.json)), "next_after": next])
     }
 
     func addMember(_ call: ChatCall) async throws -> ChatResponse {
@@ -30,7 +30,7 @@ extension ChatService {
             try await store.addMember(app: context.appID, room: id, user: user, role: role)
         }
         if change.changed { publish(context, memberJoined(change.membership, room: room)) }
-        return .json(ChatJSON.membership(change.membership), status: change.changed ? .created : .ok)
+        return .json(change.membership.json, status: change.changed ? .created : .ok)
     }
 
     func updateMember(_ call: ChatCall) async throws -> ChatResponse {
@@ -46,9 +46,9 @@ extension ChatService {
         if change.changed {
             publish(context, [ChatEvent(channel: ChatEvent.roomChannel(id), name: "member.updated",
                                         data: .object(["room_id": .string(id), "user_id": .string(user),
-                                                       "membership": ChatJSON.membership(change.membership)]))])
+                                                       "membership": change.membership.json]))])
         }
-        return .json(ChatJSON.membership(change.membership))
+        return .json(change.membership.json)
     }
 
     func removeMember(_ call: ChatCall) async throws -> ChatResponse {

@@ -18,7 +18,7 @@ extension ChatService {
             if after != nil { messages.removeLast() } else { messages.removeFirst() }
         }
         return ChatResponse(status: .ok, headers: ["Content-Type": "application/json"],
-                            body: ChatJSON.historyPage(messages, hasMore: hasMore))
+                            body: MessagePage(messages: messages, hasMore: hasMore).jsonBytes)
     }
 
     func sendMessage(_ call: ChatCall) async throws -> ChatResponse {
@@ -41,7 +41,7 @@ extension ChatService {
             try await store.appendMessage(app: context.appID, room: room, message)
         }
         // One JSON form of the message serves the answer and the events.
-        let json = ChatJSON.message(result.message)
+        let json = result.message.json
         if result.created { publish(context, await messageCreatedEvents(context, result.message, json: json)) }
         return .json(json, status: result.created ? .created : .ok)
     }
@@ -63,7 +63,7 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let message = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
-        return .json(ChatJSON.message(message))
+        return .json(message.json)
     }
 
     func editMessage(_ call: ChatCall) async throws -> ChatResponse {
@@ -81,7 +81,7 @@ extension ChatService {
             try await store.editMessage(app: context.appID, room: room, id: id, parts: parts)
         }
         publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.updated", data: messageEventData(edited))])
-        return .json(ChatJSON.message(edited))
+        return .json(edited.json)
     }
 
     func deleteMessage(_ call: ChatCall) async throws -> ChatResponse {
@@ -99,7 +99,7 @@ extension ChatService {
         if !original.isDeleted {
             publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.deleted", data: messageEventData(deleted))])
         }
-        return .json(ChatJSON.message(deleted))
+        return .json(deleted.json)
     }
 
     func addReaction(_ call: ChatCall) async throws -> ChatResponse {
@@ -141,6 +141,6 @@ extension ChatService {
 
     /// The data of message events: room, seq and the message itself.
     func messageEventData(_ message: Message, json: JSONValue? = nil) -> JSONValue {
-        .object(["room_id": .string(message.roomID), "seq": ChatJSON.number(message.seq), "message": json ?? ChatJSON.message(message)])
+        .object(["room_id": .string(message.roomID), "seq": .int64(message.seq), "message": json ?? message.json])
     }
 }

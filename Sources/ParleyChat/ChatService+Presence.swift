@@ -32,7 +32,7 @@ extension ChatService {
 
     func presenceJSON(app: String, user: String) -> JSONValue {
         let status = presence.status(app: app, user: user)
-        return .object(["user_id": .string(user), "online": .bool(status.online), "last_seen_at": ChatJSON.optional(status.lastSeenAt)])
+        return PresenceStatus(userID: user, isOnline: status.online, lastSeenAt: status.lastSeenAt).json
     }
 
     func getPresence(_ call: ChatCall) async throws -> ChatResponse {

@@ -26,7 +26,7 @@ extension ChatService {
         if let creator { events.append(roomAdded(room, user: creator, role: .admin)) }
         events += Set(members).sorted().map { roomAdded(room, user: $0, role: .member) }
         publish(context, events)
-        return .json(ChatJSON.room(room), status: .created)
+        return .json(room.json, status: .created)
     }
 
     func openDirectRoom(_ call: ChatCall) async throws -> ChatResponse {
@@ -58,7 +58,7 @@ extension ChatService {
         if result.created {
             publish(context, result.room.directUserIDs.map { roomAdded(result.room, user: $0, role: .member) })
         }
-        return .json(ChatJSON.room(result.room), status: result.created ? .created : .ok)
+        return .json(result.room.json, status: result.created ? .created : .ok)
     }
 
     func listPublicRooms(_ call: ChatCall) async throws -> ChatResponse {
@@ -68,13 +68,13 @@ extension ChatService {
         let rooms = try await storeCall(notFound: .roomNotFound) {
             try await store.publicRooms(app: context.appID, after: after, limit: limit)
         }
-        let next: JSONValue = rooms.count == limit ? ChatJSON.optional(rooms.last?.id) : .null
-        return .json(["rooms": .array(rooms.map(ChatJSON.room)), "next_after": next])
+        let next: JSONValue = rooms.count == limit ? .optional(rooms.last?.id) : .null
+        return .json(["rooms": .array(rooms.map(\.json)), "next_after": next])
     }
 
     func getRoom(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
-        return .json(ChatJSON.room(try await requireVisibleRoom(context, call.parameter("room_id"))))
+        return .json((try await requireVisibleRoom(context, call.parameter("room_id"))).json)
     }
 
     func updateRoom(_ call: ChatCall) async throws -> ChatResponse {
@@ -92,8 +92,8 @@ extension ChatService {
         }
         let room = try await storeCall(notFound: .roomNotFound) { try await store.updateRoom(app: context.appID, id: id, patch) }
         publish(context, [ChatEvent(channel: ChatEvent.roomChannel(id), name: "room.updated",
-                                    data: .object(["room_id": .string(id), "room": ChatJSON.room(room)]))])
-        return .json(ChatJSON.room(room))
+                                    data: .object(["room_id": .string(id), "room": room.json]))])
+        return .json(room.json)
     }
 
     func deleteRoom(_ call: ChatCall) async throws -> ChatResponse {
@@ -104,7 +104,7 @@ extension ChatService {
         let deleted = try await membershipCall(notFound: .roomNotFound) { try await store.deleteRoom(app: context.appID, id: id) }
         for attachment in deleted.attachments { files.remove(attachment.storagePath) }
         var events = [ChatEvent(channel: ChatEvent.roomChannel(id), name: "room.deleted",
-                                data: .object(["room_id": .string(id), "seq": ChatJSON.number(deleted.room.lastSeq)]))]
+                                data: .object(["room_id": .string(id), "seq": .int64(deleted.room.lastSeq)]))]
         events += deleted.memberIDs.map { roomRemoved(id, user: $0) }
         publish(context, events)
         endAccess(AccessEnding(app: context.appID, room: id, user: nil, reason: .roomDeleted))
@@ -120,7 +120,7 @@ extension ChatService {
         guard room.kind == .public else {
             // Members of a private room may "join" it again harmlessly; outsiders may not.
             if let membership = try await storeCall(notFound: .roomNotFound, { try await store.membership(app: context.appID, room: id, user: user) }) {
-                return .json(ChatJSON.membership(membership))
+                return .json(membership.json)
             }
             throw ChatError(.roomNotJoinable, "room \(id) is \(room.kind.rawValue): members are added by its admins")
         }
@@ -128,7 +128,7 @@ extension ChatService {
             try await store.addMember(app: context.appID, room: id, user: user, role: .member)
         }
         if change.changed { publish(context, memberJoined(change.membership, room: room)) }
-        return .json(ChatJSON.membership(change.membership), status: change.changed ? .created : .ok)
+        return .json(change.membership.json, status: change.changed ? .created : .ok)
     }
 
     func leaveRoom(_ call: ChatCall) async throws -> ChatResponse {
@@ -151,7 +151,7 @@ extension ChatService {
 
     func roomAdded(_ room: Room, user: String, role: MemberRole) -> ChatEvent {
         ChatEvent(channel: ChatEvent.userChannel(user), name: "room.added",
-                  data: .object(["room_id": .string(room.id), "room": ChatJSON.room(room), "role": .string(role.rawValue)]))
+                  data: .object(["room_id": .string(room.id), "room": room.json, "role": .string(role.rawValue)]))
     }
 
     func roomRemoved(_ roomID: String, user: String) -> ChatEvent {
@@ -161,7 +161,7 @@ extension ChatService {
     func memberJoined(_ membership: Membership, room: Room) -> [ChatEvent] {
         [ChatEvent(channel: ChatEvent.roomChannel(room.id), name: "member.joined",
                    data: .object(["room_id": .string(room.id), "user_id": .string(membership.userID),
-                                  "membership": ChatJSON.membership(membership)])),
+                                  "membership": membership.json])),
          roomAdded(room, user: membership.userID, role: membership.role)]
     }
 

@@ -26,7 +26,7 @@ extension ChatService {
         let user = try await storeCall(notFound: .userNotFound) {
             try await store.createUser(app: context.appID, NewUser(id: id, name: name, avatarURL: avatar, customData: custom))
         }
-        return .json(ChatJSON.user(user), status: .created)
+        return .json(user.json, status: .created)
     }
 
     func listUsers(_ call: ChatCall) async throws -> ChatResponse {
@@ -41,22 +41,22 @@ extension ChatService {
             case .user(let me): try await store.users(app: context.appID, sharingRoomsWith: me, after: after, limit: limit)
             }
         }
-        let next: JSONValue = users.count == limit ? ChatJSON.optional(users.last?.id) : .null
-        return .json(["users": .array(users.map(ChatJSON.user)), "next_after": next])
+        let next: JSONValue = users.count == limit ? .optional(users.last?.id) : .null
+        return .json(["users": .array(users.map(\.json)), "next_after": next])
     }
 
     func getUser(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
         let id = call.parameter("user_id")
         let user = try await storeCall(notFound: .userNotFound) { try await store.user(app: context.appID, id: id) }
-        return .json(ChatJSON.user(user))
+        return .json(user.json)
     }
 
     func getMe(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
         let id = try context.requireUser()
         let user = try await storeCall(notFound: .userNotFound) { try await store.user(app: context.appID, id: id) }
-        return .json(ChatJSON.user(user))
+        return .json(user.json)
     }
 
     func updateUser(_ call: ChatCall) async throws -> ChatResponse {
@@ -72,7 +72,7 @@ extension ChatService {
         }
         if case .set(let name) = patch.name, name.isEmpty { throw ChatError(.validationFailed, "name must not be empty") }
         let user = try await storeCall(notFound: .userNotFound) { try await store.updateUser(app: context.appID, id: id, patch) }
-        return .json(ChatJSON.user(user))
+        return .json(user.json)
     }
 
     func deleteUser(_ call: ChatCall) async throws -> ChatResponse {
@@ -100,7 +100,7 @@ extension ChatService {
         let summaries = try await storeCall(notFound: .userNotFound) {
             try await store.roomSummaries(app: context.appID, user: user, limit: limit)
         }
-        return .json(["rooms": .array(summaries.map(ChatJSON.summary))])
+        return .json(["rooms": .array(summaries.map(\.json))])
     }
 
     /// User ids become channel names (`#server-to-user-{id}`), so they use channel-name characters.

@@ -124,7 +124,7 @@ struct JSONBody {
                 guard let id = part["attachment_id"]?.stringValue else {
                     throw ChatError(.invalidRequest, "an attachment part needs attachment_id")
                 }
-                parts.append(.attachment(id))
+                parts.append(.attachment(id: id))
             case "url":
                 try Self.requireOnlyKeys(part, ["type", "url"], kind: type)
                 guard let url = part["url"]?.stringValue else { throw ChatError(.invalidRequest, "a url part needs url") }

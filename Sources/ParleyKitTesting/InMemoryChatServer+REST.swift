@@ -84,11 +84,22 @@ extension InMemoryChatServer {
         return subject
     }
 
+    /// The request's JSON body; an upload's bytes are not JSON and read as null, a JSON body
+    /// that does not parse is refused as the server refuses it.
+    static func jsonBody(_ request: HTTPRequestMessage) throws -> JSONValue {
+        if request.body.isEmpty { return .object([:]) }
+        do { return try JSONParser.parse(request.body) } catch {
+            let type = request.headers.first("Content-Type") ?? ""
+            if type.hasPrefix("application/json") { throw Failure(status: 400, code: "invalid_json") }
+            return .null
+        }
+    }
+
     private func route(_ request: HTTPRequestMessage, path: String, query: [String: String]) throws -> Reply {
         let segments = path.split(separator: "/").map { Self.percentDecode($0) }
         guard segments.first == "v1" else { throw Failure(status: 404, code: "not_found") }
         let s = Array(segments.dropFirst())
-        let body = request.body.isEmpty ? JSONValue.object([:]) : ((try? JSONParser.parse(request.body)) ?? .null)
+        let body = try Self.jsonBody(request)
         if s == ["dev", "users"] { return devUser(body) }
         let me = try caller(request)
         let now = clock.now()

@@ -113,7 +113,7 @@ extension InMemoryChatServer {
             guard !request.body.isEmpty else { throw Failure(status: 422, code: "validation_failed") }
             let id = "att-\(state.attachments.count + 1)"
             let meta = Attachment(id: id, roomID: roomID, uploaderID: me, contentType: request.headers.first("Content-Type") ?? "application/octet-stream",
-                                  size: Int64(request.body.count))
+                                  size: Int64(request.body.count), downloadURL: "/v1/attachments/\(id)/content", downloadURLExpiresAt: 0)
             state.attachments[id] = (meta, request.body)
             return (201, meta.json, [])
         default:

@@ -143,6 +143,16 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
                        data: .object(["room_id": .string(roomID), "user_id": .string(userID)]))])
     }
 
+    /// Publishes an event with `data` exactly as given (JSON or not) on a room's channel: what a
+    /// client does with an event it cannot read.
+    public func publishRaw(event name: String, data: String, in roomID: String) {
+        let frame = PusherFrame.channelEvent(event: name, channel: "private-room-" + roomID, data: .string(data))
+        let sinks = state.withLock { state in
+            state.sockets.values.filter { $0.channels.contains("private-room-" + roomID) }.map(\.sink)
+        }
+        for sink in sinks { sink.yield(.text(frame)) }
+    }
+
     // MARK: Events
 
     struct Event {

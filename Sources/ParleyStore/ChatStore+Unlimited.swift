@@ -1,7 +1,7 @@
 /// The capped writes without their caps (tools, tests).
 extension ChatStore {
     /// Records an uploaded file with no storage quota.
-    public func createAttachment(app: String, _ attachment: NewAttachment) async throws -> Attachment {
+    public func createAttachment(app: String, _ attachment: NewAttachment) async throws -> StoredAttachment {
         try await createAttachment(app: app, attachment, quotaBytes: nil)
     }
 

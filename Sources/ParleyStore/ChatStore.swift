@@ -90,13 +90,13 @@ public protocol ChatStore: Sendable {
 
     /// Records an uploaded file; the uploader must be a member of the room. With `quotaBytes`,
     /// `limitReached` when the app's attachments would then hold more bytes than that.
-    func createAttachment(app: String, _ attachment: NewAttachment, quotaBytes: Int64?) async throws -> Attachment
+    func createAttachment(app: String, _ attachment: NewAttachment, quotaBytes: Int64?) async throws -> StoredAttachment
     /// The bytes of every attachment the app holds.
     func attachmentBytes(app: String) async throws -> Int64
     /// An attachment's metadata; `notFound` if there is none.
-    func attachment(app: String, id: String) async throws -> Attachment
+    func attachment(app: String, id: String) async throws -> StoredAttachment
     /// Forgets an attachment and returns its metadata (the caller removes the file).
-    func deleteAttachment(app: String, id: String) async throws -> Attachment
+    func deleteAttachment(app: String, id: String) async throws -> StoredAttachment
 
     // MARK: Read cursors and room lists
 

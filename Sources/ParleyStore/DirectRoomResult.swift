@@ -1,5 +1,5 @@
 /// The direct room of a pair of users, and whether this call created it.
-public struct DirectRoomResult: Sendable, Hashable {
+public struct DirectRoomResult: Sendable, Equatable {
     /// The pair's one direct room.
     public var room: Room
     /// True when the room did not exist before this call.

@@ -1,6 +1,6 @@
 /// Attachment metadata (the files themselves are the chat service's business).
 extension SQLChatStore {
-    public func createAttachment(app: String, _ attachment: NewAttachment, quotaBytes: Int64?) async throws -> Attachment {
+    public func createAttachment(app: String, _ attachment: NewAttachment, quotaBytes: Int64?) async throws -> StoredAttachment {
         try validateIdentifier(attachment.id, "attachment id")
         try validateIdentifier(attachment.contentType, "content type")
         try validateIdentifier(attachment.storagePath, "storage path")
@@ -24,7 +24,7 @@ extension SQLChatStore {
                           .text(attachment.contentType), .integer(attachment.size), .integer(attachment.width.map(Int64.init)),
                           .integer(attachment.height.map(Int64.init)), .text(attachment.storagePath), .integer(context.now)])
             }
-            return Attachment(id: attachment.id, roomID: attachment.roomID, uploaderID: attachment.uploaderID,
+            return StoredAttachment(id: attachment.id, roomID: attachment.roomID, uploaderID: attachment.uploaderID,
                               contentType: attachment.contentType, size: attachment.size, width: attachment.width,
                               height: attachment.height, storagePath: attachment.storagePath, createdAt: context.now)
         }
@@ -39,11 +39,11 @@ extension SQLChatStore {
                                [.text(app)]) { $0.int64(0) } ?? 0
     }
 
-    public func attachment(app: String, id: String) async throws -> Attachment {
+    public func attachment(app: String, id: String) async throws -> StoredAttachment {
         try await read { context in try Self.fetchAttachment(context, app: app, id: id) }
     }
 
-    public func deleteAttachment(app: String, id: String) async throws -> Attachment {
+    public func deleteAttachment(app: String, id: String) async throws -> StoredAttachment {
         try await write { context in
             let attachment = try Self.fetchAttachment(context, app: app, id: id)
             try context.execute("DELETE FROM attachments WHERE app_id = $1 AND id = $2", [.text(app), .text(id)])
@@ -51,7 +51,7 @@ extension SQLChatStore {
         }
     }
 
-    private static func fetchAttachment(_ context: SQLContext, app: String, id: String) throws -> Attachment {
+    private static func fetchAttachment(_ context: SQLContext, app: String, id: String) throws -> StoredAttachment {
         let attachment = try context.queryFirst("SELECT \(attachmentColumns) FROM attachments WHERE app_id = $1 AND id = $2",
                                                 [.text(app), .text(id)], decodeAttachment)
         guard let attachment else { throw StoreError(.notFound, "attachment \(id) not found") }

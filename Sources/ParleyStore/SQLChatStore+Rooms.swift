@@ -28,7 +28,7 @@ extension SQLChatStore {
             for (user, role) in members {
                 _ = try Self.insertMembership(context, app: app, room: id, user: user, role: role, readSeq: 0)
             }
-            return Room(id: id, kind: room.kind, name: room.name, customData: room.customData, createdBy: room.creatorID,
+            return Room(id: id, kind: room.kind, name: room.name, customData: Self.customData(room.customData), createdBy: room.creatorID,
                         directUserIDs: [], lastSeq: 0, lastActivityAt: context.now, memberCount: members.count,
                         createdAt: context.now, updatedAt: context.now)
         }
@@ -109,12 +109,13 @@ extension SQLChatStore {
                 throw StoreError(.conflict, "a direct room cannot become \(kind.rawValue)")
             }
             room.name = patch.name.applied(to: room.name)
-            room.customData = patch.customData.applied(to: room.customData)
+            let customData = patch.customData.applied(to: Self.customDataText(room.customData))
+            room.customData = Self.customData(customData)
             room.kind = patch.kind.applied(to: room.kind)
             room.updatedAt = context.now
             try context.execute("""
                 UPDATE rooms SET name = $3, custom_data = $4, kind = $5, updated_at = $6 WHERE app_id = $1 AND id = $2
-                """, [.text(app), .text(id), .text(room.name), .text(room.customData), .text(room.kind.rawValue), .integer(room.updatedAt)])
+                """, [.text(app), .text(id), .text(room.name), .text(customData), .text(room.kind.rawValue), .integer(room.updatedAt)])
             return room
         }
     }

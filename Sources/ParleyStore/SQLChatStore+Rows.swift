@@ -15,7 +15,7 @@ extension SQLChatStore {
     }
 
     static func decodeUser(_ row: any SQLRow) -> ChatUser {
-        ChatUser(id: row.text(0), name: row.text(1), avatarURL: row.optionalText(2), customData: row.optionalText(3),
+        ChatUser(id: row.text(0), name: row.text(1), avatarURL: row.optionalText(2), customData: customData(row.optionalText(3)),
                  createdAt: row.int64(4), updatedAt: row.int64(5))
     }
 
@@ -25,7 +25,7 @@ extension SQLChatStore {
         }
         let directUsers = row.isNull(offset + 5) ? [] : [row.text(offset + 5), row.text(offset + 6)]
         return Room(id: row.text(offset), kind: kind, name: row.optionalText(offset + 2),
-                    customData: row.optionalText(offset + 3), createdBy: row.optionalText(offset + 4),
+                    customData: customData(row.optionalText(offset + 3)), createdBy: row.optionalText(offset + 4),
                     directUserIDs: directUsers, lastSeq: row.int64(offset + 7), lastActivityAt: row.int64(offset + 8),
                     memberCount: row.int(offset + 9), createdAt: row.int64(offset + 10), updatedAt: row.int64(offset + 11))
     }
@@ -49,10 +49,10 @@ extension SQLChatStore {
                 editedAt: row.optionalInt64(offset + 7), deletedAt: row.optionalInt64(offset + 8))
     }
 
-    static func decodeAttachment(_ row: any SQLRow) -> Attachment {
-        Attachment(id: row.text(0), roomID: row.text(1), uploaderID: row.text(2), contentType: row.text(3),
-                   size: row.int64(4), width: row.optionalInt(5), height: row.optionalInt(6),
-                   storagePath: row.text(7), createdAt: row.int64(8))
+    static func decodeAttachment(_ row: any SQLRow) -> StoredAttachment {
+        StoredAttachment(id: row.text(0), roomID: row.text(1), uploaderID: row.text(2), contentType: row.text(3),
+                         size: row.int64(4), width: row.optionalInt(5), height: row.optionalInt(6),
+                         storagePath: row.text(7), createdAt: row.int64(8))
     }
 }
 

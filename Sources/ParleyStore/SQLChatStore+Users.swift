@@ -12,7 +12,7 @@ extension SQLChatStore {
                     VALUES ($1, $2, $3, $4, $5, $6, $6)
                     """, [.text(app), .text(user.id), .text(user.name), .text(user.avatarURL), .text(user.customData), .integer(context.now)])
             }
-            return ChatUser(id: user.id, name: user.name, avatarURL: user.avatarURL, customData: user.customData,
+            return ChatUser(id: user.id, name: user.name, avatarURL: user.avatarURL, customData: Self.customData(user.customData),
                             createdAt: context.now, updatedAt: context.now)
         }
     }
@@ -25,11 +25,12 @@ extension SQLChatStore {
             var user = try Self.fetchUser(context, app: app, id: id)
             user.name = patch.name.applied(to: user.name)
             user.avatarURL = patch.avatarURL.applied(to: user.avatarURL)
-            user.customData = patch.customData.applied(to: user.customData)
+            let customData = patch.customData.applied(to: Self.customDataText(user.customData))
+            user.customData = Self.customData(customData)
             user.updatedAt = context.now
             try context.execute("""
                 UPDATE users SET name = $3, avatar_url = $4, custom_data = $5, updated_at = $6 WHERE app_id = $1 AND id = $2
-                """, [.text(app), .text(id), .text(user.name), .text(user.avatarURL), .text(user.customData), .integer(user.updatedAt)])
+                """, [.text(app), .text(id), .text(user.name), .text(user.avatarURL), .text(customData), .integer(user.updatedAt)])
             return user
         }
     }

@@ -131,7 +131,7 @@ func watching(_ bob: ParleyClient, _ alice: ParleyClient, _ roomID: String) asyn
         _ = try await alice.registerDevice(token: "fcm:tablet-1", platform: .fcm)
         #expect(try await alice.devices().map(\.token) == [phone, "fcm:tablet-1"])
         let stored = try await server.store.devices(app: "1", user: aliceID)
-        #expect(stored.map(\.platform) == ["apns_sandbox", "fcm"], "the server keeps them for its notifications")
+        #expect(stored.map(\.platform) == [.apnsSandbox, .fcm], "the server keeps them for its notifications")
 
         // Bob signs in on Alice's phone.
         _ = try await bob.registerDevice(token: phone, platform: .apns)

@@ -45,8 +45,8 @@ struct BatchedSendConformanceTests {
                 { try await store.send("a", main.id, from: "alice", "one") },
                 { try await store.send("a", main.id, from: "mallory", "not a member") },
                 { try await store.send("a", "no-such-room", from: "alice", "nowhere") },
-                { try await store.appendMessage(app: "a", room: side.id, NewMessage(senderID: "alice", parts: [.attachment("img")])) },
-                { try await store.appendMessage(app: "a", room: main.id, NewMessage(senderID: "bob", parts: [.attachment("img"), .text("two")])) },
+                { try await store.appendMessage(app: "a", room: side.id, NewMessage(senderID: "alice", parts: [.attachment(id: "img")])) },
+                { try await store.appendMessage(app: "a", room: main.id, NewMessage(senderID: "bob", parts: [.attachment(id: "img"), .text("two")])) },
                 { try await store.send("a", side.id, from: "alice", "side one") },
             ])
             #expect(try results[0].get().message.seq == 1)
@@ -55,10 +55,10 @@ struct BatchedSendConformanceTests {
             #expect(Self.code(results[3]) == .invalidArgument, "the attachment belongs to another room")
             let withAttachment = try results[4].get().message
             #expect(withAttachment.seq == 2)
-            #expect(withAttachment.parts == [.attachment("img"), .text("two")])
+            #expect(withAttachment.parts == [.attachment(id: "img"), .text("two")])
             #expect(try results[5].get().message.seq == 1, "the refused sends consumed no seq of the side room")
 
-            #expect(try await store.history(app: "a", room: main.id, .latest()).map(\.parts) == [[.text("one")], [.attachment("img"), .text("two")]])
+            #expect(try await store.history(app: "a", room: main.id, .latest()).map(\.parts) == [[.text("one")], [.attachment(id: "img"), .text("two")]])
             #expect(try await store.room(app: "a", id: side.id).lastSeq == 1)
             let after = store.writerStatistics
             #expect(after.pipelineRetries == before.pipelineRetries, "a refusal is an answer, not an error that undoes the pipeline")

@@ -16,7 +16,7 @@ struct DeviceConformanceTests {
 
             // Bob signs in on Alice's phone: the token is his now, in that app only.
             let moved = try await store.registerDevice(app: "a", user: "bob", token: "phone", platform: "apns_sandbox")
-            #expect(moved.userID == "bob" && moved.platform == "apns_sandbox")
+            #expect(moved.userID == "bob" && moved.platform == .apnsSandbox)
             #expect(try await store.devices(app: "a", user: "alice").map(\.token) == ["tablet"])
             #expect(try await store.devices(app: "a", user: "bob").map(\.token) == ["phone"])
             #expect(try await store.devices(app: "b", user: "alice").map(\.userID) == ["alice"])

@@ -50,7 +50,7 @@ struct MessageConformanceTests {
             let longest = try await store.send("a", room.id, from: "alice", String(repeating: "é", count: 4_000))
             #expect(longest.message.seq == 1, "rejected sends must not consume a seq")
             await expectStoreError(.invalidArgument) {
-                try await store.appendMessage(app: "a", room: room.id, NewMessage(senderID: "alice", parts: [.attachment("missing")]))
+                try await store.appendMessage(app: "a", room: room.id, NewMessage(senderID: "alice", parts: [.attachment(id: "missing")]))
             }
             #expect(try await store.room(app: "a", id: room.id).lastSeq == 1)
         }
@@ -64,10 +64,10 @@ struct MessageConformanceTests {
             _ = try await store.createAttachment(app: "a", NewAttachment(id: "img", roomID: room.id, uploaderID: "bob",
                                                                     contentType: "image/png", size: 3, width: 1, height: 1, storagePath: "a/img"))
             let sent = try await store.appendMessage(app: "a", room: room.id,
-                                                     NewMessage(senderID: "bob", parts: [.attachment("img"), .text("look")]))
-            #expect(sent.message.parts == [.attachment("img"), .text("look")])
+                                                     NewMessage(senderID: "bob", parts: [.attachment(id: "img"), .text("look")]))
+            #expect(sent.message.parts == [.attachment(id: "img"), .text("look")])
             await expectStoreError(.invalidArgument) {
-                try await store.appendMessage(app: "a", room: other.id, NewMessage(senderID: "alice", parts: [.attachment("img")]))
+                try await store.appendMessage(app: "a", room: other.id, NewMessage(senderID: "alice", parts: [.attachment(id: "img")]))
             }
         }
     }

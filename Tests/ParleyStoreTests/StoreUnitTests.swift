@@ -7,7 +7,7 @@ import Testing
 @Suite("Store building blocks")
 struct StoreUnitTests {
     @Test func messagePartsRoundTripThroughJSON() throws {
-        let parts: [MessagePart] = [.text("a \"quoted\" \\ line\nnext\t\u{01}\u{1F} 🙂 ü"), .attachment("att-1"), .url("https://x.y/z?a=1&b=\"2\"")]
+        let parts: [MessagePart] = [.text("a \"quoted\" \\ line\nnext\t\u{01}\u{1F} 🙂 ü"), .attachment(id: "att-1"), .url("https://x.y/z?a=1&b=\"2\"")]
         let json = MessagePartsJSON.encode(parts)
         #expect(!json.contains("\n"), "control characters are escaped")
         #expect(try MessagePartsJSON.decode(json) == parts)

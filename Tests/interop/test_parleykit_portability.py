@@ -9,7 +9,7 @@ No Apple SDK here, so three checks stand in for an Apple build:
   sources' APIs need (Synchronization's Mutex: iOS 18, macOS 15).
 - The imports: no source file of a portable target imports a Linux-only module except
   inside `#if canImport(<a Linux-only module>)` or `#if os(Linux)`.
-- The compiler: ParleyWireCore, ParleyText, ParleyKit and ParleyUI are compiled by `swiftc`
+- The compiler: ParleyWireCore, ParleyModel, ParleyText, ParleyKit and ParleyUI are compiled by `swiftc`
   from their sources with none of the Linux-only Parley modules on the search path, so every
   `#if canImport(ParleyNet)` takes the branch Apple platforms take (URLSession transports).
   Apple's `SQLite3` module is stood in for by a module map of the same name over the system's
@@ -110,6 +110,8 @@ def linux_only_condition(condition):
 def test_the_portable_targets_reach_nothing_linux_only_on_apple_platforms(manifest):
     reached = reachable(manifest, PORTABLE)
     assert "ParleyKit" in reached and "ParleyWireCore" in reached
+    # The API's values are shared with the server through ParleyModel, which must stay portable.
+    assert "ParleyModel" in reached
     assert reached & LINUX_ONLY == set(), f"reached on iOS/macOS: {sorted(reached & LINUX_ONLY)}"
 
 
@@ -171,4 +173,5 @@ def test_the_portable_targets_compile_without_the_linux_only_modules(tmp_path, m
             cwd=tmp_path, capture_output=True, text=True, timeout=900)
         assert result.returncode == 0, f"{name} does not compile without the Linux-only modules:\n{result.stderr[-6000:]}"
     assert order[-2:] == ["ParleyKit", "ParleyUI"]
+    assert order.index("ParleyWireCore") < order.index("ParleyModel") < order.index("ParleyKit")
     assert not any((modules / f"{name}.swiftmodule").exists() for name in LINUX_ONLY)

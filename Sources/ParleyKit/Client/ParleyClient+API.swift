@@ -133,7 +133,7 @@ extension ParleyClient {
     @discardableResult
     public func react(_ emoji: String, to messageID: Int64, in roomID: String, adding: Bool = true) async throws(ParleyError) -> [ReactionCount] {
         let reply = try await api.json(adding ? "PUT" : "DELETE", ChatAPI.path("rooms", roomID, "messages", String(messageID), "reactions", emoji))
-        let counts = ReactionCount.list(reply["reactions"])
+        let counts = try ReactionCount.list(try JSONReader(reply, "reactions").array("reactions"))
         emit(.reactions(messageID: messageID, reactions: counts), room: roomID)
         return counts
     }

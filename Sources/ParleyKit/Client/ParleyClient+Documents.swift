@@ -27,7 +27,7 @@ extension ParleyClient {
         if presence.userID == nil { presence.userID = me }
         let session = DocumentSession(url: webSocketURL(path), tokenProvider: tokens, appID: configuration.appID,
                                       presence: presence, transport: documentTransport, clock: clock,
-                                      reconnect: configuration.reconnect, random: random)
+                                      reconnect: configuration.reconnect, random: random, diagnostics: configuration.diagnostics)
         await session.start()
         return session
     }

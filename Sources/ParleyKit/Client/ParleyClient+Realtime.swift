@@ -37,7 +37,14 @@ extension ParleyClient {
             subscriptionFailed(roomID, ParleyError(.server, data?["error"]?.stringValue ?? "subscription refused",
                                                    status: data?["status"]?.intValue, serverCode: data?["type"]?.stringValue))
         default:
-            guard let channel = message.channel, let data = message.dataObject else { return }
+            guard let channel = message.channel else { return }
+            guard let data = message.dataObject else {
+                let room = Self.roomID(channel: channel)
+                if room != nil || channel.hasPrefix("#server-to-user-") {
+                    report(.decoding, ParleyError(.decoding, "\(message.event): data is not a JSON object"), room: room)
+                }
+                return
+            }
             if let roomID = Self.roomID(channel: channel) {
                 handleRoomEvent(message.event, roomID: roomID, data: data)
             } else if channel.hasPrefix("#server-to-user-") {
@@ -64,6 +71,11 @@ extension ParleyClient {
         }
     }
 
+    /// The `user_id` of an event about one user.
+    private func decodeUserID(_ event: String, _ value: JSONValue, room: String) -> String? {
+        decode(event, room: room) { () throws(ParleyError) in try JSONReader(value, event).string("user_id") }
+    }
+
     private func handleRoomEvent(_ name: String, roomID: String, data: JSONObject) {
         let value = JSONValue.object(data)
         switch name {
@@ -75,22 +87,25 @@ extension ParleyClient {
             guard let message = decode(name, room: roomID, { () throws(ParleyError) in try ChatMessage(json: data["message"]) }) else { return }
             applyUpdate(message, deleted: name == "message.deleted")
         case "reaction.changed":
-            guard let id = value["message_id"].flatMap({ $0.intValue }) else { return }
-            emit(.reactions(messageID: Int64(id), reactions: ReactionCount.list(value["reactions"])), room: roomID)
+            guard let (id, counts) = decode(name, room: roomID, { () throws(ParleyError) in
+                let r = try JSONReader(value, name)
+                return (try r.int64("message_id"), try ReactionCount.list(try r.array("reactions")))
+            }) else { return }
+            emit(.reactions(messageID: id, reactions: counts), room: roomID)
         case "cursor.updated":
             if let cursor = decode(name, room: roomID, { () throws(ParleyError) in try ReadCursor(json: value) }) { emit(.cursor(cursor), room: roomID) }
         case "typing":
-            if let user = value["user_id"]?.stringValue { receivedTyping(user, room: roomID) }
+            if let user = decodeUserID(name, value, room: roomID) { receivedTyping(user, room: roomID) }
         case "typing.stopped":
-            if let user = value["user_id"]?.stringValue { clearTyper(user, room: roomID) }
+            if let user = decodeUserID(name, value, room: roomID) { clearTyper(user, room: roomID) }
         case "presence.changed":
             guard let presence = decode(name, room: roomID, { () throws(ParleyError) in try PresenceStatus(json: value) }) else { return }
             emit(.presence(presence), room: roomID)
             userHub.send(.presence(presence))
         case "member.joined":
-            if let user = value["user_id"]?.stringValue { emit(.memberJoined(userID: user), room: roomID) }
+            if let user = decodeUserID(name, value, room: roomID) { emit(.memberJoined(userID: user), room: roomID) }
         case "member.left":
-            if let user = value["user_id"]?.stringValue { emit(.memberLeft(userID: user), room: roomID) }
+            if let user = decodeUserID(name, value, room: roomID) { emit(.memberLeft(userID: user), room: roomID) }
         case "member.updated":
             if let member = decode(name, room: roomID, { () throws(ParleyError) in try Membership(json: value["membership"]) }) {
                 emit(.memberUpdated(member), room: roomID)
@@ -118,14 +133,17 @@ extension ParleyClient {
             }
             userHub.send(.roomAdded(room))
         case "room.removed":
-            guard let id = value["room_id"]?.stringValue else { return }
+            guard let id = decode(name, { () throws(ParleyError) in try JSONReader(value, name).string("room_id") }) else { return }
             removeCachedRoom(id)
             userHub.send(.roomRemoved(roomID: id))
         case "room.activity":
             if let message = decode(name, { () throws(ParleyError) in try ChatMessage(json: value["message"]) }) { userHub.send(.roomActivity(message)) }
         case "room.read":
-            guard let id = value["room_id"]?.stringValue, case .number(let seqText)? = value["read_seq"], let seq = Int64(seqText) else { return }
-            userHub.send(.roomRead(roomID: id, readSeq: seq, unreadCount: value["unread_count"]?.intValue ?? 0))
+            guard let (id, seq, unread) = decode(name, { () throws(ParleyError) in
+                let r = try JSONReader(value, name)
+                return (try r.string("room_id"), try r.int64("read_seq"), Int(try r.int64IfPresent("unread_count") ?? 0))
+            }) else { return }
+            userHub.send(.roomRead(roomID: id, readSeq: seq, unreadCount: unread))
         default:
             break
         }

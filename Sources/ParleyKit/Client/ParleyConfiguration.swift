@@ -23,7 +23,8 @@ public struct ParleyConfiguration: Sendable {
     /// Ping the server after this much silence; close if it stays silent as long again.
     public var activityTimeout: Duration
     /// Told about every failure the client handles on its own (a skipped event, a failed
-    /// background request, a store error); called on the client's executor, keep it quick.
+    /// background request, a store error, an unreadable document message); called on the
+    /// client's (or the document session's) executor, keep it quick.
     public var diagnostics: (@Sendable (ParleyDiagnostic) -> Void)?
 
     /// Creates a configuration.

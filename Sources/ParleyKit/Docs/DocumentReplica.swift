@@ -35,7 +35,9 @@ package struct DocumentReplica: Sendable {
         /// The server refused access, with its reason.
         var denied: String?
         /// The message was malformed or could not be applied, and was ignored.
-        var rejected = false
+        var rejected: Bool { rejection != nil }
+        /// Why the message was ignored.
+        var rejection: String?
     }
 
     /// The root the session's caret, selection and plain text API work on.
@@ -121,7 +123,7 @@ package struct DocumentReplica: Sendable {
         do {
             message = try YSyncMessage.decode(bytes)
         } catch {
-            reject(&outcome)
+            reject(&outcome, "not a y-websocket message: \(error)")
             return outcome
         }
         switch message {
@@ -152,7 +154,7 @@ package struct DocumentReplica: Sendable {
         do {
             diff = try document.encodeStateAsUpdate(since: stateVector)
         } catch {
-            reject(&outcome)
+            reject(&outcome, "cannot answer the server's state vector: \(error)")
             return
         }
         _ = document.takeLocalUpdate()
@@ -165,7 +167,7 @@ package struct DocumentReplica: Sendable {
         do {
             try document.applyUpdate(update)
         } catch {
-            reject(&outcome)
+            reject(&outcome, "update not applied: \(error)")
             return
         }
         let roots = document.takeChangedRoots()
@@ -176,9 +178,9 @@ package struct DocumentReplica: Sendable {
         }
     }
 
-    private mutating func reject(_ outcome: inout Outcome) {
+    private mutating func reject(_ outcome: inout Outcome, _ reason: String) {
         rejectedMessages += 1
-        outcome.rejected = true
+        outcome.rejection = reason
     }
 
     private mutating func settle() {

@@ -140,6 +140,9 @@ extension DocumentSession {
     /// Handles one message; returns the server's reason when it refused access.
     private func handle(_ bytes: [UInt8]) -> String? {
         let outcome = replica.receive(bytes, now: clock.now())
+        if let rejection = outcome.rejection {
+            diagnostics?(ParleyDiagnostic(.decoding, ParleyError(.decoding, "document \(url): \(rejection)")))
+        }
         send(outcome.replies)
         if !outcome.changedRoots.isEmpty {
             changeHub.send(DocumentChange(roots: outcome.changedRoots, isLocal: false, version: replica.version))

@@ -24,13 +24,13 @@ extension DocumentSession {
     /// The current entries of the map root `name` (empty when it does not exist).
     public func map(named name: String) -> [String: DocumentValue] {
         guard case .object(let entries)? = replica.document.value(root: name) else { return [:] }
-        return entries.mapValues(Self.parsed)
+        return entries.mapValues(parsed)
     }
 
     /// The elements of the array root `name` (empty when it does not exist).
     public func array(named name: String) -> [DocumentValue] {
         guard case .array(let elements)? = replica.document.value(root: name) else { return [] }
-        return elements.map(Self.parsed)
+        return elements.map(parsed)
     }
 
     // MARK: Editing
@@ -84,12 +84,17 @@ extension DocumentSession {
         publish()
     }
 
-    /// JSON text some Yjs content keeps (legacy arrays, embeds) as a value.
-    static func parsed(_ value: DocumentValue) -> DocumentValue {
+    /// JSON text some Yjs content keeps (legacy arrays, embeds) as a value; text that is not
+    /// JSON keeps its place as null and is reported to the diagnostics hook.
+    func parsed(_ value: DocumentValue) -> DocumentValue {
         switch value {
         case .json(let text):
-            guard let json = try? JSONParser.parse(text) else { return .null }
-            return documentValue(json)
+            do {
+                return Self.documentValue(try JSONParser.parse(text))
+            } catch {
+                diagnostics?(ParleyDiagnostic(.decoding, ParleyError(.decoding, "document \(url): JSON content \(text.prefix(40)) is \(error)")))
+                return .null
+            }
         case .array(let elements): return .array(elements.map(parsed))
         case .object(let entries): return .object(entries.mapValues(parsed))
         default: return value

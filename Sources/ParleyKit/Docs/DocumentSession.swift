@@ -22,6 +22,8 @@ public actor DocumentSession {
     let clock: any ParleyClock
     let reconnect: ReconnectPolicy
     let random: @Sendable () -> Double
+    /// Told about server messages ignored as malformed and content that could not be read.
+    let diagnostics: (@Sendable (ParleyDiagnostic) -> Void)?
     let hub = Broadcaster<DocumentSnapshot>(replayLatest: true, initial: DocumentSnapshot())
     let changeHub = Broadcaster<DocumentChange>()
 
@@ -39,11 +41,14 @@ public actor DocumentSession {
     /// - Parameters:
     ///   - presence: the name (and colour) shown to others; its selection is ignored.
     ///   - clientID: the replica's client id; random by default (it must be unique per writer).
+    ///   - diagnostics: told about server messages ignored as malformed and content that could
+    ///     not be read (``ParleyConfiguration/diagnostics`` for sessions a client opens).
     public init(url: String, tokenProvider: any TokenProvider, appID: String? = nil, presence: DocumentPresence,
                 transport: any DocumentTransport = PlatformTransports.documents(), clock: any ParleyClock = SystemClock(),
                 reconnect: ReconnectPolicy = ReconnectPolicy(),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                clientID: UInt64 = UInt64.random(in: 1..<(1 << 32))) {
+                clientID: UInt64 = UInt64.random(in: 1..<(1 << 32)),
+                diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil) {
         self.url = url
         self.clientID = clientID
         tokens = tokenProvider
@@ -52,6 +57,7 @@ public actor DocumentSession {
         self.clock = clock
         self.reconnect = reconnect
         self.random = random
+        self.diagnostics = diagnostics
         var presence = presence
         presence.selection = nil
         replica = DocumentReplica(clientID: clientID, presence: presence)

@@ -4,7 +4,7 @@ import ParleyWireCore
 public enum MessagePart: Sendable, Hashable {
     /// Text.
     case text(String)
-    /// An uploaded attachment, by id.
+    /// An uploaded attachment of the same room, by id.
     case attachment(id: String)
     /// A link.
     case url(String)
@@ -15,17 +15,20 @@ public enum MessagePart: Sendable, Hashable {
         return nil
     }
 
-    init(json: JSONValue) throws(ParleyError) {
+    /// Reads the API's form: `{"type":"text","text":…}`, `{"type":"attachment","attachment_id":…}`
+    /// or `{"type":"url","url":…}`; another type is an error, not a part to skip.
+    public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "part")
         switch try r.string("type") {
         case "text": self = .text(try r.string("text"))
         case "attachment": self = .attachment(id: try r.string("attachment_id"))
         case "url": self = .url(try r.string("url"))
-        default: throw ParleyError(.decoding, "part: unknown type")
+        case let other: throw ParleyError(.decoding, "part: unknown type \(other)")
         }
     }
 
-    package var json: JSONValue {
+    /// The API's form.
+    public var json: JSONValue {
         switch self {
         case .text(let text): .object(["type": .string("text"), "text": .string(text)])
         case .attachment(let id): .object(["type": .string("attachment"), "attachment_id": .string(id)])
@@ -33,7 +36,8 @@ public enum MessagePart: Sendable, Hashable {
         }
     }
 
-    package static func list(_ values: [JSONValue]) throws(ParleyError) -> [MessagePart] {
+    /// Reads a list of parts; one unreadable part fails the list.
+    public static func list(_ values: [JSONValue]) throws(ParleyError) -> [MessagePart] {
         var parts: [MessagePart] = []
         parts.reserveCapacity(values.count)
         for value in values { parts.append(try MessagePart(json: value)) }

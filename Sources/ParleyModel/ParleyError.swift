@@ -1,5 +1,5 @@
-/// Why a ParleyKit call failed: a stable code, the server's answer when there was one, and
-/// a message for people.
+/// Why a ParleyKit call failed, or a wire value could not be read: a stable code, the
+/// server's answer when there was one, and a message for people.
 public struct ParleyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable classes of failure.
     public enum Code: String, Sendable {

@@ -1,8 +1,8 @@
 import ParleyWireCore
 
-/// A user of the app.
+/// A user of one app.
 public struct ChatUser: Sendable, Equatable, Identifiable {
-    /// The user's id.
+    /// The id the app chose (a token's `sub`); unique within the app.
     public var id: String
     /// The display name.
     public var name: String
@@ -25,15 +25,19 @@ public struct ChatUser: Sendable, Equatable, Identifiable {
         self.updatedAt = updatedAt
     }
 
-    init(json: JSONValue?) throws(ParleyError) {
+    /// Reads the API's form.
+    public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "user")
-        self.init(id: try r.string("id"), name: try r.string("name"), avatarURL: r.optionalString("avatar_url"),
+        self.init(id: try r.string("id"), name: try r.string("name"), avatarURL: try r.stringIfPresent("avatar_url"),
                   customData: r.value("custom_data").flatMap { $0.isNull ? nil : $0 },
-                  createdAt: r.optionalInt64("created_at") ?? 0, updatedAt: r.optionalInt64("updated_at") ?? 0)
+                  createdAt: try r.int64IfPresent("created_at") ?? 0, updatedAt: try r.int64IfPresent("updated_at") ?? 0)
     }
 
-    package var json: JSONValue {
-        .object(["id": .string(id), "name": .string(name), "avatar_url": avatarURL.map(JSONValue.string) ?? .null,
-                 "custom_data": customData ?? .null, "created_at": .number(String(createdAt)), "updated_at": .number(String(updatedAt))])
+    /// The API's form.
+    public var json: JSONValue {
+        .object([
+            "id": .string(id), "name": .string(name), "avatar_url": .optional(avatarURL),
+            "custom_data": customData ?? .null, "created_at": .int64(createdAt), "updated_at": .int64(updatedAt),
+        ])
     }
 }

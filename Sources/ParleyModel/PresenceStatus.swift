@@ -16,12 +16,15 @@ public struct PresenceStatus: Sendable, Hashable {
         self.lastSeenAt = lastSeenAt
     }
 
-    init(json: JSONValue?) throws(ParleyError) {
+    /// Reads the API's form.
+    public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "presence")
-        self.init(userID: try r.string("user_id"), isOnline: try r.optionalBool("online") ?? false, lastSeenAt: r.optionalInt64("last_seen_at"))
+        self.init(userID: try r.string("user_id"), isOnline: try r.optionalBool("online") ?? false,
+                  lastSeenAt: try r.int64IfPresent("last_seen_at"))
     }
 
-    package var json: JSONValue {
-        .object(["user_id": .string(userID), "online": .bool(isOnline), "last_seen_at": lastSeenAt.map { .number(String($0)) } ?? .null])
+    /// The API's form.
+    public var json: JSONValue {
+        .object(["user_id": .string(userID), "online": .bool(isOnline), "last_seen_at": .optional(lastSeenAt)])
     }
 }

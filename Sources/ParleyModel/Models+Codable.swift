@@ -24,12 +24,7 @@ extension RoomSummary: WireJSONCodable {}
 extension ReadCursor: WireJSONCodable {}
 extension PresenceStatus: WireJSONCodable {}
 extension Attachment: WireJSONCodable {}
-extension MessagePart: Codable {
-    /// Reads the server's JSON form of the part.
-    public init(from decoder: any Decoder) throws { try self.init(json: try JSONValue(from: decoder)) }
-    /// Writes the server's JSON form of the part.
-    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
-}
+extension MessagePart: WireJSONCodable {}
 extension Membership: WireJSONCodable {}
 extension DeviceRegistration: WireJSONCodable {}
 extension MemberRole: Codable {}

@@ -8,7 +8,7 @@ public struct ReadCursor: Sendable, Hashable {
     public var userID: String
     /// The seq read up to (inclusive).
     public var seq: Int64
-    /// When, milliseconds since the Unix epoch.
+    /// When the cursor last moved, milliseconds since the Unix epoch.
     public var readAt: Int64?
 
     /// Creates a cursor value.
@@ -19,13 +19,15 @@ public struct ReadCursor: Sendable, Hashable {
         self.readAt = readAt
     }
 
-    init(json: JSONValue?) throws(ParleyError) {
+    /// Reads the API's form.
+    public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "cursor")
-        self.init(roomID: try r.string("room_id"), userID: try r.string("user_id"), seq: try r.int64("seq"), readAt: r.optionalInt64("read_at"))
+        self.init(roomID: try r.string("room_id"), userID: try r.string("user_id"), seq: try r.int64("seq"),
+                  readAt: try r.int64IfPresent("read_at"))
     }
 
-    package var json: JSONValue {
-        .object(["room_id": .string(roomID), "user_id": .string(userID), "seq": .number(String(seq)),
-                 "read_at": readAt.map { .number(String($0)) } ?? .null])
+    /// The API's form.
+    public var json: JSONValue {
+        .object(["room_id": .string(roomID), "user_id": .string(userID), "seq": .int64(seq), "read_at": .optional(readAt)])
     }
 }

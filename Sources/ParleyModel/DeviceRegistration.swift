@@ -1,6 +1,6 @@
 import ParleyWireCore
 
-/// A push device token as the server stores it for a user.
+/// A push notification address of one of a user's devices.
 public struct DeviceRegistration: Sendable, Equatable, Hashable {
     /// The push service a token belongs to.
     public enum Platform: String, Sendable, Codable, CaseIterable {
@@ -29,16 +29,19 @@ public struct DeviceRegistration: Sendable, Equatable, Hashable {
         self.updatedAt = updatedAt
     }
 
-    init(json: JSONValue?) throws(ParleyError) {
+    /// Reads the API's form; an unknown platform is an error.
+    public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "device")
-        guard let platform = Platform(rawValue: try r.string("platform")) else { throw ParleyError(.decoding, "device: unknown platform") }
+        let name = try r.string("platform")
+        guard let platform = Platform(rawValue: name) else { throw ParleyError(.decoding, "device: unknown platform \(name)") }
         self.init(token: try r.string("token"), userID: try r.string("user_id"), platform: platform,
-                  updatedAt: r.optionalInt64("updated_at") ?? 0)
+                  updatedAt: try r.int64IfPresent("updated_at") ?? 0)
     }
 
-    package var json: JSONValue {
+    /// The API's form.
+    public var json: JSONValue {
         .object(["token": .string(token), "user_id": .string(userID), "platform": .string(platform.rawValue),
-                 "updated_at": .number(String(updatedAt))])
+                 "updated_at": .int64(updatedAt)])
     }
 
     /// APNs hands the app its token as bytes; the server takes it as lowercase hex.

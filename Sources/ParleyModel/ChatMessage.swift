@@ -1,0 +1,71 @@
+import ParleyWireCore
+
+/// A message as the server stored it, with its place (`seq`) in the room; a deleted message
+/// stays as a tombstone that keeps its seq.
+public struct ChatMessage: Sendable, Hashable, Identifiable {
+    /// The server's id, unique within the database.
+    public var id: Int64
+    /// The room.
+    public var roomID: String
+    /// The position in the room: 1, 2, 3… without gaps.
+    public var seq: Int64
+    /// The author.
+    public var senderID: String
+    /// The id the sending client chose (idempotency key), if any.
+    public var clientID: String?
+    /// The content; empty once deleted.
+    public var parts: [MessagePart]
+    /// Creation time, milliseconds since the Unix epoch.
+    public var createdAt: Int64
+    /// Last edit time.
+    public var editedAt: Int64?
+    /// Deletion time; set means this is a tombstone.
+    public var deletedAt: Int64?
+    /// Reactions, one entry per emoji, by emoji.
+    public var reactions: [ReactionCount]
+
+    /// Whether it was deleted (a tombstone keeps its seq). Setting it without a deletion time
+    /// records time 0; clearing it clears the time.
+    public var isDeleted: Bool {
+        get { deletedAt != nil }
+        set { deletedAt = newValue ? (deletedAt ?? 0) : nil }
+    }
+
+    /// Creates a message value.
+    public init(id: Int64, roomID: String, seq: Int64, senderID: String, clientID: String? = nil, parts: [MessagePart],
+                createdAt: Int64, editedAt: Int64? = nil, deletedAt: Int64? = nil, isDeleted: Bool = false, reactions: [ReactionCount] = []) {
+        self.id = id
+        self.roomID = roomID
+        self.seq = seq
+        self.senderID = senderID
+        self.clientID = clientID
+        self.parts = parts
+        self.createdAt = createdAt
+        self.editedAt = editedAt
+        self.deletedAt = deletedAt ?? (isDeleted ? 0 : nil)
+        self.reactions = reactions
+    }
+
+    /// The text parts joined by newlines.
+    public var text: String { parts.compactMap(\.text).joined(separator: "\n") }
+
+    /// Reads the API's form.
+    public init(json: JSONValue?) throws(ParleyError) {
+        let r = try JSONReader(json, "message")
+        self.init(id: try r.int64("id"), roomID: try r.string("room_id"), seq: try r.int64("seq"), senderID: try r.string("sender_id"),
+                  clientID: try r.stringIfPresent("client_id"), parts: try MessagePart.list(try r.array("parts")),
+                  createdAt: try r.int64("created_at"), editedAt: try r.int64IfPresent("edited_at"),
+                  deletedAt: try r.int64IfPresent("deleted_at"), isDeleted: try r.optionalBool("deleted") ?? false,
+                  reactions: try ReactionCount.list(try r.arrayIfPresent("reactions")))
+    }
+
+    /// The API's form (``writeJSON(into:)`` writes the same bytes without building it).
+    public var json: JSONValue {
+        .object([
+            "id": .int64(id), "room_id": .string(roomID), "seq": .int64(seq), "sender_id": .string(senderID),
+            "client_id": .optional(clientID), "parts": .array(parts.map(\.json)), "created_at": .int64(createdAt),
+            "edited_at": .optional(editedAt), "deleted_at": .optional(deletedAt), "deleted": .bool(isDeleted),
+            "reactions": ReactionCount.json(reactions),
+        ])
+    }
+}
