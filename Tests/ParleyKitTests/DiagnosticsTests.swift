@@ -3,6 +3,7 @@ import ParleyWireCore
 import Synchronization
 import Testing
 @testable import ParleyKit
+import ParleyKitTesting
 
 /// What the client cannot read reaches the diagnostics hook, naming the event and the field,
 /// and is skipped; everything after it still works.
