@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads the SQLite store's timeline (the file PARLEY_STORE_TRACE named, see
-Sources/ParleyStore/StoreTrace.swift) and, optionally, the slow-fsync shim's log of every
+Sources/ParleyStore/Statistics/StoreTrace.swift) and, optionally, the slow-fsync shim's log of every
 fsync/fdatasync (SLOW_FSYNC_LOG, see Benchmarks/c/slow_fsync.c), and prints:
 
 - a summary: commits, operations, the log syncer's fsyncs, fsyncs the writer made itself inside
