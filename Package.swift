@@ -7,11 +7,14 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 // Foundation's static archives (ParleyKit's URLSession transport uses FoundationNetworking)
 // need their private libraries named; libcurl stays a shared library of the system.
 let selfContained: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group"]
-        + ["FoundationNetworking", "_CFURLSessionInterface", "FoundationInternationalization", "_FoundationICU",
-           "FoundationEssentials", "_FoundationCShims", "_FoundationCollections", "Foundation", "CoreFoundation"]
+    .unsafeFlags(
+        ["-static-stdlib", "-Xlinker", "--start-group"]
+            + [
+                "FoundationNetworking", "_CFURLSessionInterface", "FoundationInternationalization", "_FoundationICU",
+                "FoundationEssentials", "_FoundationCShims", "_FoundationCollections", "Foundation", "CoreFoundation"
+            ]
             .flatMap { ["-Xlinker", "-l\($0)"] }
-        + ["-Xlinker", "--end-group", "-Xlinker", "-l:libcurl.so.4"], .when(platforms: [.linux])),
+            + ["-Xlinker", "--end-group", "-Xlinker", "-l:libcurl.so.4"], .when(platforms: [.linux]))
 ]
 
 let package = Package(
@@ -29,7 +32,7 @@ let package = Package(
         .library(name: "ParleyUI", targets: ["ParleyUI"]),
         // Test doubles for apps' own tests (an in-memory chat and document server, a manual
         // clock); kept out of ParleyKit so they never ship inside an app.
-        .library(name: "ParleyKitTesting", targets: ["ParleyKitTesting"]),
+        .library(name: "ParleyKitTesting", targets: ["ParleyKitTesting"])
     ],
     targets: [
         // C system libraries from Debian (see README for the apt packages).
@@ -46,8 +49,9 @@ let package = Package(
 
         // The one place that names a platform: the C library (Glibc here, Darwin on Apple
         // platforms, never compiled here) and the few calls that differ between them.
-        .target(name: "ParleyPlatform", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
-                swiftSettings: strict),
+        .target(
+            name: "ParleyPlatform", dependencies: [.target(name: "CLinux", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict),
 
         // Pure Swift, no C library: the wire formats ParleyKit shares with the server.
         .target(name: "ParleyWireCore", swiftSettings: strict),
@@ -56,33 +60,51 @@ let package = Package(
         .target(name: "ParleyModel", dependencies: ["ParleyWireCore"], swiftSettings: strict),
         // System calls (EINTR, would-block, typed errors), owned descriptors, thread-confinement checks.
         .target(name: "ParleySystem", dependencies: ["ParleyPlatform"], swiftSettings: strict),
-        .target(name: "ParleyNet", dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "CLinux", "CSignalPipe", "COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "ParleyNet", dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "CLinux", "CSignalPipe", "COpenSSL"],
+            swiftSettings: strict),
         .target(name: "ParleyText", swiftSettings: strict),
         .target(name: "CSQLiteLogBuffer", dependencies: ["CSQLite"]),
-        .target(name: "ParleyStore", dependencies: ["ParleyModel", "ParleyWireCore", "ParleyPlatform", "ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres"], swiftSettings: strict),
+        .target(
+            name: "ParleyStore",
+            dependencies: ["ParleyModel", "ParleyWireCore", "ParleyPlatform", "ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres"],
+            swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
         // The manual hub loop the channel, chat and docs tests drive by hand.
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyChat", dependencies: ["ParleyWire", "ParleyModel", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"], swiftSettings: strict,
-                plugins: ["OpenAPIDocumentPlugin"]),
+        .target(
+            name: "ParleyChat",
+            dependencies: ["ParleyWire", "ParleyModel", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"],
+            swiftSettings: strict,
+            plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
-        .target(name: "ParleyServer", dependencies: ["ParleyPlatform", "ParleySystem", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat", "ParleyDocs"],
-                swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
+        .target(
+            name: "ParleyServer",
+            dependencies: [
+                "ParleyPlatform", "ParleySystem", "ParleyWire", "ParleyNet", "ParleyText", "ParleyChannels", "ParleyStore", "ParleyChat",
+                "ParleyDocs"
+            ],
+            swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         // ParleyKit is portable (iOS, macOS, Linux): on Apple platforms it uses URLSession and the
         // system's SQLite3; only on Linux does it add the socket transports over ParleyNet
         // (Sources/ParleyKit/Sockets, guarded by `#if canImport(ParleyNet)`).
         // Tests/interop/test_parleykit_portability.py checks this graph and the imports.
-        .target(name: "ParleyKit", dependencies: [
-            "ParleyWireCore", "ParleyModel", "ParleyText", "ParleyPlatform",
-            .target(name: "CSQLite", condition: .when(platforms: [.linux])),
-            .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
-            .target(name: "ParleyWire", condition: .when(platforms: [.linux])),
-        ], swiftSettings: strict),
+        .target(
+            name: "ParleyKit",
+            dependencies: [
+                "ParleyWireCore", "ParleyModel", "ParleyText", "ParleyPlatform",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                .target(name: "ParleyNet", condition: .when(platforms: [.linux])),
+                .target(name: "ParleyWire", condition: .when(platforms: [.linux]))
+            ], swiftSettings: strict),
         .target(name: "ParleyKitTesting", dependencies: ["ParleyKit", "ParleyWireCore", "ParleyText"], swiftSettings: strict),
         .target(name: "ParleyUI", dependencies: ["ParleyKit"], swiftSettings: strict),
-        .target(name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyPlatform", "CLinux", "CSignalPipe"], swiftSettings: strict),
-        .executableTarget(name: "parley", dependencies: ["ParleyServer", "ParleyTerminal", "ParleyPlatform"], swiftSettings: strict,
-                          linkerSettings: selfContained),
+        .target(
+            name: "ParleyTerminal", dependencies: ["ParleyKit", "ParleyUI", "ParleyPlatform", "CLinux", "CSignalPipe"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "parley", dependencies: ["ParleyServer", "ParleyTerminal", "ParleyPlatform"], swiftSettings: strict,
+            linkerSettings: selfContained),
 
         // Build-time generation of OpenAPIDocument.swift (from docs/openapi.json) and
         // WebAssetFiles.swift (from Web/): the files stay the single source, nothing generated is in git.
@@ -96,43 +118,65 @@ let package = Package(
         .testTarget(name: "ParleyModelTests", dependencies: ["ParleyModel", "ParleyWireCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleySystem", "CSQLite"], swiftSettings: strict),
-        .testTarget(name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyChannelsTesting", "ParleyWire"], swiftSettings: strict),
-        .testTarget(name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyStore", "ParleyWire"], swiftSettings: strict),
-        .testTarget(name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyChannels", "ParleyText", "ParleyStore", "ParleyWire"], swiftSettings: strict),
-        .testTarget(name: "ParleyKitTests", dependencies: ["ParleyKit", "ParleyKitTesting", "ParleyUI", "ParleyServer", "ParleyNet", "ParleyWire", "ParleyText",
-                                                              "ParleyStore", "ParleyChannels"], swiftSettings: strict),
+        .testTarget(
+            name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyChannelsTesting", "ParleyWire"], swiftSettings: strict),
+        .testTarget(
+            name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyStore", "ParleyWire"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyChannels", "ParleyText", "ParleyStore", "ParleyWire"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ParleyKitTests",
+            dependencies: [
+                "ParleyKit", "ParleyKitTesting", "ParleyUI", "ParleyServer", "ParleyNet", "ParleyWire", "ParleyText",
+                "ParleyStore", "ParleyChannels"
+            ], swiftSettings: strict),
         .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyKitTesting"], swiftSettings: strict),
-        .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal", "ParleyUI", "ParleyKit", "ParleyKitTesting"],
-                    swiftSettings: strict),
-        .testTarget(name: "ParleyServerTests", dependencies: ["ParleyServer", "ParleyChannels", "ParleyChat", "ParleyNet", "ParleyStore", "ParleyWire"], swiftSettings: strict),
+        .testTarget(
+            name: "ParleyTerminalTests", dependencies: ["ParleyTerminal", "ParleyUI", "ParleyKit", "ParleyKitTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ParleyServerTests",
+            dependencies: ["ParleyServer", "ParleyChannels", "ParleyChat", "ParleyNet", "ParleyStore", "ParleyWire"], swiftSettings: strict),
 
         // Test peers driven by the Python interop tests (Tests/interop).
-        .executableTarget(name: "ParleyTestPeer", dependencies: ["ParleyNet", "ParleyWire"],
-                          path: "Tests/Peers/ParleyTestPeer", swiftSettings: strict),
-        .executableTarget(name: "ParleyTextPeer", dependencies: ["ParleyText"],
-                          path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
-        .executableTarget(name: "ParleyDocPeer", dependencies: ["ParleyKit", "ParleyWire"],
-                          path: "Tests/Peers/ParleyDocPeer", swiftSettings: strict),
-        .executableTarget(name: "ParleyKitPeer", dependencies: ["ParleyKit", "ParleyWire"],
-                          path: "Tests/Peers/ParleyKitPeer", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyTestPeer", dependencies: ["ParleyNet", "ParleyWire"],
+            path: "Tests/Peers/ParleyTestPeer", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyTextPeer", dependencies: ["ParleyText"],
+            path: "Tests/Peers/ParleyTextPeer", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyDocPeer", dependencies: ["ParleyKit", "ParleyWire"],
+            path: "Tests/Peers/ParleyDocPeer", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyKitPeer", dependencies: ["ParleyKit", "ParleyWire"],
+            path: "Tests/Peers/ParleyKitPeer", swiftSettings: strict),
 
         // The README's ParleyKit quick start, verbatim (Tests/interop/test_quickstart.py runs it).
-        .executableTarget(name: "ParleyQuickStart", dependencies: ["ParleyKit"],
-                          path: "Examples/QuickStart", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyQuickStart", dependencies: ["ParleyKit"],
+            path: "Examples/QuickStart", swiftSettings: strict),
 
         // The example app backend of the tutorials: creates users and issues their tokens.
-        .executableTarget(name: "TokenBackend", dependencies: ["ParleyPlatform", "ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
-                          path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict,
-                          linkerSettings: selfContained),
+        .executableTarget(
+            name: "TokenBackend", dependencies: ["ParleyPlatform", "ParleyNet", "ParleyWire", "ParleyChat", "ParleyKit"],
+            path: "Examples/TokenBackend", exclude: ["README.md"], swiftSettings: strict,
+            linkerSettings: selfContained),
 
         // Benchmark executables: they print figures, tests never time anything.
-        .executableTarget(name: "ParleyBroadcastBench", dependencies: ["ParleyNet", "ParleyWire"],
-                          path: "Benchmarks/Swift/ParleyBroadcastBench", swiftSettings: strict),
-        .executableTarget(name: "ParleyTextBench", dependencies: ["ParleyText"],
-                          path: "Benchmarks/Swift/ParleyTextBench", swiftSettings: strict),
-        .executableTarget(name: "ParleyDocBench", dependencies: ["ParleyText"],
-                          path: "Benchmarks/Swift/ParleyDocBench", swiftSettings: strict),
-        .executableTarget(name: "ParleyChatBench", dependencies: ["ParleyWire", "ParleyStore", "CLinux", "CSQLite", "CPostgres"],
-                          path: "Benchmarks/Swift/ParleyChatBench", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyBroadcastBench", dependencies: ["ParleyNet", "ParleyWire"],
+            path: "Benchmarks/Swift/ParleyBroadcastBench", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyTextBench", dependencies: ["ParleyText"],
+            path: "Benchmarks/Swift/ParleyTextBench", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyDocBench", dependencies: ["ParleyText"],
+            path: "Benchmarks/Swift/ParleyDocBench", swiftSettings: strict),
+        .executableTarget(
+            name: "ParleyChatBench", dependencies: ["ParleyWire", "ParleyStore", "CLinux", "CSQLite", "CPostgres"],
+            path: "Benchmarks/Swift/ParleyChatBench", swiftSettings: strict)
     ]
 )

@@ -17,7 +17,8 @@ public func fuzzRESPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let config = data[0]
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let limits = config & 1 == 1
+    let limits =
+        config & 1 == 1
         ? RESPParser.Limits(maxBulkLength: 16, maxAggregateCount: 8, maxDepth: 4, maxLineLength: 24)
         : RESPParser.Limits()
 

@@ -13,9 +13,10 @@ public func fuzzWebSocketDeflate(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     let parameters = WebSocketDeflateParameters(
         serverNoContextTakeover: config & 1 != 0, clientNoContextTakeover: config & 2 != 0,
         serverMaxWindowBits: 8 + Int(config >> 2 & 7), clientMaxWindowBits: 15 - Int(config >> 5 & 7))
-    let options = WebSocketOptions(maxMessageSize: 1 << 20, deflate: parameters,
-                                   compressionLevel: config & 0x80 != 0 ? 1 : 9,
-                                   compressionThreshold: Int(config & 0x10))
+    let options = WebSocketOptions(
+        maxMessageSize: 1 << 20, deflate: parameters,
+        compressionLevel: config & 0x80 != 0 ? 1 : 9,
+        compressionThreshold: Int(config & 0x10))
     var server = WebSocketConnection(role: .server, options: options)
     var client = WebSocketConnection(role: .client, options: options)
     let body = UnsafeBufferPointer(start: data + 2, count: size - 2)

@@ -29,6 +29,9 @@ install_apt_packages "${build_packages[@]}" "${test_packages[@]}"
 install_python_venv
 find_swift
 
+say "swift-format lint (the repository's .swift-format; scripts/format-lint.sh --fix formats)"
+scripts/format-lint.sh
+
 say "building (debug)"
 swift build --build-tests
 

@@ -40,7 +40,9 @@ struct BackendOptions: Sendable {
         var index = 0
         func value() throws(BackendError) -> String {
             index += 1
-            guard index < arguments.count else { throw BackendError(status: 2, code: "missing_value", message: "\(arguments[index - 1]) needs a value") }
+            guard index < arguments.count else {
+                throw BackendError(status: 2, code: "missing_value", message: "\(arguments[index - 1]) needs a value")
+            }
             return arguments[index]
         }
         while index < arguments.count {
@@ -48,7 +50,9 @@ struct BackendOptions: Sendable {
             case "-h", "--help": return nil
             case "--host": options.host = try value()
             case "--port":
-                guard let port = Int(try value()), (0...65535).contains(port) else { throw BackendError(status: 2, code: "invalid_value", message: "--port needs a port number") }
+                guard let port = Int(try value()), (0...65535).contains(port) else {
+                    throw BackendError(status: 2, code: "invalid_value", message: "--port needs a port number")
+                }
                 options.port = port
             case "--parley": options.parleyURL = try value()
             case "--app-id": options.appID = try value()
@@ -56,7 +60,9 @@ struct BackendOptions: Sendable {
             case "--app-secret": options.appSecret = try value()
             case "--allow-origin": options.allowedOrigin = try value()
             case "--lifetime":
-                guard let seconds = Int64(try value()), seconds > 0 else { throw BackendError(status: 2, code: "invalid_value", message: "--lifetime needs seconds") }
+                guard let seconds = Int64(try value()), seconds > 0 else {
+                    throw BackendError(status: 2, code: "invalid_value", message: "--lifetime needs seconds")
+                }
                 options.tokenLifetime = seconds
             default:
                 throw BackendError(status: 2, code: "unknown_flag", message: "unknown option \(arguments[index])")

@@ -23,8 +23,9 @@ struct ParleyAdmin: Sendable {
         headers.add("X-Parley-App", options.appID)
         headers.add("Accept", "application/json")
         if body != nil { headers.add("Content-Type", "application/json") }
-        let request = HTTPRequestMessage(method: method, url: options.parleyURL + path, headers: headers,
-                                         body: body.map(JSONWriter.serialize) ?? [])
+        let request = HTTPRequestMessage(
+            method: method, url: options.parleyURL + path, headers: headers,
+            body: body.map(JSONWriter.serialize) ?? [])
         do {
             let response = try await http.send(request)
             return (response.status, try? JSONParser.parse(response.body))

@@ -65,8 +65,13 @@ struct TokenService: Sendable {
         }
         _ = try await admin.ensureUser(id: userID, name: json["name"]?.stringValue ?? userID)
         let token = minter.mint(userID: userID, now: now(), lifetime: options.tokenLifetime)
-        return (200, .object(["token": .string(token), "user_id": .string(userID),
-                              "expires_in": .number(String(options.tokenLifetime))]))
+        return (
+            200,
+            .object([
+                "token": .string(token), "user_id": .string(userID),
+                "expires_in": .number(String(options.tokenLifetime))
+            ])
+        )
     }
 
     /// Adds `Access-Control-Allow-Origin` when the request comes from `--allow-origin`.

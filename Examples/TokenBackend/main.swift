@@ -36,9 +36,12 @@ let service = TokenService(options: options) {
 }
 do {
     let group = try EventLoopGroup(threads: 1)
-    let server = HTTPServer(group: group, configuration: HTTPServerConfiguration(host: options.host, port: options.port,
-                                                                                  serverName: "parley-token-backend"),
-                            routes: service.routes())
+    let server = HTTPServer(
+        group: group,
+        configuration: HTTPServerConfiguration(
+            host: options.host, port: options.port,
+            serverName: "parley-token-backend"),
+        routes: service.routes())
     let address = try server.start()
     // One unbuffered write, so a supervising process sees the line at once.
     let line = Array("token backend listening on \(address) for app \(options.appID) at \(options.parleyURL)\n".utf8)

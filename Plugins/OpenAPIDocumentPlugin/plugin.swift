@@ -8,11 +8,13 @@ struct OpenAPIDocumentPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         let input = context.package.directoryURL.appending(path: "docs/openapi.json")
         let output = context.pluginWorkDirectoryURL.appending(path: "OpenAPIDocument.swift")
-        return [.buildCommand(
-            displayName: "Embedding docs/openapi.json",
-            executable: try context.tool(named: "ParleyEmbed").url,
-            arguments: ["openapi", input.path(percentEncoded: false), output.path(percentEncoded: false)],
-            inputFiles: [input],
-            outputFiles: [output])]
+        return [
+            .buildCommand(
+                displayName: "Embedding docs/openapi.json",
+                executable: try context.tool(named: "ParleyEmbed").url,
+                arguments: ["openapi", input.path(percentEncoded: false), output.path(percentEncoded: false)],
+                inputFiles: [input],
+                outputFiles: [output])
+        ]
     }
 }

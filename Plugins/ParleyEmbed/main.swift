@@ -46,7 +46,8 @@ struct EmbedError: Error, CustomStringConvertible {
 func openAPI(input: String, output: String) throws {
     var json = try read(input)
     if json.hasSuffix("\n") { json.removeLast() }
-    try write("""
+    try write(
+        """
         // Generated at build time from docs/openapi.json by OpenAPIDocumentPlugin; not kept in git.
 
         /// The OpenAPI 3.1 document of the chat REST API.
@@ -68,7 +69,8 @@ func web(output: String, directory: String) throws {
     for name in names {
         entries += "        (\(literal(name)), \(literal(try read(directory + "/" + name)))),\n"
     }
-    try write("""
+    try write(
+        """
         // Generated at build time from Web/ by WebAssetsPlugin; not kept in git.
 
         /// The browser client's files (path under Web/, text), embedded at build time.

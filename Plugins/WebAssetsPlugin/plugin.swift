@@ -10,12 +10,14 @@ struct WebAssetsPlugin: BuildToolPlugin {
         let inputs = try FileManager.default.contentsOfDirectory(atPath: web.path(percentEncoded: false))
             .map { web.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: "WebAssetFiles.swift")
-        return [.buildCommand(
-            displayName: "Embedding Web/",
-            executable: try context.tool(named: "ParleyEmbed").url,
-            arguments: ["web", output.path(percentEncoded: false), web.path(percentEncoded: false)],
-            // The directory too: adding or removing a file changes it, and the tool lists it again.
-            inputFiles: [web] + inputs,
-            outputFiles: [output])]
+        return [
+            .buildCommand(
+                displayName: "Embedding Web/",
+                executable: try context.tool(named: "ParleyEmbed").url,
+                arguments: ["web", output.path(percentEncoded: false), web.path(percentEncoded: false)],
+                // The directory too: adding or removing a file changes it, and the tool lists it again.
+                inputFiles: [web] + inputs,
+                outputFiles: [output])
+        ]
     }
 }

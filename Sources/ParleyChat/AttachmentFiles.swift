@@ -46,7 +46,7 @@ struct AttachmentFiles: Sendable {
             return try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC).closeAfter { file throws(SystemCallError) in
                 try file.read(upTo: Int(try file.status().st_size))
             }
-        } catch where error.call == "open" && error.code == .notFound {
+        } catch  where error.call == "open" && error.code == .notFound {
             return nil
         } catch {
             throw ioError(error.call == "fstat" ? "stat" : error.call, error)
@@ -95,7 +95,7 @@ struct AttachmentFiles: Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
                 out.append(byte)
             default:
                 out.append(UInt8(ascii: "."))

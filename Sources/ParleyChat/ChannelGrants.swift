@@ -107,7 +107,8 @@ final class ChannelGrants: SubscriptionGate {
     func abandon(_ ticket: Ticket) {
         state.withLock { state in
             guard let entry = state.sockets[ticket.socket]?[ticket.channel]?[ticket.user],
-                  entry.number == ticket.number, !entry.confirmed else { return }
+                entry.number == ticket.number, !entry.confirmed
+            else { return }
             Self.remove(&state, socket: ticket.socket, channel: ticket.channel, user: ticket.user)
         }
     }
@@ -161,7 +162,8 @@ final class ChannelGrants: SubscriptionGate {
         let admitted = state.withLock { state in
             state.sockets[SocketKey(app: app, socket: socketID)]?[channel]?.values.contains { $0.confirmed } ?? false
         }
-        return admitted ? nil : "Access to \(channel) is not granted to this connection (authorise it with POST /v1/channels/auth as a member)"
+        return admitted
+            ? nil : "Access to \(channel) is not granted to this connection (authorise it with POST /v1/channels/auth as a member)"
     }
 
     func socketClosed(app: String, socketID: String) {

@@ -19,8 +19,10 @@ enum ChatClusterNotice: Sendable, Equatable {
         case .membershipsChanged:
             object = ["kind": .string("memberships_changed")]
         case .accessEnded(let ending):
-            object = ["kind": .string("access_ended"), "app": .string(ending.app), "room": ending.room.map(JSONValue.string) ?? .null,
-                      "user": ending.user.map(JSONValue.string) ?? .null, "reason": .string(ending.reason.rawValue)]
+            object = [
+                "kind": .string("access_ended"), "app": .string(ending.app), "room": ending.room.map(JSONValue.string) ?? .null,
+                "user": ending.user.map(JSONValue.string) ?? .null, "reason": .string(ending.reason.rawValue)
+            ]
         case .userDeleted(let app, let user):
             object = ["kind": .string("user_deleted"), "app": .string(app), "user": .string(user)]
         }
@@ -34,8 +36,11 @@ enum ChatClusterNotice: Sendable, Equatable {
         case "memberships_changed":
             self = .membershipsChanged
         case "access_ended":
-            guard let app = object["app"]?.stringValue, let reason = object["reason"]?.stringValue.flatMap(AccessEnding.Reason.init) else { return nil }
-            self = .accessEnded(AccessEnding(app: app, room: object["room"]?.stringValue, user: object["user"]?.stringValue, reason: reason))
+            guard let app = object["app"]?.stringValue, let reason = object["reason"]?.stringValue.flatMap(AccessEnding.Reason.init) else {
+                return nil
+            }
+            self = .accessEnded(
+                AccessEnding(app: app, room: object["room"]?.stringValue, user: object["user"]?.stringValue, reason: reason))
         case "user_deleted":
             guard let app = object["app"]?.stringValue, let user = object["user"]?.stringValue else { return nil }
             self = .userDeleted(app: app, user: user)

@@ -22,8 +22,10 @@ public struct ChatConfiguration: Sendable {
     public var roomDocuments: (any RoomDocumentReader)?
 
     /// Creates a configuration.
-    public init(apps: [AppConfig], dataDirectory: String, devMode: Bool = false, limits: ChatLimits = ChatLimits(),
-                otherChannels: (@Sendable (_ app: String, _ user: String, _ channel: String) async -> ChannelAuthorization)? = nil) {
+    public init(
+        apps: [AppConfig], dataDirectory: String, devMode: Bool = false, limits: ChatLimits = ChatLimits(),
+        otherChannels: (@Sendable (_ app: String, _ user: String, _ channel: String) async -> ChannelAuthorization)? = nil
+    ) {
         self.apps = apps
         self.dataDirectory = dataDirectory
         self.devMode = devMode

@@ -121,10 +121,10 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
         case .invalidJSON, .invalidRequest, .invalidParameter:
             return .badRequest
         case .authenticationRequired, .tokenMalformed, .tokenAlgorithmUnsupported, .tokenSignatureInvalid, .tokenExpired,
-             .tokenNotYetValid, .tokenRevoked, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
+            .tokenNotYetValid, .tokenRevoked, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
             return HTTPStatus(401)
         case .notMember, .notRoomAdmin, .notAuthor, .notSelf, .appCredentialsRequired, .userTokenRequired,
-             .roomNotJoinable, .directRoomFixed, .channelForbidden:
+            .roomNotJoinable, .directRoomFixed, .channelForbidden:
             return HTTPStatus(403)
         case .notFound, .userNotFound, .roomNotFound, .messageNotFound, .attachmentNotFound, .documentNotFound:
             return .notFound

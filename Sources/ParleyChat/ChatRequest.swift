@@ -14,7 +14,8 @@ public struct ChatRequest: Sendable {
     public var body: [UInt8]
 
     /// Creates a request from already decoded parts; `path` is split at every `/`.
-    public init(method: HTTPMethod, path: String, query: [(String, String)] = [], headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(method: HTTPMethod, path: String, query: [(String, String)] = [], headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [])
+    {
         self.method = method
         self.pathSegments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         self.query = query

@@ -36,8 +36,9 @@ public struct ChatResponse: Sendable {
 
     /// The error body `{"error":{"code","message"}}` with the error's status.
     public static func error(_ error: ChatError) -> ChatResponse {
-        var response = json(.object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]),
-                            status: error.code.status)
+        var response = json(
+            .object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]),
+            status: error.code.status)
         for (name, value) in error.headers { response.headers.add(name, value) }
         return response
     }

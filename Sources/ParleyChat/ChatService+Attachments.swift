@@ -9,7 +9,8 @@ extension ChatService {
         let user = try context.requireUser()
         let room = call.parameter("room_id")
         guard let contentType = call.request.headers.first("Content-Type").map({ Substring($0).trimmingSpaces() }),
-              Self.isMediaType(contentType) else {
+            Self.isMediaType(contentType)
+        else {
             throw ChatError(.unsupportedMediaType, "send the file's media type in Content-Type")
         }
         guard call.request.body.count <= configuration.limits.attachmentBytes else {
@@ -31,9 +32,11 @@ extension ChatService {
         try files.write(call.request.body, to: path)
         let attachment: StoredAttachment
         do {
-            attachment = try await store.createAttachment(app: context.appID, NewAttachment(
-                id: id, roomID: room, uploaderID: user, contentType: type.contentType, size: Int64(call.request.body.count),
-                width: dimensions?.width, height: dimensions?.height, storagePath: path), quotaBytes: quota)
+            attachment = try await store.createAttachment(
+                app: context.appID,
+                NewAttachment(
+                    id: id, roomID: room, uploaderID: user, contentType: type.contentType, size: Int64(call.request.body.count),
+                    width: dimensions?.width, height: dimensions?.height, storagePath: path), quotaBytes: quota)
         } catch let error as StoreError where error.code == .limitReached {
             // The quota again, inside the writing transaction: a concurrent upload got there first.
             files.remove(path)
@@ -46,7 +49,9 @@ extension ChatService {
     }
 
     static func quotaError(used: Int64, quota: Int64) -> ChatError {
-        ChatError(.storageQuotaExceeded, "this app's attachments already hold \(used) of its \(quota) bytes; delete some or raise limits.attachment_quota_bytes")
+        ChatError(
+            .storageQuotaExceeded,
+            "this app's attachments already hold \(used) of its \(quota) bytes; delete some or raise limits.attachment_quota_bytes")
     }
 
     func getAttachment(_ call: ChatCall) async throws -> ChatResponse {
@@ -92,9 +97,12 @@ extension ChatService {
         }
         let limits = configuration.limits
         guard dimensions.width <= limits.maxImageSide, dimensions.height <= limits.maxImageSide,
-              dimensions.width * dimensions.height <= limits.maxImagePixels else {
-            throw ChatError(.imageTooLarge, "images may have at most \(limits.maxImageSide) pixels a side and \(limits.maxImagePixels) in all, "
-                            + "not \(dimensions.width)×\(dimensions.height)")
+            dimensions.width * dimensions.height <= limits.maxImagePixels
+        else {
+            throw ChatError(
+                .imageTooLarge,
+                "images may have at most \(limits.maxImageSide) pixels a side and \(limits.maxImagePixels) in all, "
+                    + "not \(dimensions.width)×\(dimensions.height)")
         }
         return (type, dimensions)
     }
@@ -111,12 +119,15 @@ extension ChatService {
     private func signedAttachment(_ call: ChatCall, id: String) async throws(ChatError) -> StoredAttachment {
         let query = call.request
         guard let appID = query.queryValue("app"), let expires = query.queryValue("expires"),
-              let signature = query.queryValue("signature") else {
-            throw ChatError(.authenticationRequired, "send credentials or use a signed download URL",
-                            headers: ["WWW-Authenticate": "Bearer"])
+            let signature = query.queryValue("signature")
+        else {
+            throw ChatError(
+                .authenticationRequired, "send credentials or use a signed download URL",
+                headers: ["WWW-Authenticate": "Bearer"])
         }
         guard let app = apps.app(id: appID) else { throw ChatError(.urlSignatureInvalid, "the download URL's signature does not match") }
-        try DownloadSigner.verify(app: app.id, secrets: app.secrets, attachment: id, expires: expires, signature: signature, now: nowSeconds)
+        try DownloadSigner.verify(
+            app: app.id, secrets: app.secrets, attachment: id, expires: expires, signature: signature, now: nowSeconds)
         return try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: app.id, id: id) }
     }
 
@@ -124,7 +135,8 @@ extension ChatService {
     func attachmentJSON(_ stored: StoredAttachment, context: ChatContext) -> JSONValue {
         var attachment = stored.attachment
         let expires = nowSeconds + configuration.limits.downloadURLSeconds
-        attachment.downloadURL = DownloadSigner.url(app: context.appID, secret: context.app.secret, attachment: attachment.id, expires: expires)
+        attachment.downloadURL = DownloadSigner.url(
+            app: context.appID, secret: context.app.secret, attachment: attachment.id, expires: expires)
         attachment.downloadURLExpiresAt = expires
         return attachment.json
     }
@@ -135,9 +147,10 @@ extension ChatService {
         let halves = essence.split(separator: "/", omittingEmptySubsequences: false)
         guard halves.count == 2, value.utf8.count <= 200 else { return false }
         return halves.allSatisfy { half in
-            !half.isEmpty && half.utf8.allSatisfy { byte in
-                (0x21...0x7E).contains(byte) && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-            }
+            !half.isEmpty
+                && half.utf8.allSatisfy { byte in
+                    (0x21...0x7E).contains(byte) && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+                }
         }
     }
 

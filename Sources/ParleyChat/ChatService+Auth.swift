@@ -23,8 +23,9 @@ extension ChatService {
 
     private func credentials(_ request: ChatRequest) throws(ChatError) -> ChatContext {
         guard let authorization = request.headers.first("Authorization") else {
-            throw ChatError(.authenticationRequired, "send a user token (Authorization: Bearer) or the app key and secret (Basic)",
-                            headers: ["WWW-Authenticate": "Bearer"])
+            throw ChatError(
+                .authenticationRequired, "send a user token (Authorization: Bearer) or the app key and secret (Basic)",
+                headers: ["WWW-Authenticate": "Bearer"])
         }
         let expectedApp = request.headers.first(Self.appHeader)
         if let token = Self.credential(authorization, scheme: "bearer") {
@@ -38,8 +39,9 @@ extension ChatService {
             }
             return ChatContext(app: app, caller: .app)
         }
-        throw ChatError(.authenticationRequired, "use the Bearer or Basic authentication scheme",
-                        headers: ["WWW-Authenticate": "Bearer"])
+        throw ChatError(
+            .authenticationRequired, "use the Bearer or Basic authentication scheme",
+            headers: ["WWW-Authenticate": "Bearer"])
     }
 
     /// `key:secret` from a Basic credential, checked in constant time.
@@ -62,7 +64,8 @@ extension ChatService {
         let schemeBytes = scheme.utf8
         guard utf8.count > schemeBytes.count + 1 else { return nil }
         guard HTTPHeaders.namesEqual(String(decoding: utf8.prefix(schemeBytes.count), as: UTF8.self), scheme),
-              utf8.dropFirst(schemeBytes.count).first == UInt8(ascii: " ") else { return nil }
+            utf8.dropFirst(schemeBytes.count).first == UInt8(ascii: " ")
+        else { return nil }
         return String(Substring(utf8.dropFirst(schemeBytes.count + 1).trimmingSpacesAndTabs()))
     }
 

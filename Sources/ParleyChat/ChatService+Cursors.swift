@@ -17,9 +17,13 @@ extension ChatService {
         if change.moved {
             var events = [ChatEvent(channel: ChatEvent.roomChannel(room), name: "cursor.updated", data: change.cursor.json)]
             if let summary = try? await store.roomSummary(app: context.appID, room: room, user: user) {
-                events.append(ChatEvent(channel: ChatEvent.userChannel(user), name: "room.read",
-                                        data: .object(["room_id": .string(room), "read_seq": .int64(summary.readSeq),
-                                                       "unread_count": .int(summary.unreadCount)])))
+                events.append(
+                    ChatEvent(
+                        channel: ChatEvent.userChannel(user), name: "room.read",
+                        data: .object([
+                            "room_id": .string(room), "read_seq": .int64(summary.readSeq),
+                            "unread_count": .int(summary.unreadCount)
+                        ])))
             }
             publish(context, events)
         }
@@ -42,8 +46,13 @@ extension ChatService {
         _ = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes, emptyAllowed: true)
         try await requireMember(context, room: room)
         // The event names the token's user, never a user the body names: receivers may believe it.
-        publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "typing",
-                                    data: .object(["room_id": .string(room), "user_id": .string(user)]))])
+        publish(
+            context,
+            [
+                ChatEvent(
+                    channel: ChatEvent.roomChannel(room), name: "typing",
+                    data: .object(["room_id": .string(room), "user_id": .string(user)]))
+            ])
         return .noContent
     }
 
@@ -55,8 +64,13 @@ extension ChatService {
         let user = try context.requireUser()
         let room = call.parameter("room_id")
         try await requireMember(context, room: room)
-        publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "typing.stopped",
-                                    data: .object(["room_id": .string(room), "user_id": .string(user)]))])
+        publish(
+            context,
+            [
+                ChatEvent(
+                    channel: ChatEvent.roomChannel(room), name: "typing.stopped",
+                    data: .object(["room_id": .string(room), "user_id": .string(user)]))
+            ])
         return .noContent
     }
 }

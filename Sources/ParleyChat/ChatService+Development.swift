@@ -30,8 +30,10 @@ extension ChatService {
         _ = try await storeCall(notFound: .userNotFound) { try await store.user(app: context.appID, id: user) }
         let now = nowSeconds, lifetime = configuration.limits.devTokenSeconds
         let token = TokenMinter(appID: context.appID, secret: context.app.secret).mint(userID: user, now: now, lifetime: lifetime)
-        return .json(["token": .string(token), "user_id": .string(user), "app_id": .string(context.appID),
-                      "expires_at": .int64(now + lifetime)])
+        return .json([
+            "token": .string(token), "user_id": .string(user), "app_id": .string(context.appID),
+            "expires_at": .int64(now + lifetime)
+        ])
     }
 
     /// A user id from a display name: lowercase letters and digits, other runs as `-`.

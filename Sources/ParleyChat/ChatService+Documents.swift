@@ -9,8 +9,11 @@ extension ChatService {
             try await configuration.roomDocuments?.content(app: context.appID, room: room, name: name)
         }
         guard let found else { throw Self.noDocument(room: room, name: name) }
-        return .json(.object(["id": .string(found.id), "room_id": .string(room), "name": .string(name),
-                              "content": found.content]))
+        return .json(
+            .object([
+                "id": .string(found.id), "room_id": .string(room), "name": .string(name),
+                "content": found.content
+            ]))
     }
 
     func getRoomDocumentUpdate(_ call: ChatCall) async throws -> ChatResponse {

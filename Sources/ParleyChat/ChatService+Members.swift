@@ -44,9 +44,16 @@ extension ChatService {
             try await store.setRole(app: context.appID, room: id, user: user, role: role)
         }
         if change.changed {
-            publish(context, [ChatEvent(channel: ChatEvent.roomChannel(id), name: "member.updated",
-                                        data: .object(["room_id": .string(id), "user_id": .string(user),
-                                                       "membership": change.membership.json]))])
+            publish(
+                context,
+                [
+                    ChatEvent(
+                        channel: ChatEvent.roomChannel(id), name: "member.updated",
+                        data: .object([
+                            "room_id": .string(id), "user_id": .string(user),
+                            "membership": change.membership.json
+                        ]))
+                ])
         }
         return .json(change.membership.json)
     }
@@ -67,7 +74,8 @@ extension ChatService {
         }
         if removed {
             publish(context, memberLeft(user, room: id))
-            endAccess(AccessEnding(app: context.appID, room: id, user: user, reason: context.caller.userID == user ? .left : .memberRemoved))
+            endAccess(
+                AccessEnding(app: context.appID, room: id, user: user, reason: context.caller.userID == user ? .left : .memberRemoved))
         }
         return .noContent
     }

@@ -17,8 +17,9 @@ extension ChatService {
         if hasMore {
             if after != nil { messages.removeLast() } else { messages.removeFirst() }
         }
-        return ChatResponse(status: .ok, headers: ["Content-Type": "application/json"],
-                            body: MessagePage(messages: messages, hasMore: hasMore).jsonBytes)
+        return ChatResponse(
+            status: .ok, headers: ["Content-Type": "application/json"],
+            body: MessagePage(messages: messages, hasMore: hasMore).jsonBytes)
     }
 
     func sendMessage(_ call: ChatCall) async throws -> ChatResponse {
@@ -120,7 +121,8 @@ extension ChatService {
         let cap = context.app.limits.maxReactionsPerMessage
         let change: ReactionChange
         do {
-            change = try await adding
+            change =
+                try await adding
                 ? store.addReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji, maxDistinct: cap)
                 : store.removeReaction(app: context.appID, room: room, message: id, user: user, emoji: emoji)
         } catch let error as StoreError where error.code == .limitReached {

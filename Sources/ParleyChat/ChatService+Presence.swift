@@ -25,9 +25,11 @@ extension ChatService {
     private func announcePresence(app: String, user: String) async {
         guard let rooms = try? await store.roomSummaries(app: app, user: user, limit: configuration.limits.presenceRooms) else { return }
         let data = presenceJSON(app: app, user: user)
-        publisher.publish(app: app, events: rooms.map {
-            ChatEvent(channel: ChatEvent.roomChannel($0.room.id), name: "presence.changed", data: data)
-        })
+        publisher.publish(
+            app: app,
+            events: rooms.map {
+                ChatEvent(channel: ChatEvent.roomChannel($0.room.id), name: "presence.changed", data: data)
+            })
     }
 
     func presenceJSON(app: String, user: String) -> JSONValue {

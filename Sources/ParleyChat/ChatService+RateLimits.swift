@@ -18,8 +18,9 @@ extension ChatService {
         guard let user else { return }
         let key = write.rawValue + "\u{0}" + context.appID + "\u{0}" + user
         if let wait = limiter.admit(key, limit: rate(write, in: context.app), now: clock.now()) {
-            throw ChatError(.rateLimited, "too many \(write.noun); retry in \(wait) s",
-                            headers: ["Retry-After": String(wait)])
+            throw ChatError(
+                .rateLimited, "too many \(write.noun); retry in \(wait) s",
+                headers: ["Retry-After": String(wait)])
         }
     }
 

@@ -61,8 +61,9 @@ extension ChatService {
         let lost = grants.revoke(app: ending.app, room: ending.room, user: ending.user)
         var revocations: [String: SubscriptionRevocation] = [:]
         for (channel, sockets) in lost {
-            revocations[channel] = SubscriptionRevocation(channel: channel, target: .sockets(sockets, signedInAs: ending.user),
-                                                          reason: ending.reason.rawValue)
+            revocations[channel] = SubscriptionRevocation(
+                channel: channel, target: .sockets(sockets, signedInAs: ending.user),
+                reason: ending.reason.rawValue)
         }
         if let room = ending.room {
             // The room's channel goes whether or not a grant was found: a deleted room's

@@ -19,8 +19,9 @@ extension ChatService {
         case .app: creator = try body.optionalString("creator_id")
         }
         let members = try body.stringArray("member_ids").filter { $0 != creator }
-        let newRoom = NewRoom(id: id, kind: kind, name: try body.optionalString("name"),
-                              customData: try body.customData().applied(to: nil), creatorID: creator, memberIDs: members)
+        let newRoom = NewRoom(
+            id: id, kind: kind, name: try body.optionalString("name"),
+            customData: try body.customData().applied(to: nil), creatorID: creator, memberIDs: members)
         let room = try await membershipCall(notFound: .userNotFound) { try await store.createRoom(app: context.appID, newRoom) }
         var events: [ChatEvent] = []
         if let creator { events.append(roomAdded(room, user: creator, role: .admin)) }
@@ -91,8 +92,13 @@ extension ChatService {
             patch.kind = .set(kind)
         }
         let room = try await storeCall(notFound: .roomNotFound) { try await store.updateRoom(app: context.appID, id: id, patch) }
-        publish(context, [ChatEvent(channel: ChatEvent.roomChannel(id), name: "room.updated",
-                                    data: .object(["room_id": .string(id), "room": room.json]))])
+        publish(
+            context,
+            [
+                ChatEvent(
+                    channel: ChatEvent.roomChannel(id), name: "room.updated",
+                    data: .object(["room_id": .string(id), "room": room.json]))
+            ])
         return .json(room.json)
     }
 
@@ -103,8 +109,11 @@ extension ChatService {
         try await requireRoomAdmin(context, room: id)
         let deleted = try await membershipCall(notFound: .roomNotFound) { try await store.deleteRoom(app: context.appID, id: id) }
         for attachment in deleted.attachments { files.remove(attachment.storagePath) }
-        var events = [ChatEvent(channel: ChatEvent.roomChannel(id), name: "room.deleted",
-                                data: .object(["room_id": .string(id), "seq": .int64(deleted.room.lastSeq)]))]
+        var events = [
+            ChatEvent(
+                channel: ChatEvent.roomChannel(id), name: "room.deleted",
+                data: .object(["room_id": .string(id), "seq": .int64(deleted.room.lastSeq)]))
+        ]
         events += deleted.memberIDs.map { roomRemoved(id, user: $0) }
         publish(context, events)
         endAccess(AccessEnding(app: context.appID, room: id, user: nil, reason: .roomDeleted))
@@ -119,7 +128,9 @@ extension ChatService {
         let room = try await loadRoom(context, id)
         guard room.kind == .public else {
             // Members of a private room may "join" it again harmlessly; outsiders may not.
-            if let membership = try await storeCall(notFound: .roomNotFound, { try await store.membership(app: context.appID, room: id, user: user) }) {
+            if let membership = try await storeCall(
+                notFound: .roomNotFound, { try await store.membership(app: context.appID, room: id, user: user) })
+            {
                 return .json(membership.json)
             }
             throw ChatError(.roomNotJoinable, "room \(id) is \(room.kind.rawValue): members are added by its admins")
@@ -150,8 +161,9 @@ extension ChatService {
     // MARK: Events
 
     func roomAdded(_ room: Room, user: String, role: MemberRole) -> ChatEvent {
-        ChatEvent(channel: ChatEvent.userChannel(user), name: "room.added",
-                  data: .object(["room_id": .string(room.id), "room": room.json, "role": .string(role.rawValue)]))
+        ChatEvent(
+            channel: ChatEvent.userChannel(user), name: "room.added",
+            data: .object(["room_id": .string(room.id), "room": room.json, "role": .string(role.rawValue)]))
     }
 
     func roomRemoved(_ roomID: String, user: String) -> ChatEvent {
@@ -159,16 +171,24 @@ extension ChatService {
     }
 
     func memberJoined(_ membership: Membership, room: Room) -> [ChatEvent] {
-        [ChatEvent(channel: ChatEvent.roomChannel(room.id), name: "member.joined",
-                   data: .object(["room_id": .string(room.id), "user_id": .string(membership.userID),
-                                  "membership": membership.json])),
-         roomAdded(room, user: membership.userID, role: membership.role)]
+        [
+            ChatEvent(
+                channel: ChatEvent.roomChannel(room.id), name: "member.joined",
+                data: .object([
+                    "room_id": .string(room.id), "user_id": .string(membership.userID),
+                    "membership": membership.json
+                ])),
+            roomAdded(room, user: membership.userID, role: membership.role)
+        ]
     }
 
     func memberLeft(_ user: String, room: String) -> [ChatEvent] {
-        [ChatEvent(channel: ChatEvent.roomChannel(room), name: "member.left",
-                   data: .object(["room_id": .string(room), "user_id": .string(user)])),
-         roomRemoved(room, user: user)]
+        [
+            ChatEvent(
+                channel: ChatEvent.roomChannel(room), name: "member.left",
+                data: .object(["room_id": .string(room), "user_id": .string(user)])),
+            roomRemoved(room, user: user)
+        ]
     }
 
     /// Room ids become channel names (`private-room-{id}`), so they use channel-name characters.

@@ -19,8 +19,10 @@ extension ChatService {
     }
 
     static func routeDefinitions(devMode: Bool) -> [RouteDefinition] {
-        func route(_ method: HTTPMethod, _ path: String, _ access: ChatRoute.Access = .authenticated, blocks: Bool = false,
-                   _ handler: @escaping @Sendable (ChatService, ChatCall) async throws -> ChatResponse) -> RouteDefinition {
+        func route(
+            _ method: HTTPMethod, _ path: String, _ access: ChatRoute.Access = .authenticated, blocks: Bool = false,
+            _ handler: @escaping @Sendable (ChatService, ChatCall) async throws -> ChatResponse
+        ) -> RouteDefinition {
             RouteDefinition(method: method, path: path, route: ChatRoute(access: access, handler: handler), blocks: blocks)
         }
         var routes = [
@@ -69,10 +71,12 @@ extension ChatService {
 
             route(.POST, "/v1/rooms/{room_id}/attachments", blocks: true) { try await $0.uploadAttachment($1) },
             route(.GET, "/v1/attachments/{attachment_id}", blocks: true) { try await $0.getAttachment($1) },
-            route(.GET, "/v1/attachments/{attachment_id}/content", .authenticatedOrSigned, blocks: true) { try await $0.downloadAttachment($1) },
+            route(.GET, "/v1/attachments/{attachment_id}/content", .authenticatedOrSigned, blocks: true) {
+                try await $0.downloadAttachment($1)
+            },
 
             route(.POST, "/v1/channels/auth") { try await $0.channelAuth($1) },
-            route(.POST, "/v1/channels/user-auth") { try await $0.userAuth($1) },
+            route(.POST, "/v1/channels/user-auth") { try await $0.userAuth($1) }
         ]
         if devMode {
             routes.append(route(.POST, "/v1/dev/users", .development) { try await $0.devCreateUser($1) })

@@ -85,10 +85,13 @@ extension ChatService {
         }
         _ = try await membershipCall(notFound: .userNotFound) { try await store.deleteUser(app: context.appID, id: id) }
         await recordDeletedUser(app: context.appID, user: id)
-        publish(context, rooms.map { summary in
-            ChatEvent(channel: ChatEvent.roomChannel(summary.room.id), name: "member.left",
-                      data: .object(["room_id": .string(summary.room.id), "user_id": .string(id)]))
-        })
+        publish(
+            context,
+            rooms.map { summary in
+                ChatEvent(
+                    channel: ChatEvent.roomChannel(summary.room.id), name: "member.left",
+                    data: .object(["room_id": .string(summary.room.id), "user_id": .string(id)]))
+            })
         endAccess(AccessEnding(app: context.appID, room: nil, user: id, reason: .userDeleted))
         return .noContent
     }

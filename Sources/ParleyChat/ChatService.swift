@@ -30,8 +30,10 @@ public final class ChatService: Sendable {
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
     /// `apps` is the server's live registry (reloaded on SIGHUP); nil: `configuration.apps`, fixed.
-    public init(configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system,
-                apps: AppRegistry? = nil) {
+    public init(
+        configuration: ChatConfiguration, store: any ChatStore, publisher: any ChatPublisher, clock: StoreClock = .system,
+        apps: AppRegistry? = nil
+    ) {
         self.configuration = configuration
         self.store = store
         self.publisher = publisher

@@ -12,12 +12,15 @@ struct DownloadSigner: Sendable {
     }
 
     /// Checks a URL's signature and expiry (`now` in seconds); throws the 401 that refuses it.
-    static func verify(app: String, secrets: [String], attachment: String, expires: String, signature: String, now: Int64) throws(ChatError) {
+    static func verify(app: String, secrets: [String], attachment: String, expires: String, signature: String, now: Int64) throws(ChatError)
+    {
         guard let expiry = Int64(expires) else { throw ChatError(.urlSignatureInvalid, "expires must be a number") }
         let given = Array(signature.utf8)
-        guard secrets.contains(where: {
-            Digest.constantTimeEqual(given, Array(sign(app: app, secret: $0, attachment: attachment, expires: expiry).utf8))
-        }) else {
+        guard
+            secrets.contains(where: {
+                Digest.constantTimeEqual(given, Array(sign(app: app, secret: $0, attachment: attachment, expires: expiry).utf8))
+            })
+        else {
             throw ChatError(.urlSignatureInvalid, "the download URL's signature does not match")
         }
         guard now <= expiry else { throw ChatError(.urlExpired, "the download URL has expired") }
@@ -35,7 +38,7 @@ struct DownloadSigner: Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.append(byte)
             default:
                 out.append(UInt8(ascii: "%"))

@@ -44,8 +44,9 @@ public struct ImageDimensions: Sendable, Hashable {
     /// The IHDR chunk must come first: width and height are its first two big-endian words.
     static func png(_ reader: ByteReader) -> ImageDimensions? {
         guard reader.matches(pngSignature, at: 0), reader.matches(Array("IHDR".utf8), at: 12),
-              let width = reader.uint32BE(at: 16), let height = reader.uint32BE(at: 20),
-              width > 0, height > 0, width <= Int32.max, height <= Int32.max else { return nil }
+            let width = reader.uint32BE(at: 16), let height = reader.uint32BE(at: 20),
+            width > 0, height > 0, width <= Int32.max, height <= Int32.max
+        else { return nil }
         return ImageDimensions(width: Int(width), height: Int(height))
     }
 
@@ -53,7 +54,8 @@ public struct ImageDimensions: Sendable, Hashable {
 
     static func gif(_ reader: ByteReader) -> ImageDimensions? {
         guard reader.matches(Array("GIF87a".utf8), at: 0) || reader.matches(Array("GIF89a".utf8), at: 0),
-              let width = reader.uint16LE(at: 6), let height = reader.uint16LE(at: 8) else { return nil }
+            let width = reader.uint16LE(at: 6), let height = reader.uint16LE(at: 8)
+        else { return nil }
         return ImageDimensions(width: Int(width), height: Int(height))
     }
 
@@ -77,7 +79,8 @@ public struct ImageDimensions: Sendable, Hashable {
             guard marker != 0xD9, marker != 0xDA, let length = reader.uint16BE(at: offset), length >= 2 else { return nil }
             if isStartOfFrame(marker) {
                 guard let height = reader.uint16BE(at: offset + 3), let width = reader.uint16BE(at: offset + 5),
-                      width > 0 else { return nil }
+                    width > 0
+                else { return nil }
                 return ImageDimensions(width: Int(width), height: Int(height))
             }
             offset += Int(length)
@@ -103,7 +106,8 @@ public struct ImageDimensions: Sendable, Hashable {
     /// A key frame: 3-byte frame tag, start code 9D 01 2A, then 14-bit width and height.
     private static func webpLossy(_ reader: ByteReader) -> ImageDimensions? {
         guard reader.matches([0x9D, 0x01, 0x2A], at: 23),
-              let width = reader.uint16LE(at: 26), let height = reader.uint16LE(at: 28) else { return nil }
+            let width = reader.uint16LE(at: 26), let height = reader.uint16LE(at: 28)
+        else { return nil }
         return ImageDimensions(width: Int(width & 0x3FFF), height: Int(height & 0x3FFF))
     }
 

@@ -67,7 +67,8 @@ struct JSONBody {
     static func integer(_ text: String) -> Int64? {
         if let exact = Int64(text) { return exact }
         guard let value = Double(text), value.rounded(.towardZero) == value,
-              abs(value) <= 9_007_199_254_740_992 else { return nil }
+            abs(value) <= 9_007_199_254_740_992
+        else { return nil }
         return Int64(value)
     }
 

@@ -19,7 +19,7 @@ public struct TokenMinter: Sendable {
     public func mint(userID: String, now: Int64, lifetime: Int64) -> String {
         let claims: JSONValue = .object([
             "sub": .string(userID), "aud": .string(appID),
-            "iat": .number(String(now)), "exp": .number(String(now + lifetime)),
+            "iat": .number(String(now)), "exp": .number(String(now + lifetime))
         ])
         return Self.sign(header: Self.header, claims: claims, secret: secret)
     }

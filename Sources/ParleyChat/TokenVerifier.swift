@@ -30,7 +30,8 @@ struct TokenVerifier: Sendable {
         let key = VerifiedTokenCache.Key(token: token, expectedApp: expectedApp)
         if let hit = cache.lookup(key, now: now) { return hit }
         let (app, claims, validFrom) = try verifyFully(token, now: now, expectedApp: expectedApp)
-        cache.store(key, VerifiedTokenCache.Entry(app: app, claims: claims, validFrom: validFrom, validUntil: claims.expiresAt + leeway), now: now)
+        cache.store(
+            key, VerifiedTokenCache.Entry(app: app, claims: claims, validFrom: validFrom, validUntil: claims.expiresAt + leeway), now: now)
         return (app, claims)
     }
 
@@ -59,7 +60,8 @@ struct TokenVerifier: Sendable {
     /// The claims and the first second at which `iat` and `nbf` allow them (leeway applied).
     private func checkClaims(_ claims: JSONValue, app: AppConfig, now: Int64) throws(ChatError) -> (UserToken, Int64) {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty, subject.utf8.count <= 200,
-              subject.utf8.allSatisfy(PusherChannel.isNameByte) else {
+            subject.utf8.allSatisfy(PusherChannel.isNameByte)
+        else {
             throw ChatError(.tokenMalformed, "sub must be a user id of 1-200 characters from [A-Za-z0-9_-=@,.;]")
         }
         guard let expires = Self.seconds(claims["exp"]) else { throw ChatError(.tokenMalformed, "exp must be a number") }

@@ -30,8 +30,10 @@ public final class DocumentsService: Sendable {
     ///   - membership: answers room membership for room-owned documents.
     ///   - publisher: delivers broadcasts to participants.
     ///   - clock: milliseconds for awareness timeouts and idle participants.
-    public init(app: String, store: any DocumentStore, membership: any RoomMembership, publisher: any DocumentPublisher,
-                configuration: DocumentsConfiguration = DocumentsConfiguration(), clock: StoreClock = .system) {
+    public init(
+        app: String, store: any DocumentStore, membership: any RoomMembership, publisher: any DocumentPublisher,
+        configuration: DocumentsConfiguration = DocumentsConfiguration(), clock: StoreClock = .system
+    ) {
         self.app = app
         self.store = store
         self.membership = membership
@@ -69,7 +71,7 @@ public final class DocumentsService: Sendable {
         }
         do {
             return try await createDocument(name: name, access: room.map(DocumentAccess.room) ?? .users([]), by: user)
-        } catch where error.code == .alreadyExists {
+        } catch  where error.code == .alreadyExists {
             return try await openOrCreateDocument(name: name, room: room, by: user)  // created concurrently
         }
     }
@@ -86,7 +88,7 @@ public final class DocumentsService: Sendable {
         do {
             _ = try await document(id: id, for: user)
             return true
-        } catch where error.code == .forbidden || error.code == .notFound {
+        } catch  where error.code == .forbidden || error.code == .notFound {
             return false
         }
     }
@@ -121,8 +123,11 @@ public final class DocumentsService: Sendable {
     }
 
     /// `join`, also answering the document's metadata (its owner room, for revocation).
-    public func joinDocument(_ participant: DocumentParticipant, documentID id: String) async throws(DocumentsError)
-        -> (info: DocumentInfo, messages: [[UInt8]]) {
+    public func joinDocument(
+        _ participant: DocumentParticipant, documentID id: String
+    ) async throws(DocumentsError)
+        -> (info: DocumentInfo, messages: [[UInt8]])
+    {
         let info = try await document(id: id, for: participant.userID)
         let messages = try await withOpenDocument(id) { document throws(DocumentsError) in try await document.join(participant) }
         return (info, messages)
@@ -135,7 +140,9 @@ public final class DocumentsService: Sendable {
     /// then published; the call returns after that. A participant that did not join is
     /// joined first (its access checked). Throws, and changes nothing, for malformed
     /// messages and invalid or too large updates.
-    public func handleSync(_ participant: DocumentParticipant, documentID id: String, message: [UInt8]) async throws(DocumentsError) -> [[UInt8]] {
+    public func handleSync(
+        _ participant: DocumentParticipant, documentID id: String, message: [UInt8]
+    ) async throws(DocumentsError) -> [[UInt8]] {
         guard message.count <= configuration.maxMessageBytes else {
             throw DocumentsError(.updateTooLarge, "message of \(message.count) bytes exceeds \(configuration.maxMessageBytes)")
         }
@@ -204,14 +211,15 @@ public final class DocumentsService: Sendable {
         while true {
             let document = open.withLock { documents in
                 if let found = documents[id] { return found }
-                let created = OpenDocument(app: app, id: id, store: store, publisher: publisher,
-                                           configuration: configuration, clock: clock)
+                let created = OpenDocument(
+                    app: app, id: id, store: store, publisher: publisher,
+                    configuration: configuration, clock: clock)
                 documents[id] = created
                 return created
             }
             do {
                 return try await body(document)
-            } catch where error.code == .documentClosed || error.code == .notFound || error.code == .storageUnavailable {
+            } catch  where error.code == .documentClosed || error.code == .notFound || error.code == .storageUnavailable {
                 open.withLock { if $0[id] === document { $0[id] = nil } }
                 attempt += 1
                 if error.code != .documentClosed || attempt > 1 { throw error }

@@ -28,7 +28,9 @@ extension OpenDocument {
             }
             if !record.awarenessClients.contains(entry.clientID) {
                 guard record.awarenessClients.count < configuration.maxAwarenessClientsPerParticipant else {
-                    throw DocumentsError(.invalidAwareness, "a participant may speak for at most \(configuration.maxAwarenessClientsPerParticipant) awareness clients")
+                    throw DocumentsError(
+                        .invalidAwareness,
+                        "a participant may speak for at most \(configuration.maxAwarenessClientsPerParticipant) awareness clients")
                 }
                 record.awarenessClients.insert(entry.clientID)
                 awarenessOwners[entry.clientID] = participant
@@ -46,7 +48,8 @@ extension OpenDocument {
     /// (keep the state as sent) when there is no `user` object or it already names them.
     static func stampingUser(_ state: JSONValue, _ userID: String) -> String? {
         guard var object = state.objectValue, var user = object["user"]?.objectValue,
-              user["id"] != .string(userID) else { return nil }
+            user["id"] != .string(userID)
+        else { return nil }
         user["id"] = .string(userID)
         object["user"] = .object(user)
         return JSONWriter.string(.object(object))

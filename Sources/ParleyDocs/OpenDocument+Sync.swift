@@ -109,8 +109,9 @@ extension OpenDocument {
     /// written, so this snapshot may replace the log and the batch in one transaction.
     private func snapshotIfCompactionDue(adding count: Int, bytes: Int) -> [UInt8]? {
         guard let current = loaded, !current.replica.hasPendingUpdates,
-              current.logCount + count >= configuration.compactAfterUpdates
-                || current.logBytes + bytes >= configuration.compactAfterBytes else { return nil }
+            current.logCount + count >= configuration.compactAfterUpdates
+                || current.logBytes + bytes >= configuration.compactAfterBytes
+        else { return nil }
         return current.replica.encodeStateAsUpdate()
     }
 
@@ -128,9 +129,11 @@ extension OpenDocument {
                 loaded?.logBytes = result.logBytes
                 loaded?.storedBytes = result.snapshotBytes + result.logBytes
                 for queued in batch {
-                    publisher.publish(DocumentBroadcast(app: app, documentID: id, kind: .update,
-                                                        message: YSyncMessage.update(queued.update).encode(),
-                                                        origin: queued.origin))
+                    publisher.publish(
+                        DocumentBroadcast(
+                            app: app, documentID: id, kind: .update,
+                            message: YSyncMessage.update(queued.update).encode(),
+                            origin: queued.origin))
                     queued.continuation.resume()
                 }
             } catch {

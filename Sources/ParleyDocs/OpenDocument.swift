@@ -55,8 +55,10 @@ actor OpenDocument {
     /// Set when the document was evicted or its store failed; every later call is refused.
     var isClosed = false
 
-    init(app: String, id: String, store: any DocumentStore, publisher: any DocumentPublisher,
-         configuration: DocumentsConfiguration, clock: StoreClock) {
+    init(
+        app: String, id: String, store: any DocumentStore, publisher: any DocumentPublisher,
+        configuration: DocumentsConfiguration, clock: StoreClock
+    ) {
         self.app = app
         self.id = id
         self.store = store
@@ -70,9 +72,11 @@ actor OpenDocument {
     func state() async throws(DocumentsError) -> Loaded {
         try checkOpen()
         if let loaded { return loaded }
-        let task = loadTask ?? Task { [app, id, store, configuration] in
-            try await Self.load(app: app, id: id, store: store, configuration: configuration)
-        }
+        let task =
+            loadTask
+            ?? Task { [app, id, store, configuration] in
+                try await Self.load(app: app, id: id, store: store, configuration: configuration)
+            }
         loadTask = task
         do {
             let value = try await task.value
@@ -90,8 +94,10 @@ actor OpenDocument {
         }
     }
 
-    private static func load(app: String, id: String, store: any DocumentStore,
-                             configuration: DocumentsConfiguration) async throws -> Loaded {
+    private static func load(
+        app: String, id: String, store: any DocumentStore,
+        configuration: DocumentsConfiguration
+    ) async throws -> Loaded {
         let info = try await store.document(app: app, id: id)
         let content = try await store.content(app: app, id: id)
         var replica = YDocument()
@@ -102,8 +108,9 @@ actor OpenDocument {
             throw DocumentsError(.storageUnavailable, "stored content of document \(id) does not decode: \(error)")
         }
         let logBytes = content.updates.reduce(0) { $0 + $1.count }
-        return Loaded(info: info, replica: replica, storedBytes: content.storedBytes,
-                      logCount: content.updates.count, logBytes: logBytes)
+        return Loaded(
+            info: info, replica: replica, storedBytes: content.storedBytes,
+            logCount: content.updates.count, logBytes: logBytes)
     }
 
     func checkOpen() throws(DocumentsError) {

@@ -36,7 +36,8 @@ public struct RefusalBackoff: Sendable {
     /// (ms) before closing the connection, 0 for a first refusal.
     public mutating func record(sender: String, message: [UInt8], now: Int64) -> Int64 {
         let fingerprint = Self.fingerprint(message)
-        var entry = entries[sender].flatMap { now - $0.lastSeen <= memory ? $0 : nil }
+        var entry =
+            entries[sender].flatMap { now - $0.lastSeen <= memory ? $0 : nil }
             ?? Entry(fingerprint: fingerprint, repeats: -1, lastSeen: now)
         entry.repeats = entry.fingerprint == fingerprint ? entry.repeats + 1 : 0
         entry.fingerprint = fingerprint

@@ -96,7 +96,7 @@ public struct YWebSocketSession: Sendable {
         do {
             _ = try await service.document(id: documentID, for: participant.userID)
             return []
-        } catch where error.code == .forbidden || error.code == .notFound {
+        } catch  where error.code == .forbidden || error.code == .notFound {
             state = .closed
             await service.leave(participant, documentID: documentID)
             return [.close(Self.revokedCode, reason: reason)]
@@ -126,7 +126,8 @@ public struct YWebSocketSession: Sendable {
     /// session (another document or app, or this session is its origin, or it is closed).
     public func deliver(_ broadcast: DocumentBroadcast) -> [UInt8]? {
         guard state == .open, broadcast.app == service.app, broadcast.documentID == documentID,
-              broadcast.origin != participant else { return nil }
+            broadcast.origin != participant
+        else { return nil }
         return broadcast.message
     }
 

@@ -11,16 +11,20 @@ extension InMemoryChatServer {
     typealias Reply = (status: Int, body: JSONValue?, events: [Event])
 
     /// Sends the request and returns the whole response (see ``HTTPTransport``).
-    public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
+    public func send(
+        _ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws(ParleyError) -> HTTPResponseMessage {
         guard state.withLock({ $0.reachable }) else { throw ParleyError(.network, "connection refused (server unreachable)") }
         progress?(0, request.body.count)
         let (path, query) = Self.split(request.url)
         state.withLock { $0.requestCounts[request.method + " " + path, default: 0] += 1 }
-        let failHistory = request.method == "GET" && path.hasSuffix("/messages") && state.withLock { state in
-            guard state.historyFailures > 0 else { return false }
-            state.historyFailures -= 1
-            return true
-        }
+        let failHistory =
+            request.method == "GET" && path.hasSuffix("/messages")
+            && state.withLock { state in
+                guard state.historyFailures > 0 else { return false }
+                state.historyFailures -= 1
+                return true
+            }
         let reply: Reply
         do {
             if failHistory { throw Failure(status: 503, code: "unavailable") }
@@ -66,7 +70,8 @@ extension InMemoryChatServer {
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
             } else {
                 bytes.append(byte)
@@ -77,7 +82,8 @@ extension InMemoryChatServer {
 
     private func caller(_ request: HTTPRequestMessage) throws -> String {
         guard let header = request.headers.first("Authorization"), header.hasPrefix("Bearer "),
-              let claims = JWTClaims(token: String(header.dropFirst(7))), let subject = claims.subject else {
+            let claims = JWTClaims(token: String(header.dropFirst(7))), let subject = claims.subject
+        else {
             throw Failure(status: 401, code: "authentication_required")
         }
         if let exp = claims.expiresAt, exp * 1000 < clock.now() { throw Failure(status: 401, code: "token_expired") }
@@ -108,16 +114,19 @@ extension InMemoryChatServer {
             switch (request.method, s.count, s.first) {
             case ("GET", 1, "me"): return (200, state.users[me]!.json, [])
             case ("GET", 2, "me") where s[1] == "rooms": return (200, Self.summaries(state, user: me), [])
-            case ("GET", 2, "users"): guard let user = state.users[s[1]] else { throw Failure(status: 404, code: "user_not_found") }
+            case ("GET", 2, "users"):
+                guard let user = state.users[s[1]] else { throw Failure(status: 404, code: "user_not_found") }
                 return (200, user.json, [])
             case ("GET", 3, "users") where s[2] == "presence":
                 return (200, PresenceStatus(userID: s[1], isOnline: state.sockets.values.contains { $0.userID == s[1] }).json, [])
             case ("POST", 1, "rooms"): return try Self.createRoom(&state, body, creator: me, now: now)
-            case ("POST", 2, "rooms") where s[1] == "direct": return try Self.directRoom(&state, me, body["user_id"]?.stringValue ?? "", now: now)
+            case ("POST", 2, "rooms") where s[1] == "direct":
+                return try Self.directRoom(&state, me, body["user_id"]?.stringValue ?? "", now: now)
             case ("POST", 2, "channels"): return try Self.channelAuth(state, me, body, user: s[1] == "user-auth")
             case ("POST", 2, "attachments"), ("GET", 2, "attachments"), ("GET", 3, "attachments"):
                 return try Self.attachment(&state, me, request, s, now: now)
-            case (_, _, "rooms") where s.count >= 2: return try Self.roomRoute(&state, me, request.method, Array(s.dropFirst()), body, query, request, now: now)
+            case (_, _, "rooms") where s.count >= 2:
+                return try Self.roomRoute(&state, me, request.method, Array(s.dropFirst()), body, query, request, now: now)
             default: throw Failure(status: 404, code: "not_found")
             }
         }
@@ -139,8 +148,9 @@ extension InMemoryChatServer {
         let list = state.rooms.values.filter { $0.members[user] != nil }.map { record -> RoomSummary in
             let read = record.members[user]!.readSeq
             let unread = record.messages.filter { $0.seq > read && $0.senderID != user && !$0.isDeleted }.count
-            return RoomSummary(room: record.room, role: record.members[user]!.role, readSeq: read, unreadCount: unread,
-                               lastMessage: record.messages.last)
+            return RoomSummary(
+                room: record.room, role: record.members[user]!.role, readSeq: read, unreadCount: unread,
+                lastMessage: record.messages.last)
         }.sorted { ($0.room.lastActivityAt, $0.room.id) > ($1.room.lastActivityAt, $1.room.id) }
         return .object(["rooms": .array(list.map(\.json))])
     }
@@ -152,9 +162,11 @@ extension InMemoryChatServer {
         let kind = ChatRoom.Kind(rawValue: body["kind"]?.stringValue ?? "private") ?? .private
         let others = (body["member_ids"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0 != creator }
         for other in others where state.users[other] == nil { throw Failure(status: 404, code: "user_not_found") }
-        var record = RoomRecord(room: ChatRoom(id: id, kind: kind, name: body["name"]?.stringValue, createdBy: creator,
-                                               lastActivityAt: now, memberCount: 1 + others.count, createdAt: now),
-                                members: [creator: (.admin, 0, nil)])
+        var record = RoomRecord(
+            room: ChatRoom(
+                id: id, kind: kind, name: body["name"]?.stringValue, createdBy: creator,
+                lastActivityAt: now, memberCount: 1 + others.count, createdAt: now),
+            members: [creator: (.admin, 0, nil)])
         for other in others { record.members[other] = (.member, 0, nil) }
         state.rooms[id] = record
         return (201, record.room.json, ([creator] + others).map { roomAdded(record.room, user: $0) })
@@ -173,13 +185,19 @@ extension InMemoryChatServer {
     }
 
     static func roomAdded(_ room: ChatRoom, user: String) -> Event {
-        Event(channel: "#server-to-user-" + user, name: "room.added", data: .object(["room_id": .string(room.id), "room": room.json, "role": .string("member")]))
+        Event(
+            channel: "#server-to-user-" + user, name: "room.added",
+            data: .object(["room_id": .string(room.id), "room": room.json, "role": .string("member")]))
     }
 
     static func channelAuth(_ state: State, _ me: String, _ body: JSONValue, user: Bool) throws -> Reply {
         let socketID = body["socket_id"]?.stringValue ?? ""
         if user {
-            return (200, .object(["auth": .string("fake-user:" + socketID), "user_data": .string(JSONWriter.string(.object(["id": .string(me)])))]), [])
+            return (
+                200,
+                .object(["auth": .string("fake-user:" + socketID), "user_data": .string(JSONWriter.string(.object(["id": .string(me)])))]),
+                []
+            )
         }
         let channel = body["channel_name"]?.stringValue ?? ""
         guard channel.hasPrefix("private-room-") else { throw Failure(status: 403, code: "channel_forbidden") }

@@ -60,7 +60,8 @@ extension InMemoryChatServer {
     private func signIn(_ id: Int, auth: String, userData: String) {
         let (ok, events): (Bool, [Event]) = state.withLock { state in
             guard let socket = state.sockets[id], auth == "fake-user:" + socket.socketID,
-                  let user = (try? JSONParser.parse(userData))?["id"]?.stringValue else { return (false, []) }
+                let user = (try? JSONParser.parse(userData))?["id"]?.stringValue
+            else { return (false, []) }
             state.sockets[id]?.userID = user
             let first = state.lastSeen[user] == nil
             state.lastSeen[user] = clock.now()

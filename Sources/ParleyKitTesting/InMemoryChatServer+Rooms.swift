@@ -3,8 +3,10 @@ import ParleyWireCore
 
 /// Room-scoped routes of the in-memory server: members, messages, reactions, cursors, typing.
 extension InMemoryChatServer {
-    static func roomRoute(_ state: inout State, _ me: String, _ method: String, _ s: [String], _ body: JSONValue,
-                          _ query: [String: String], _ request: HTTPRequestMessage, now: Int64) throws -> Reply {
+    static func roomRoute(
+        _ state: inout State, _ me: String, _ method: String, _ s: [String], _ body: JSONValue,
+        _ query: [String: String], _ request: HTTPRequestMessage, now: Int64
+    ) throws -> Reply {
         let roomID = s[0]
         let channel = "private-room-" + roomID
         switch (method, s.count, s.count > 1 ? s[1] : "") {
@@ -16,34 +18,61 @@ extension InMemoryChatServer {
             guard record.room.kind == .public else { throw Failure(status: 403, code: "room_not_joinable") }
             if record.members[me] == nil { record.members[me] = (.member, 0, nil); record.room.memberCount += 1 }
             state.rooms[roomID] = record
-            return (204, nil, [Event(channel: channel, name: "member.joined", data: .object(["room_id": .string(roomID), "user_id": .string(me)])),
-                               roomAdded(record.room, user: me)])
+            return (
+                204, nil,
+                [
+                    Event(channel: channel, name: "member.joined", data: .object(["room_id": .string(roomID), "user_id": .string(me)])),
+                    roomAdded(record.room, user: me)
+                ]
+            )
         case ("POST", 2, "leave"):
             var record = try member(state, roomID, me)
             record.members[me] = nil
             record.room.memberCount -= 1
             state.rooms[roomID] = record
-            return (204, nil, [Event(channel: channel, name: "member.left", data: .object(["room_id": .string(roomID), "user_id": .string(me)])),
-                               Event(channel: "#server-to-user-" + me, name: "room.removed", data: .object(["room_id": .string(roomID)]))])
+            return (
+                204, nil,
+                [
+                    Event(channel: channel, name: "member.left", data: .object(["room_id": .string(roomID), "user_id": .string(me)])),
+                    Event(channel: "#server-to-user-" + me, name: "room.removed", data: .object(["room_id": .string(roomID)]))
+                ]
+            )
         case ("GET", 2, "members"):
             let record = try member(state, roomID, me)
             let list = record.members.sorted { $0.key < $1.key }.map {
                 Membership(roomID: roomID, userID: $0.key, role: $0.value.role, readSeq: $0.value.readSeq)
             }
-            return (200, .object(["members": .array(list.map { m in
-                .object(["room_id": .string(m.roomID), "user_id": .string(m.userID), "role": .string(m.role.rawValue),
-                         "joined_at": .int(0), "read_seq": .number(String(m.readSeq)), "read_at": .null])
-            }), "next_after": .null]), [])
+            return (
+                200,
+                .object([
+                    "members": .array(
+                        list.map { m in
+                            .object([
+                                "room_id": .string(m.roomID), "user_id": .string(m.userID), "role": .string(m.role.rawValue),
+                                "joined_at": .int(0), "read_seq": .number(String(m.readSeq)), "read_at": .null
+                            ])
+                        }), "next_after": .null
+                ]), []
+            )
         case ("POST", 2, "members"):
             var record = try member(state, roomID, me)
             guard record.members[me]?.role == .admin else { throw Failure(status: 403, code: "not_room_admin") }
-            guard let user = body["user_id"]?.stringValue, state.users[user] != nil else { throw Failure(status: 404, code: "user_not_found") }
+            guard let user = body["user_id"]?.stringValue, state.users[user] != nil else {
+                throw Failure(status: 404, code: "user_not_found")
+            }
             if record.members[user] == nil { record.members[user] = (.member, 0, nil); record.room.memberCount += 1 }
             state.rooms[roomID] = record
-            return (201, .object(["room_id": .string(roomID), "user_id": .string(user), "role": .string("member"), "joined_at": .int(0),
-                                  "read_seq": .int(0), "read_at": .null]),
-                    [Event(channel: channel, name: "member.joined", data: .object(["room_id": .string(roomID), "user_id": .string(user)])),
-                     roomAdded(record.room, user: user)])
+            return (
+                201,
+                .object([
+                    "room_id": .string(roomID), "user_id": .string(user), "role": .string("member"), "joined_at": .int(0),
+                    "read_seq": .int(0), "read_at": .null
+                ]),
+                [
+                    Event(channel: channel, name: "member.joined", data: .object(["room_id": .string(roomID), "user_id": .string(user)])),
+                    roomAdded(record.room, user: user)
+                ]
+            )
         case ("GET", 2, "messages"):
             let record = try member(state, roomID, me)
             return (200, history(record, query), [])
@@ -59,7 +88,9 @@ extension InMemoryChatServer {
             return (result.created ? 201 : 200, result.message.json, result.events)
         case ("PATCH", 3, "messages"), ("DELETE", 3, "messages"):
             var record = try member(state, roomID, me)
-            guard let index = record.messages.firstIndex(where: { String($0.id) == s[2] }) else { throw Failure(status: 404, code: "message_not_found") }
+            guard let index = record.messages.firstIndex(where: { String($0.id) == s[2] }) else {
+                throw Failure(status: 404, code: "message_not_found")
+            }
             guard record.messages[index].senderID == me else { throw Failure(status: 403, code: "not_author") }
             if method == "PATCH" {
                 record.messages[index].parts = try MessagePart.list(body["parts"]?.arrayValue ?? [])
@@ -71,23 +102,37 @@ extension InMemoryChatServer {
             }
             state.rooms[roomID] = record
             let message = record.messages[index]
-            return (200, message.json, [Event(channel: channel, name: method == "PATCH" ? "message.updated" : "message.deleted",
-                                              data: .object(["room_id": .string(roomID), "seq": .number(String(message.seq)), "message": message.json]))])
+            return (
+                200, message.json,
+                [
+                    Event(
+                        channel: channel, name: method == "PATCH" ? "message.updated" : "message.deleted",
+                        data: .object(["room_id": .string(roomID), "seq": .number(String(message.seq)), "message": message.json]))
+                ]
+            )
         case ("PUT", 5, "messages"), ("DELETE", 5, "messages"):
             var record = try member(state, roomID, me)
-            guard let index = record.messages.firstIndex(where: { String($0.id) == s[2] }) else { throw Failure(status: 404, code: "message_not_found") }
+            guard let index = record.messages.firstIndex(where: { String($0.id) == s[2] }) else {
+                throw Failure(status: 404, code: "message_not_found")
+            }
             let emoji = s[4]
             var counts = record.messages[index].reactions
             if method == "PUT" {
-                if let i = counts.firstIndex(where: { $0.emoji == emoji }) { counts[i].count += 1 } else { counts.append(ReactionCount(emoji: emoji, count: 1)) }
+                if let i = counts.firstIndex(where: { $0.emoji == emoji }) {
+                    counts[i].count += 1
+                } else {
+                    counts.append(ReactionCount(emoji: emoji, count: 1))
+                }
             } else if let i = counts.firstIndex(where: { $0.emoji == emoji }) {
                 counts[i].count -= 1
                 if counts[i].count == 0 { counts.remove(at: i) }
             }
             record.messages[index].reactions = counts
             state.rooms[roomID] = record
-            let data: JSONValue = .object(["room_id": .string(roomID), "message_id": .number(s[2]), "seq": .number(String(record.messages[index].seq)),
-                                           "reactions": ReactionCount.json(counts)])
+            let data: JSONValue = .object([
+                "room_id": .string(roomID), "message_id": .number(s[2]), "seq": .number(String(record.messages[index].seq)),
+                "reactions": ReactionCount.json(counts)
+            ])
             return (200, data, [Event(channel: channel, name: "reaction.changed", data: data)])
         case ("PUT", 2, "cursor"):
             var record = try member(state, roomID, me)
@@ -98,22 +143,33 @@ extension InMemoryChatServer {
             record.members[me] = (old.role, seq, now)
             state.rooms[roomID] = record
             let unread = record.messages.filter { $0.seq > seq && $0.senderID != me && !$0.isDeleted }.count
-            return (200, cursor.json, [Event(channel: channel, name: "cursor.updated", data: cursor.json),
-                                       Event(channel: "#server-to-user-" + me, name: "room.read",
-                                             data: .object(["room_id": .string(roomID), "read_seq": .number(String(seq)), "unread_count": .int(unread)]))])
+            return (
+                200, cursor.json,
+                [
+                    Event(channel: channel, name: "cursor.updated", data: cursor.json),
+                    Event(
+                        channel: "#server-to-user-" + me, name: "room.read",
+                        data: .object(["room_id": .string(roomID), "read_seq": .number(String(seq)), "unread_count": .int(unread)]))
+                ]
+            )
         case ("GET", 2, "cursors"):
             let record = try member(state, roomID, me)
-            let cursors = record.members.sorted { $0.key < $1.key }.map { ReadCursor(roomID: roomID, userID: $0.key, seq: $0.value.readSeq, readAt: $0.value.readAt).json }
+            let cursors = record.members.sorted { $0.key < $1.key }.map {
+                ReadCursor(roomID: roomID, userID: $0.key, seq: $0.value.readSeq, readAt: $0.value.readAt).json
+            }
             return (200, .object(["cursors": .array(cursors)]), [])
         case ("POST", 2, "typing"):
             _ = try member(state, roomID, me)
-            return (204, nil, [Event(channel: channel, name: "typing", data: .object(["room_id": .string(roomID), "user_id": .string(me)]))])
+            return (
+                204, nil, [Event(channel: channel, name: "typing", data: .object(["room_id": .string(roomID), "user_id": .string(me)]))]
+            )
         case ("POST", 2, "attachments"):
             _ = try member(state, roomID, me)
             guard !request.body.isEmpty else { throw Failure(status: 422, code: "validation_failed") }
             let id = "att-\(state.attachments.count + 1)"
-            let meta = Attachment(id: id, roomID: roomID, uploaderID: me, contentType: request.headers.first("Content-Type") ?? "application/octet-stream",
-                                  size: Int64(request.body.count), downloadURL: "/v1/attachments/\(id)/content", downloadURLExpiresAt: 0)
+            let meta = Attachment(
+                id: id, roomID: roomID, uploaderID: me, contentType: request.headers.first("Content-Type") ?? "application/octet-stream",
+                size: Int64(request.body.count), downloadURL: "/v1/attachments/\(id)/content", downloadURLExpiresAt: 0)
             state.attachments[id] = (meta, request.body)
             return (201, meta.json, [])
         default:
@@ -137,20 +193,24 @@ extension InMemoryChatServer {
             page = Array(newer.prefix(limit))
             hasMore = newer.count > limit
         } else {
-            let older = query["before"].flatMap { Int64($0) }.map { before in record.messages.filter { $0.seq < before } } ?? record.messages
+            let older =
+                query["before"].flatMap { Int64($0) }.map { before in record.messages.filter { $0.seq < before } } ?? record.messages
             page = Array(older.suffix(limit))
             hasMore = older.count > limit
         }
         return .object(["messages": .array(page.map(\.json)), "has_more": .bool(hasMore)])
     }
 
-    static func append(_ state: inout State, room roomID: String, sender: String, clientID: String?, parts: [MessagePart],
-                       now: Int64) throws -> (message: ChatMessage, created: Bool, events: [Event]) {
+    static func append(
+        _ state: inout State, room roomID: String, sender: String, clientID: String?, parts: [MessagePart],
+        now: Int64
+    ) throws -> (message: ChatMessage, created: Bool, events: [Event]) {
         guard var record = state.rooms[roomID] else { throw Failure(status: 404, code: "room_not_found") }
         guard record.members[sender] != nil else { throw Failure(status: 403, code: "not_member") }
         if let clientID, let index = record.clientIDs[clientID] { return (record.messages[index], false, []) }
-        let message = ChatMessage(id: state.nextMessageID, roomID: roomID, seq: Int64(record.messages.count + 1), senderID: sender,
-                                  clientID: clientID, parts: parts, createdAt: now)
+        let message = ChatMessage(
+            id: state.nextMessageID, roomID: roomID, seq: Int64(record.messages.count + 1), senderID: sender,
+            clientID: clientID, parts: parts, createdAt: now)
         state.nextMessageID += 1
         if let clientID { record.clientIDs[clientID] = record.messages.count }
         record.messages.append(message)

@@ -128,7 +128,8 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
     @discardableResult
     public func post(_ text: String, as userID: String, in roomID: String) -> ChatMessage? {
         let (message, events) = state.withLock { state -> (ChatMessage?, [Event]) in
-            guard let result = try? Self.append(&state, room: roomID, sender: userID, clientID: nil, parts: [.text(text)], now: clock.now()) else {
+            guard let result = try? Self.append(&state, room: roomID, sender: userID, clientID: nil, parts: [.text(text)], now: clock.now())
+            else {
                 return (nil, [])
             }
             return (result.message, result.events)
@@ -139,8 +140,11 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
 
     /// Announces that `userID` is typing in a room.
     public func typing(_ userID: String, in roomID: String) {
-        publish([Event(channel: "private-room-" + roomID, name: "typing",
-                       data: .object(["room_id": .string(roomID), "user_id": .string(userID)]))])
+        publish([
+            Event(
+                channel: "private-room-" + roomID, name: "typing",
+                data: .object(["room_id": .string(roomID), "user_id": .string(userID)]))
+        ])
     }
 
     /// Publishes an event with `data` exactly as given (JSON or not) on a room's channel: what a
@@ -166,7 +170,8 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
             guard state.publishing else { return [] }
             var out: [(AsyncStream<RealtimeFrame>.Continuation, [UInt8])] = []
             for event in events {
-                let frame = PusherFrame.channelEvent(event: event.name, channel: event.channel, data: .string(JSONWriter.string(event.data)))
+                let frame = PusherFrame.channelEvent(
+                    event: event.name, channel: event.channel, data: .string(JSONWriter.string(event.data)))
                 for socket in state.sockets.values where socket.channels.contains(event.channel) {
                     out.append((socket.sink, frame))
                     if state.duplicating { out.append((socket.sink, frame)) }

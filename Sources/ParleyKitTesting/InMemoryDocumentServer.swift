@@ -68,7 +68,8 @@ public final class InMemoryDocumentServer: DocumentTransport {
     fileprivate func receive(_ bytes: [UInt8], from id: Int) {
         state.withLock { state in
             guard let link = state.links[id], var document = state.documents[link.url],
-                  let message = try? YSyncMessage.decode(bytes) else { return }
+                let message = try? YSyncMessage.decode(bytes)
+            else { return }
             var relay: [UInt8]?
             switch message {
             case .syncStep1(let vector):

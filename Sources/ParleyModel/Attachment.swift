@@ -24,8 +24,10 @@ public struct Attachment: Sendable, Hashable, Identifiable {
     public var downloadURLExpiresAt: Int64?
 
     /// Creates an attachment value.
-    public init(id: String, roomID: String, uploaderID: String, contentType: String, size: Int64,
-                width: Int? = nil, height: Int? = nil, createdAt: Int64 = 0, downloadURL: String? = nil, downloadURLExpiresAt: Int64? = nil) {
+    public init(
+        id: String, roomID: String, uploaderID: String, contentType: String, size: Int64,
+        width: Int? = nil, height: Int? = nil, createdAt: Int64 = 0, downloadURL: String? = nil, downloadURLExpiresAt: Int64? = nil
+    ) {
         self.id = id
         self.roomID = roomID
         self.uploaderID = uploaderID
@@ -41,11 +43,12 @@ public struct Attachment: Sendable, Hashable, Identifiable {
     /// Reads the API's form.
     public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "attachment")
-        self.init(id: try r.string("id"), roomID: try r.string("room_id"), uploaderID: try r.string("uploader_id"),
-                  contentType: try r.string("content_type"), size: try r.int64("size"),
-                  width: try r.int64IfPresent("width").map { Int($0) }, height: try r.int64IfPresent("height").map { Int($0) },
-                  createdAt: try r.int64IfPresent("created_at") ?? 0, downloadURL: try r.stringIfPresent("download_url"),
-                  downloadURLExpiresAt: try r.int64IfPresent("download_url_expires_at"))
+        self.init(
+            id: try r.string("id"), roomID: try r.string("room_id"), uploaderID: try r.string("uploader_id"),
+            contentType: try r.string("content_type"), size: try r.int64("size"),
+            width: try r.int64IfPresent("width").map { Int($0) }, height: try r.int64IfPresent("height").map { Int($0) },
+            createdAt: try r.int64IfPresent("created_at") ?? 0, downloadURL: try r.stringIfPresent("download_url"),
+            downloadURLExpiresAt: try r.int64IfPresent("download_url_expires_at"))
     }
 
     /// The API's form; the download URL and its expiry only when there is one.
@@ -53,7 +56,7 @@ public struct Attachment: Sendable, Hashable, Identifiable {
         var object: JSONObject = [
             "id": .string(id), "room_id": .string(roomID), "uploader_id": .string(uploaderID),
             "content_type": .string(contentType), "size": .int64(size),
-            "width": .optional(width), "height": .optional(height), "created_at": .int64(createdAt),
+            "width": .optional(width), "height": .optional(height), "created_at": .int64(createdAt)
         ]
         if let downloadURL {
             object["download_url"] = .string(downloadURL)

@@ -32,8 +32,10 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     }
 
     /// Creates a message value.
-    public init(id: Int64, roomID: String, seq: Int64, senderID: String, clientID: String? = nil, parts: [MessagePart],
-                createdAt: Int64, editedAt: Int64? = nil, deletedAt: Int64? = nil, isDeleted: Bool = false, reactions: [ReactionCount] = []) {
+    public init(
+        id: Int64, roomID: String, seq: Int64, senderID: String, clientID: String? = nil, parts: [MessagePart],
+        createdAt: Int64, editedAt: Int64? = nil, deletedAt: Int64? = nil, isDeleted: Bool = false, reactions: [ReactionCount] = []
+    ) {
         self.id = id
         self.roomID = roomID
         self.seq = seq
@@ -52,11 +54,12 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     /// Reads the API's form.
     public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "message")
-        self.init(id: try r.int64("id"), roomID: try r.string("room_id"), seq: try r.int64("seq"), senderID: try r.string("sender_id"),
-                  clientID: try r.stringIfPresent("client_id"), parts: try MessagePart.list(try r.array("parts")),
-                  createdAt: try r.int64("created_at"), editedAt: try r.int64IfPresent("edited_at"),
-                  deletedAt: try r.int64IfPresent("deleted_at"), isDeleted: try r.optionalBool("deleted") ?? false,
-                  reactions: try ReactionCount.list(try r.arrayIfPresent("reactions")))
+        self.init(
+            id: try r.int64("id"), roomID: try r.string("room_id"), seq: try r.int64("seq"), senderID: try r.string("sender_id"),
+            clientID: try r.stringIfPresent("client_id"), parts: try MessagePart.list(try r.array("parts")),
+            createdAt: try r.int64("created_at"), editedAt: try r.int64IfPresent("edited_at"),
+            deletedAt: try r.int64IfPresent("deleted_at"), isDeleted: try r.optionalBool("deleted") ?? false,
+            reactions: try ReactionCount.list(try r.arrayIfPresent("reactions")))
     }
 
     /// The API's form (``writeJSON(into:)`` writes the same bytes without building it).
@@ -65,7 +68,7 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
             "id": .int64(id), "room_id": .string(roomID), "seq": .int64(seq), "sender_id": .string(senderID),
             "client_id": .optional(clientID), "parts": .array(parts.map(\.json)), "created_at": .int64(createdAt),
             "edited_at": .optional(editedAt), "deleted_at": .optional(deletedAt), "deleted": .bool(isDeleted),
-            "reactions": ReactionCount.json(reactions),
+            "reactions": ReactionCount.json(reactions)
         ])
     }
 }

@@ -36,9 +36,11 @@ public struct ChatRoom: Sendable, Equatable, Identifiable {
     public var updatedAt: Int64
 
     /// Creates a room value; `updatedAt` defaults to `createdAt`.
-    public init(id: String, kind: Kind, name: String? = nil, customData: JSONValue? = nil, createdBy: String? = nil,
-                directUserIDs: [String] = [], lastSeq: Int64 = 0, lastActivityAt: Int64 = 0, memberCount: Int = 0,
-                createdAt: Int64 = 0, updatedAt: Int64? = nil) {
+    public init(
+        id: String, kind: Kind, name: String? = nil, customData: JSONValue? = nil, createdBy: String? = nil,
+        directUserIDs: [String] = [], lastSeq: Int64 = 0, lastActivityAt: Int64 = 0, memberCount: Int = 0,
+        createdAt: Int64 = 0, updatedAt: Int64? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.name = name
@@ -69,12 +71,13 @@ public struct ChatRoom: Sendable, Equatable, Identifiable {
             users.append(user)
         }
         let createdAt = try r.int64IfPresent("created_at") ?? 0
-        self.init(id: try r.string("id"), kind: kind, name: try r.stringIfPresent("name"),
-                  customData: r.value("custom_data").flatMap { $0.isNull ? nil : $0 }, createdBy: try r.stringIfPresent("created_by"),
-                  directUserIDs: users, lastSeq: try r.int64IfPresent("last_seq") ?? 0,
-                  lastActivityAt: try r.int64IfPresent("last_activity_at") ?? 0,
-                  memberCount: Int(try r.int64IfPresent("member_count") ?? 0), createdAt: createdAt,
-                  updatedAt: try r.int64IfPresent("updated_at") ?? createdAt)
+        self.init(
+            id: try r.string("id"), kind: kind, name: try r.stringIfPresent("name"),
+            customData: r.value("custom_data").flatMap { $0.isNull ? nil : $0 }, createdBy: try r.stringIfPresent("created_by"),
+            directUserIDs: users, lastSeq: try r.int64IfPresent("last_seq") ?? 0,
+            lastActivityAt: try r.int64IfPresent("last_activity_at") ?? 0,
+            memberCount: Int(try r.int64IfPresent("member_count") ?? 0), createdAt: createdAt,
+            updatedAt: try r.int64IfPresent("updated_at") ?? createdAt)
     }
 
     /// The API's form.
@@ -84,7 +87,7 @@ public struct ChatRoom: Sendable, Equatable, Identifiable {
             "custom_data": customData ?? .null, "created_by": .optional(createdBy),
             "direct_user_ids": .array(directUserIDs.map(JSONValue.string)), "last_seq": .int64(lastSeq),
             "last_activity_at": .int64(lastActivityAt), "member_count": .int(memberCount),
-            "created_at": .int64(createdAt), "updated_at": .int64(updatedAt),
+            "created_at": .int64(createdAt), "updated_at": .int64(updatedAt)
         ])
     }
 }

@@ -16,7 +16,9 @@ public struct ChatUser: Sendable, Equatable, Identifiable {
     public var updatedAt: Int64
 
     /// Creates a user value.
-    public init(id: String, name: String, avatarURL: String? = nil, customData: JSONValue? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0) {
+    public init(
+        id: String, name: String, avatarURL: String? = nil, customData: JSONValue? = nil, createdAt: Int64 = 0, updatedAt: Int64 = 0
+    ) {
         self.id = id
         self.name = name
         self.avatarURL = avatarURL
@@ -28,16 +30,17 @@ public struct ChatUser: Sendable, Equatable, Identifiable {
     /// Reads the API's form.
     public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "user")
-        self.init(id: try r.string("id"), name: try r.string("name"), avatarURL: try r.stringIfPresent("avatar_url"),
-                  customData: r.value("custom_data").flatMap { $0.isNull ? nil : $0 },
-                  createdAt: try r.int64IfPresent("created_at") ?? 0, updatedAt: try r.int64IfPresent("updated_at") ?? 0)
+        self.init(
+            id: try r.string("id"), name: try r.string("name"), avatarURL: try r.stringIfPresent("avatar_url"),
+            customData: r.value("custom_data").flatMap { $0.isNull ? nil : $0 },
+            createdAt: try r.int64IfPresent("created_at") ?? 0, updatedAt: try r.int64IfPresent("updated_at") ?? 0)
     }
 
     /// The API's form.
     public var json: JSONValue {
         .object([
             "id": .string(id), "name": .string(name), "avatar_url": .optional(avatarURL),
-            "custom_data": customData ?? .null, "created_at": .int64(createdAt), "updated_at": .int64(updatedAt),
+            "custom_data": customData ?? .null, "created_at": .int64(createdAt), "updated_at": .int64(updatedAt)
         ])
     }
 }

@@ -34,14 +34,17 @@ public struct DeviceRegistration: Sendable, Equatable, Hashable {
         let r = try JSONReader(json, "device")
         let name = try r.string("platform")
         guard let platform = Platform(rawValue: name) else { throw ParleyError(.decoding, "device: unknown platform \(name)") }
-        self.init(token: try r.string("token"), userID: try r.string("user_id"), platform: platform,
-                  updatedAt: try r.int64IfPresent("updated_at") ?? 0)
+        self.init(
+            token: try r.string("token"), userID: try r.string("user_id"), platform: platform,
+            updatedAt: try r.int64IfPresent("updated_at") ?? 0)
     }
 
     /// The API's form.
     public var json: JSONValue {
-        .object(["token": .string(token), "user_id": .string(userID), "platform": .string(platform.rawValue),
-                 "updated_at": .int64(updatedAt)])
+        .object([
+            "token": .string(token), "user_id": .string(userID), "platform": .string(platform.rawValue),
+            "updated_at": .int64(updatedAt)
+        ])
     }
 
     /// APNs hands the app its token as bytes; the server takes it as lowercase hex.

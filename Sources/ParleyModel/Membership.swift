@@ -30,16 +30,17 @@ public struct Membership: Sendable, Hashable {
         let r = try JSONReader(json, "membership")
         let roleText = try r.stringIfPresent("role") ?? MemberRole.member.rawValue
         guard let role = MemberRole(rawValue: roleText) else { throw ParleyError(.decoding, "membership: unknown role \(roleText)") }
-        self.init(roomID: try r.string("room_id"), userID: try r.string("user_id"), role: role,
-                  joinedAt: try r.int64IfPresent("joined_at") ?? 0, readSeq: try r.int64IfPresent("read_seq") ?? 0,
-                  readAt: try r.int64IfPresent("read_at"))
+        self.init(
+            roomID: try r.string("room_id"), userID: try r.string("user_id"), role: role,
+            joinedAt: try r.int64IfPresent("joined_at") ?? 0, readSeq: try r.int64IfPresent("read_seq") ?? 0,
+            readAt: try r.int64IfPresent("read_at"))
     }
 
     /// The API's form.
     public var json: JSONValue {
         .object([
             "room_id": .string(roomID), "user_id": .string(userID), "role": .string(role.rawValue),
-            "joined_at": .int64(joinedAt), "read_seq": .int64(readSeq), "read_at": .optional(readAt),
+            "joined_at": .int64(joinedAt), "read_seq": .int64(readSeq), "read_at": .optional(readAt)
         ])
     }
 }

@@ -19,8 +19,9 @@ public struct PresenceStatus: Sendable, Hashable {
     /// Reads the API's form.
     public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "presence")
-        self.init(userID: try r.string("user_id"), isOnline: try r.optionalBool("online") ?? false,
-                  lastSeenAt: try r.int64IfPresent("last_seen_at"))
+        self.init(
+            userID: try r.string("user_id"), isOnline: try r.optionalBool("online") ?? false,
+            lastSeenAt: try r.int64IfPresent("last_seen_at"))
     }
 
     /// The API's form.

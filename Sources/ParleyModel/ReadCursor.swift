@@ -22,8 +22,9 @@ public struct ReadCursor: Sendable, Hashable {
     /// Reads the API's form.
     public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "cursor")
-        self.init(roomID: try r.string("room_id"), userID: try r.string("user_id"), seq: try r.int64("seq"),
-                  readAt: try r.int64IfPresent("read_at"))
+        self.init(
+            roomID: try r.string("room_id"), userID: try r.string("user_id"), seq: try r.int64("seq"),
+            readAt: try r.int64IfPresent("read_at"))
     }
 
     /// The API's form.

@@ -31,16 +31,17 @@ public struct RoomSummary: Sendable, Equatable, Identifiable {
         let roleText = try r.stringIfPresent("role") ?? MemberRole.member.rawValue
         guard let role = MemberRole(rawValue: roleText) else { throw ParleyError(.decoding, "room summary: unknown role \(roleText)") }
         let last = r.value("last_message")
-        self.init(room: try ChatRoom(json: r.value("room")), role: role, readSeq: try r.int64IfPresent("read_seq") ?? 0,
-                  unreadCount: Int(try r.int64IfPresent("unread_count") ?? 0),
-                  lastMessage: last == nil || last == .null ? nil : try ChatMessage(json: last))
+        self.init(
+            room: try ChatRoom(json: r.value("room")), role: role, readSeq: try r.int64IfPresent("read_seq") ?? 0,
+            unreadCount: Int(try r.int64IfPresent("unread_count") ?? 0),
+            lastMessage: last == nil || last == .null ? nil : try ChatMessage(json: last))
     }
 
     /// The API's form.
     public var json: JSONValue {
         .object([
             "room": room.json, "role": .string(role.rawValue), "read_seq": .int64(readSeq),
-            "unread_count": .int(unreadCount), "last_message": lastMessage?.json ?? .null,
+            "unread_count": .int(unreadCount), "last_message": lastMessage?.json ?? .null
         ])
     }
 }

@@ -12,7 +12,7 @@ enum AccessLog {
         var fields: [(String, String)] = [
             ("method", record.method), ("route", record.route), ("status", String(record.status)),
             ("duration_ms", milliseconds(record.durationMicroseconds)),
-            ("bytes_in", String(record.bytesIn)), ("bytes_out", String(record.bytesOut)),
+            ("bytes_in", String(record.bytesIn)), ("bytes_out", String(record.bytesOut))
         ]
         if let client = record.client { fields.append(("client", client)) }
         if let app = record.app { fields.append(("app", app)) }

@@ -1,6 +1,5 @@
-import ParleyStore
-
 import ParleyPlatform
+import ParleyStore
 import ParleySystem
 
 /// `parley backup DEST`: a consistent copy of a server's embedded store, taken while it
@@ -59,10 +58,12 @@ enum BackupCommand {
     static func backup(dataDirectory: String, to destination: String) throws(ServerStartError) -> Int {
         let database = "\(dataDirectory)/\(StoreLocation.sqliteFileName)"
         guard access(database, F_OK) == 0 else {
-            throw ServerStartError(code: "backup", message: "no database at \(database) (is this a data directory with the embedded store?)")
+            throw ServerStartError(
+                code: "backup", message: "no database at \(database) (is this a data directory with the embedded store?)")
         }
         guard mkdir(destination, 0o750) == 0 else {
-            throw ServerStartError(code: "backup", message: "cannot create \(destination): \(String(cString: strerror(errno))) (it must not exist yet)")
+            throw ServerStartError(
+                code: "backup", message: "cannot create \(destination): \(String(cString: strerror(errno))) (it must not exist yet)")
         }
         do {
             try SQLiteBackup.copy(from: database, to: "\(destination)/\(StoreLocation.sqliteFileName)")

@@ -19,7 +19,7 @@ struct ChannelsMount {
     static let apiPatterns = [
         "/apps/{app_id}/events", "/apps/{app_id}/batch_events", "/apps/{app_id}/channels",
         "/apps/{app_id}/channels/{channel_name}", "/apps/{app_id}/channels/{channel_name}/users",
-        "/apps/{app_id}/users/{user_id}/terminate_connections", "/users/{user_id}/terminate_connections",
+        "/apps/{app_id}/users/{user_id}/terminate_connections", "/users/{user_id}/terminate_connections"
     ]
 
     func mount(on routes: inout HTTPRoutes) {
@@ -28,24 +28,30 @@ struct ChannelsMount {
         // then close frame) is what a slow consumer sees; the socket's bound is only a backstop.
         // A consumer that fell behind gets 30 s to read that close before TCP is cut; what it
         // holds meanwhile is bounded (its queue was dropped).
-        let socketOptions = WebSocketRouteOptions(maxMessageSize: options.maxMessageSize,
-                                                  deflate: options.compression ? Self.deflatePolicy : nil,
-                                                  maxOutboundBytes: service.config.maxOutboundBytes + 64 * 1024,
-                                                  overflowCloseCode: WebSocketCloseCode(rawValue: 4100),
-                                                  closeTimeout: .seconds(30))
+        let socketOptions = WebSocketRouteOptions(
+            maxMessageSize: options.maxMessageSize,
+            deflate: options.compression ? Self.deflatePolicy : nil,
+            maxOutboundBytes: service.config.maxOutboundBytes + 64 * 1024,
+            overflowCloseCode: WebSocketCloseCode(rawValue: 4100),
+            closeTimeout: .seconds(30))
         routes.webSocket("/app/{key}", options: socketOptions) { request, socket in
             Self.open(service: service, request: request, socket: socket)
         }
         let api: HTTPHandler = { request, responder in
-            let answer = service.handleAPI(PusherAPIRequest(method: request.method.rawValue, target: request.head.target,
-                                                            body: request.body))
+            let answer = service.handleAPI(
+                PusherAPIRequest(
+                    method: request.method.rawValue, target: request.head.target,
+                    body: request.body))
             responder.respond(.json(answer.body, status: HTTPStatus(answer.status)))
         }
         // A request with a body is judged by its signed head first: a stranger's body is never read.
         let headCheck: HTTPHeadCheck = { request in
             guard request.head.announcesBody,
-                  let refusal = service.apiRefusalBeforeBody(PusherAPIRequest(method: request.method.rawValue,
-                                                                              target: request.head.target)) else { return nil }
+                let refusal = service.apiRefusalBeforeBody(
+                    PusherAPIRequest(
+                        method: request.method.rawValue,
+                        target: request.head.target))
+            else { return nil }
             return .json(refusal.body, status: HTTPStatus(refusal.status))
         }
         // The API routes itself; its endpoints are named here too so that the access log and
@@ -60,8 +66,11 @@ struct ChannelsMount {
     private static func open(service: ChannelsService, request: HTTPRequest, socket: WebSocket) {
         let transport = WebSocketPusherTransport(socket: socket)
         let query = PusherQuery(parsing: Substring(request.target.rawQuery ?? ""))
-        guard let session = service.openSession(path: request.target.rawPath, query: query, transport: transport,
-                                                loopIndex: socket.loop.index) else { return }
+        guard
+            let session = service.openSession(
+                path: request.target.rawPath, query: query, transport: transport,
+                loopIndex: socket.loop.index)
+        else { return }
         transport.attach(session, loop: socket.loop)
     }
 }

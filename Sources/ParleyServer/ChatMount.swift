@@ -22,8 +22,9 @@ struct ChatMount {
         for endpoint in service.endpoints {
             // Uploads stream up to the attachment limit; everything else is a small JSON body.
             let limit = endpoint.path.hasSuffix("/attachments") && endpoint.method == .POST ? limits.attachmentBytes : limits.jsonBodyBytes
-            routes.add(endpoint.method, endpoint.path, maxBodySize: limit, headCheck: Self.credentialsCheck(service, endpoint, cors),
-                       Self.handler(service, endpoint, cors))
+            routes.add(
+                endpoint.method, endpoint.path, maxBodySize: limit, headCheck: Self.credentialsCheck(service, endpoint, cors),
+                Self.handler(service, endpoint, cors))
         }
         let fallback = Self.handler(service, cors)
         for method in Self.methods {
@@ -37,10 +38,12 @@ struct ChatMount {
     static func credentialsCheck(_ service: ChatService, _ endpoint: ChatEndpoint, _ cors: CORSRules) -> HTTPHeadCheck {
         { request in
             guard request.head.announcesBody,
-                  let refusal = service.refusalBeforeBody(chatRequest(from: request), endpoint: endpoint) else { return nil }
-            return HTTPResponse(status: refusal.status,
-                                headers: cors.decorate(refusal.headers, origin: request.headers.first("Origin"), app: nil),
-                                body: refusal.body)
+                let refusal = service.refusalBeforeBody(chatRequest(from: request), endpoint: endpoint)
+            else { return nil }
+            return HTTPResponse(
+                status: refusal.status,
+                headers: cors.decorate(refusal.headers, origin: request.headers.first("Origin"), app: nil),
+                body: refusal.body)
         }
     }
 
@@ -48,9 +51,10 @@ struct ChatMount {
     static func routingCheck(_ service: ChatService, _ cors: CORSRules) -> HTTPHeadCheck {
         { request in
             guard let error = service.routingError(chatRequest(from: request)) else { return nil }
-            return HTTPResponse(status: error.status,
-                                headers: cors.decorate(error.headers, origin: request.headers.first("Origin"), app: nil),
-                                body: error.body)
+            return HTTPResponse(
+                status: error.status,
+                headers: cors.decorate(error.headers, origin: request.headers.first("Origin"), app: nil),
+                body: error.body)
         }
     }
 
@@ -89,8 +93,9 @@ struct ChatMount {
             let executor: (any TaskExecutor)? = endpoint.blocks ? nil : responder.loop
             Task(executorPreference: executor) {
                 let response = await service.handle(chatRequest, endpoint: endpoint, parameters: parameters)
-                var answer = HTTPResponse(status: response.status, headers: cors.decorate(response.headers, origin: origin, app: response.appID),
-                                          body: response.body)
+                var answer = HTTPResponse(
+                    status: response.status, headers: cors.decorate(response.headers, origin: origin, app: response.appID),
+                    body: response.body)
                 answer.loggedApp = response.appID
                 answer.loggedUser = response.userID
                 responder.respond(answer)
@@ -105,16 +110,18 @@ struct ChatMount {
             let origin = request.headers.first("Origin")
             Task {
                 let response = await service.handle(chatRequest)
-                responder.respond(status: response.status, headers: cors.decorate(response.headers, origin: origin, app: nil),
-                                  body: response.body)
+                responder.respond(
+                    status: response.status, headers: cors.decorate(response.headers, origin: origin, app: nil),
+                    body: response.body)
             }
         }
     }
 
     /// The transport-free request: decoded path segments (a `%2F` stays inside its segment) and query.
     static func chatRequest(from request: HTTPRequest) -> ChatRequest {
-        var chatRequest = ChatRequest(method: request.method, path: "", query: request.target.query,
-                                      headers: request.headers, body: request.body)
+        var chatRequest = ChatRequest(
+            method: request.method, path: "", query: request.target.query,
+            headers: request.headers, body: request.body)
         chatRequest.pathSegments = request.target.pathSegments
         return chatRequest
     }

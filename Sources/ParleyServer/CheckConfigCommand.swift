@@ -51,7 +51,9 @@ enum CheckConfigCommand {
         options.configPath = file.path
         var problems: [ConfigProblem] = []
         if case .failure(let problem) = file.apps() { problems.append(problem) }
-        if case .failure(let error) = ParleyServerMain.loadEdgeOptions(options) { problems.append(ConfigProblem(path: "$.http", message: error.message)) }
+        if case .failure(let error) = ParleyServerMain.loadEdgeOptions(options) {
+            problems.append(ConfigProblem(path: "$.http", message: error.message))
+        }
         switch ParleyServerMain.optionsWithConfigFileTLS(options) {
         case .failure(let error):
             problems.append(ConfigProblem(path: "$.tls", message: error.message))

@@ -27,7 +27,9 @@ final class DataDirectoryLock: Sendable {
         } catch {
             throw ServerStartError(code: "data_dir", message: "cannot open \(path): \(error.reason)")
         }
-        let locked = file.withRawValue { fd in Result { () throws(SystemCallError) in try SystemCall.retrying("flock") { flock(fd, LOCK_EX | LOCK_NB) } } }
+        let locked = file.withRawValue { fd in
+            Result { () throws(SystemCallError) in try SystemCall.retrying("flock") { flock(fd, LOCK_EX | LOCK_NB) } }
+        }
         if case .failure(let error) = locked {
             let holder = file.withRawValue(readPID)
             try? file.close()
@@ -35,10 +37,12 @@ final class DataDirectoryLock: Sendable {
                 throw ServerStartError(code: "data_dir", message: "cannot lock \(path): \(error.reason)")
             }
             let who = holder.map { "another parley server (pid \($0))" } ?? "another parley server"
-            throw ServerStartError(code: "data_dir_locked", message: """
-                the data directory \(directory) is in use by \(who); two servers must not share one \
-                embedded database. Stop that server or give this one another --data-dir
-                """)
+            throw ServerStartError(
+                code: "data_dir_locked",
+                message: """
+                    the data directory \(directory) is in use by \(who); two servers must not share one \
+                    embedded database. Stop that server or give this one another --data-dir
+                    """)
         }
         file.withRawValue(writePID)
         return DataDirectoryLock(file: file)

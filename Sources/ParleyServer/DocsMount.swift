@@ -35,15 +35,21 @@ final class DocsMount: AccessEndObserver {
         for app in apps.apps {
             var configuration = DocumentsConfiguration()
             configuration.creationRate = app.limits.rates[.documents]
-            services[app.id] = DocumentsService(app: app.id, store: documents, membership: membership, publisher: publisher,
-                                                configuration: configuration)
+            services[app.id] = DocumentsService(
+                app: app.id, store: documents, membership: membership, publisher: publisher,
+                configuration: configuration)
         }
         self.services = services
         self.sockets = sockets
-        backlogLimits = Dictionary(apps.apps.map { app in
-            (app.id, .init(pauseMessages: app.limits.documentBacklogMessages, pauseBytes: app.limits.documentBacklogBytes,
-                           closeBytes: 8 * app.limits.documentBacklogBytes))
-        }, uniquingKeysWith: { first, _ in first })
+        backlogLimits = Dictionary(
+            apps.apps.map { app in
+                (
+                    app.id,
+                    .init(
+                        pauseMessages: app.limits.documentBacklogMessages, pauseBytes: app.limits.documentBacklogBytes,
+                        closeBytes: 8 * app.limits.documentBacklogBytes)
+                )
+            }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `POST /v1/channels/auth` for `private-doc-{id}`: whoever may open the document.
@@ -54,7 +60,7 @@ final class DocsMount: AccessEndObserver {
             let info = try await service.document(id: id, for: user)
             // A room's document is open to the room's members: the grant ends with the membership.
             return info.ownerRoomID.map { .allowedWhileMember(room: $0) } ?? .allowed
-        } catch where error.code == .forbidden || error.code == .notFound {
+        } catch  where error.code == .forbidden || error.code == .notFound {
             return .denied(ChatError(.channelForbidden, "you may not open document \(id)"))
         } catch {
             return .denied(ChatError(.unavailable, "documents are unavailable: \(error)"))
@@ -68,8 +74,9 @@ final class DocsMount: AccessEndObserver {
 
     /// Adds the y-websocket endpoints.
     func mount(on routes: inout HTTPRoutes, chat: ChatService, options: ServeOptions) {
-        let socketOptions = WebSocketRouteOptions(maxMessageSize: max(options.maxMessageSize, 1 << 20),
-                                                  pingInterval: .seconds(30), maxOutboundBytes: 8 << 20)
+        let socketOptions = WebSocketRouteOptions(
+            maxMessageSize: max(options.maxMessageSize, 1 << 20),
+            pingInterval: .seconds(30), maxOutboundBytes: 8 << 20)
         let check: WebSocketUpgradeCheck = { request, _ in
             switch Self.authenticate(request, chat: chat) {
             case .success: return nil
@@ -119,8 +126,10 @@ final class DocsMount: AccessEndObserver {
     }
 
     /// Starts one connection: resolves the document, then feeds the session in order.
-    private func open(_ request: HTTPRequest, socket: WebSocket, chat: ChatService,
-                      resolve: @escaping @Sendable (DocumentsService, String) async throws -> String) {
+    private func open(
+        _ request: HTTPRequest, socket: WebSocket, chat: ChatService,
+        resolve: @escaping @Sendable (DocumentsService, String) async throws -> String
+    ) {
         guard case .success(let token) = Self.authenticate(request, chat: chat), let service = services[token.appID] else {
             socket.close(code: YWebSocketSession.forbiddenCode, reason: "unauthorized")
             return
@@ -137,8 +146,9 @@ final class DocsMount: AccessEndObserver {
                 _ = try await chat.authenticateUser(raw, expectedApp: expectedApp)
             } catch {
                 let revoked = (error as? ChatError)?.code == .tokenRevoked
-                socket.close(code: revoked ? YWebSocketSession.revokedCode : YWebSocketSession.forbiddenCode,
-                             reason: revoked ? ChatErrorCode.tokenRevoked.rawValue : "unauthorized")
+                socket.close(
+                    code: revoked ? YWebSocketSession.revokedCode : YWebSocketSession.forbiddenCode,
+                    reason: revoked ? ChatErrorCode.tokenRevoked.rawValue : "unauthorized")
                 return
             }
             let documentID: String
@@ -150,8 +160,9 @@ final class DocsMount: AccessEndObserver {
                 socket.close(code: code, reason: reason)
                 return
             }
-            let session = YWebSocketSession(service: service, userID: token.userID,
-                                            connectionID: "yws-" + connection.id, documentID: documentID)
+            let session = YWebSocketSession(
+                service: service, userID: token.userID,
+                connectionID: "yws-" + connection.id, documentID: documentID)
             await connection.run(session, registry: sockets, refusals: refusals)
         }
     }
@@ -190,8 +201,13 @@ struct DocumentFanout: DocumentPublisher {
 
     func publish(_ broadcast: DocumentBroadcast) {
         if let app = apps.app(id: broadcast.app) {
-            hub.publish(app: app, events: [HubEvent(channel: broadcast.pusherChannel, event: DocumentBroadcast.pusherEvent,
-                                                    data: .string(Base64.encode(broadcast.message)))])
+            hub.publish(
+                app: app,
+                events: [
+                    HubEvent(
+                        channel: broadcast.pusherChannel, event: DocumentBroadcast.pusherEvent,
+                        data: .string(Base64.encode(broadcast.message)))
+                ])
         }
         sockets.deliver(broadcast)
     }

@@ -21,8 +21,10 @@ final class DocumentRefusals: Sendable {
     }
 
     /// Records a refusal; returns how long to hold the connection before closing it.
-    func record(_ error: DocumentsError, app: String, document: String, user: String, connection: String,
-                message: [UInt8]) -> Duration {
+    func record(
+        _ error: DocumentsError, app: String, document: String, user: String, connection: String,
+        message: [UInt8]
+    ) -> Duration {
         let time = now()
         let delay = state.withLock { state in
             state.byCode[error.code.rawValue, default: 0] += 1
@@ -30,11 +32,13 @@ final class DocumentRefusals: Sendable {
             if delay > 0 { state.slowed += 1 }
             return delay
         }
-        logger.warning("document message refused", [
-            ("app", app), ("document", document), ("user", user), ("connection", connection),
-            ("code", error.code.rawValue), ("reason", error.message), ("bytes", String(message.count)),
-            ("close_delay_ms", String(delay)),
-        ])
+        logger.warning(
+            "document message refused",
+            [
+                ("app", app), ("document", document), ("user", user), ("connection", connection),
+                ("code", error.code.rawValue), ("reason", error.message), ("bytes", String(message.count)),
+                ("close_delay_ms", String(delay))
+            ])
         return .milliseconds(delay)
     }
 

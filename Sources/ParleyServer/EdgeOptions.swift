@@ -93,8 +93,10 @@ extension EdgeOptions {
         return proxies
     }
 
-    static let fileKeys = ["max_connections", "max_connections_per_ip", "limit_loopback", "head_timeout", "body_timeout",
-                           "min_body_rate", "trusted_proxies"]
+    static let fileKeys = [
+        "max_connections", "max_connections_per_ip", "limit_loopback", "head_timeout", "body_timeout",
+        "min_body_rate", "trusted_proxies"
+    ]
 
     private static func int(_ section: JSONValue, _ key: String, _ range: ClosedRange<Int>) throws(ServerStartError) -> Int? {
         guard let value = section[key], value != .null else { return nil }

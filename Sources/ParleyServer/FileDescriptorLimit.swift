@@ -30,7 +30,8 @@ enum FileDescriptorLimit {
     /// `/proc/sys/fs/nr_open`, the most descriptors a process may have; 1,048,576 if unreadable.
     private static var kernelMaximum: Int {
         guard let bytes = ParleyServerMain.readFile("/proc/sys/fs/nr_open"),
-              let value = Int(String(decoding: bytes, as: UTF8.self).filter(\.isNumber)), value > 0 else { return 1 << 20 }
+            let value = Int(String(decoding: bytes, as: UTF8.self).filter(\.isNumber)), value > 0
+        else { return 1 << 20 }
         return value
     }
 

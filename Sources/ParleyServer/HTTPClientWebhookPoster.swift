@@ -10,8 +10,11 @@ struct HTTPClientWebhookPoster: WebhookPoster {
 
     /// A poster on `group`'s loops giving up after `timeout` without a byte moving.
     init(group: EventLoopGroup, timeout: Duration = .seconds(10)) {
-        client = HTTPClient(group: group, configuration: HTTPClientConfiguration(timeout: timeout, maxResponseBytes: 64 * 1024,
-                                                                                 maxIdleConnectionsPerServer: 0))
+        client = HTTPClient(
+            group: group,
+            configuration: HTTPClientConfiguration(
+                timeout: timeout, maxResponseBytes: 64 * 1024,
+                maxIdleConnectionsPerServer: 0))
     }
 
     func post(_ delivery: WebhookDelivery, completion: @escaping @Sendable (Int?) -> Void) {

@@ -1,8 +1,7 @@
 import Dispatch
-import Synchronization
-
 import ParleyPlatform
 import ParleySystem
+import Synchronization
 
 /// Writes log lines to standard error on a thread of its own, so an event loop never waits
 /// for the log: when stderr is a pipe nobody reads (or a slow terminal), `write(2)` blocks,
@@ -31,7 +30,11 @@ final class LogWriter: Sendable {
         }
         queue.async { [self] in
             let lost = dropped.exchange(0, ordering: .relaxed)
-            if lost > 0 { Self.writeOut("time=\(Logger.timestamp()) level=warning component=log msg=\"log lines dropped: stderr was not keeping up\" count=\(lost)\n") }
+            if lost > 0 {
+                Self.writeOut(
+                    "time=\(Logger.timestamp()) level=warning component=log msg=\"log lines dropped: stderr was not keeping up\" count=\(lost)\n"
+                )
+            }
             Self.writeOut(line)
             waiting.subtract(1, ordering: .relaxed)
         }

@@ -4,7 +4,8 @@ extension Logger {
     /// One log event as a JSON object: `time`, `level`, `component`, `msg`, then the fields
     /// (all strings; a field named like one of the first four is written after them as well).
     static func jsonLine(time: String, level: Level, label: String, message: String, fields: [(String, String)]) -> String {
-        var line = #"{"time":"# + jsonString(time) + #","level":"# + jsonString(level.rawValue)
+        var line =
+            #"{"time":"# + jsonString(time) + #","level":"# + jsonString(level.rawValue)
             + #","component":"# + jsonString(label) + #","msg":"# + jsonString(message)
         for (key, value) in fields { line += ",\(jsonString(key)):\(jsonString(value))" }
         return line + "}"

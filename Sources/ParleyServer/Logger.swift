@@ -11,7 +11,14 @@ public struct Logger: Sendable {
     public enum Level: String, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
         public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
-        var rank: Int { switch self { case .debug: 0; case .info: 1; case .warning: 2; case .error: 3 } }
+        var rank: Int {
+            switch self {
+            case .debug: 0;
+            case .info: 1;
+            case .warning: 2;
+            case .error: 3
+            }
+        }
     }
 
     /// The component name written on every line.
@@ -47,7 +54,8 @@ public struct Logger: Sendable {
     public func error(_ message: String, _ fields: [(String, String)] = []) { log(.error, message, fields) }
 
     static func quoted(_ value: String) -> String {
-        let plain = !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 < 0x7F }
+        let plain =
+            !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 < 0x7F }
         if plain { return value }
         var out = "\""
         for scalar in value.unicodeScalars {
@@ -70,6 +78,7 @@ public struct Logger: Sendable {
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let millis = Int(now.tv_nsec / 1_000_000)
         let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
     }
 }

@@ -43,7 +43,8 @@ struct MetricsAccess: Sendable, Equatable {
         case .closed: return false
         case .token(let token):
             guard let authorization, authorization.utf8.count > 7,
-                  HTTPHeaders.namesEqual(String(authorization.prefix(7)), "Bearer ") else { return false }
+                HTTPHeaders.namesEqual(String(authorization.prefix(7)), "Bearer ")
+            else { return false }
             return Digest.constantTimeEqual(Array(authorization.utf8.dropFirst(7)), Array(token.utf8))
         }
     }

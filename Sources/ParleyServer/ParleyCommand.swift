@@ -1,3 +1,4 @@
+import ParleyPlatform
 
 /// The `parley` command line: picks the subcommand and runs it.
 public enum ParleyCommand {
@@ -64,8 +65,6 @@ public enum ParleyCommand {
         return await ParleyServerMain.run(options)
     }
 }
-
-import ParleyPlatform
 
 /// Writes a line to standard error (after the log lines queued before it).
 func printError(_ line: String) {

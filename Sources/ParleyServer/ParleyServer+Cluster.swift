@@ -26,8 +26,10 @@ extension ParleyServer {
     static func healthBody(cluster: ClusterChannelHub?) -> String {
         guard let cluster else { return #"{"status":"ok"}"# }
         let state = cluster.statistics.state
-        var fields: JSONObject = ["status": .string(state.connected ? "ok" : "degraded"), "node": .string(cluster.nodeID),
-                                  "bus": .string(state.connected ? "connected" : "disconnected")]
+        var fields: JSONObject = [
+            "status": .string(state.connected ? "ok" : "degraded"), "node": .string(cluster.nodeID),
+            "bus": .string(state.connected ? "connected" : "disconnected")
+        ]
         if !state.connected { fields["reason"] = .string(state.reason ?? "unknown") }
         return String(decoding: JSONWriter.serialize(.object(fields)), as: UTF8.self)
     }

@@ -8,14 +8,18 @@ extension ParleyServer {
     /// A server on the same loops answering only `GET /metrics`, for `--metrics-address`;
     /// nil without one. It writes no access log lines: a scraper's visits every few seconds
     /// would drown the requests worth reading.
-    static func metricsServer(options: ServeOptions, config: ChannelsConfig?, group: EventLoopGroup,
-                              sources: ServerRoutes.MetricsSources) -> HTTPServer? {
+    static func metricsServer(
+        options: ServeOptions, config: ChannelsConfig?, group: EventLoopGroup,
+        sources: ServerRoutes.MetricsSources
+    ) -> HTTPServer? {
         guard let listen = options.metricsListen else { return nil }
         var routes = HTTPRoutes()
-        ServerRoutes.mountMetrics(on: &routes, sources,
-                                  access: MetricsAccess(options: options, config: config, listenerHost: listen.host))
-        var configuration = HTTPServerConfiguration(host: listen.host, port: listen.port,
-                                                    serverName: "parley/\(ParleyVersion.string)")
+        ServerRoutes.mountMetrics(
+            on: &routes, sources,
+            access: MetricsAccess(options: options, config: config, listenerHost: listen.host))
+        var configuration = HTTPServerConfiguration(
+            host: listen.host, port: listen.port,
+            serverName: "parley/\(ParleyVersion.string)")
         configuration.maxConnections = 64
         return HTTPServer(group: group, configuration: configuration, routes: routes)
     }
@@ -26,8 +30,9 @@ extension ParleyServer {
         do throws(NetError) {
             try metricsHTTP.start()
         } catch {
-            throw ServerStartError(code: error.code == .addressInUse ? "metrics_address_in_use" : "metrics_listen",
-                                   message: "could not listen on --metrics-address \(address): \(error)")
+            throw ServerStartError(
+                code: error.code == .addressInUse ? "metrics_address_in_use" : "metrics_listen",
+                message: "could not listen on --metrics-address \(address): \(error)")
         }
     }
 }

@@ -22,10 +22,14 @@ extension ParleyServer {
         }
         let changes = channels.apps.replace(with: config)
         chat?.appsReloaded()
-        logger.info("apps reloaded", [("config", path), ("apps", config.apps.map(\.id).joined(separator: ",")),
-                                      ("added", changes.added.joined(separator: ",")),
-                                      ("removed", changes.removed.joined(separator: ",")),
-                                      ("changed", changes.changed.joined(separator: ","))])
+        logger.info(
+            "apps reloaded",
+            [
+                ("config", path), ("apps", config.apps.map(\.id).joined(separator: ",")),
+                ("added", changes.added.joined(separator: ",")),
+                ("removed", changes.removed.joined(separator: ",")),
+                ("changed", changes.changed.joined(separator: ","))
+            ])
     }
 
     /// The apps of the file at `path`, checked and read as at start (secret files and

@@ -21,12 +21,17 @@ extension ParleyServer {
         }
         do {
             let context = try identity.reload()
-            logger.info("TLS certificate reloaded", [("cert", identity.certificateFile),
-                                                     ("subject", context.certificateSubject ?? "?"),
-                                                     ("serial", context.certificateSerial ?? "?")])
+            logger.info(
+                "TLS certificate reloaded",
+                [
+                    ("cert", identity.certificateFile),
+                    ("subject", context.certificateSubject ?? "?"),
+                    ("serial", context.certificateSerial ?? "?")
+                ])
         } catch {
-            logger.error("TLS reload failed; the previous certificate stays in service",
-                         [("cert", identity.certificateFile), ("error", "\(error)")])
+            logger.error(
+                "TLS reload failed; the previous certificate stays in service",
+                [("cert", identity.certificateFile), ("error", "\(error)")])
         }
     }
 }

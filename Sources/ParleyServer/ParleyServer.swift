@@ -29,17 +29,20 @@ public final class ParleyServer: Sendable {
 
     /// Creates the loops, the services and the routes; nothing listens until `start()`.
     /// With apps and an opened `store`, the chat API is mounted under `/v1`.
-    public init(options: ServeOptions, channelsConfig: ChannelsConfig?, store: SQLChatStore? = nil,
-                logger: Logger = Logger(label: "server")) throws(ServerStartError) {
+    public init(
+        options: ServeOptions, channelsConfig: ChannelsConfig?, store: SQLChatStore? = nil,
+        logger: Logger = Logger(label: "server")
+    ) throws(ServerStartError) {
         self.options = options
         self.logger = logger
         tlsIdentity = try ParleyServer.loadTLS(options)
         do {
-            group = try EventLoopGroup(threads: options.threads ?? EventLoopGroup.coreCount,
-                                       backend: options.backend == .poll ? .poll : .epoll,
-                                       logger: NetLogger { level, message in
-                                           Logger(label: "net").log(Logger.Level(level), message)
-                                       })
+            group = try EventLoopGroup(
+                threads: options.threads ?? EventLoopGroup.coreCount,
+                backend: options.backend == .poll ? .poll : .epoll,
+                logger: NetLogger { level, message in
+                    Logger(label: "net").log(Logger.Level(level), message)
+                })
         } catch {
             throw ServerStartError(code: "event_loops", message: "could not start event loops: \(error)")
         }
@@ -48,9 +51,10 @@ public final class ParleyServer: Sendable {
         let channels = channelsConfig.map { config in
             var config = config
             if let bound = options.maxOutboundBytes { config.maxOutboundBytes = bound }
-            return ChannelsService(config: config, loops: loops, clock: ServerClock.monotonicMilliseconds,
-                                   wallClock: ServerClock.unixMilliseconds, poster: poster,
-                                   cluster: Self.clusterMembership(options, loops: loops))
+            return ChannelsService(
+                config: config, loops: loops, clock: ServerClock.monotonicMilliseconds,
+                wallClock: ServerClock.unixMilliseconds, poster: poster,
+                cluster: Self.clusterMembership(options, loops: loops))
         }
         self.channels = channels
         if let channels { Self.logNotices(of: channels, to: logger) }
@@ -60,25 +64,30 @@ public final class ParleyServer: Sendable {
         readiness.mount(on: &routes)
         let edgeStatistics = EdgeStatistics()
         let refusals = store == nil ? nil : DocumentRefusals(logger: Logger(label: "docs", minimumLevel: logger.minimumLevel))
-        ServerRoutes.mountOperational(on: &routes, channels: channels, store: store, edge: edgeStatistics,
-                                      docs: refusals, metrics: MetricsAccess(options: options, config: channelsConfig),
-                                      health: { [cluster = channels?.cluster] in Self.healthBody(cluster: cluster) },
-                                      metricsElsewhere: options.metricsAddress != nil)
-        metricsHTTP = Self.metricsServer(options: options, config: channelsConfig, group: group,
-                                         sources: .init(channels: channels, store: store, edge: edgeStatistics, docs: refusals))
+        ServerRoutes.mountOperational(
+            on: &routes, channels: channels, store: store, edge: edgeStatistics,
+            docs: refusals, metrics: MetricsAccess(options: options, config: channelsConfig),
+            health: { [cluster = channels?.cluster] in Self.healthBody(cluster: cluster) },
+            metricsElsewhere: options.metricsAddress != nil)
+        metricsHTTP = Self.metricsServer(
+            options: options, config: channelsConfig, group: group,
+            sources: .init(channels: channels, store: store, edge: edgeStatistics, docs: refusals))
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
         if let channels, let store {
             let docs = DocsMount(apps: channels.apps, store: store, hub: channels.sharedHub, refusals: refusals ?? DocumentRefusals())
-            var configuration = ChatConfiguration(apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
-                                                  limits: options.chatLimits, otherChannels: { app, user, channel in
-                                                      await docs.authorizeChannel(app: app, user: user, channel: channel)
-                                                  })
+            var configuration = ChatConfiguration(
+                apps: channels.config.apps, dataDirectory: options.dataDirectory, devMode: options.dev,
+                limits: options.chatLimits,
+                otherChannels: { app, user, channel in
+                    await docs.authorizeChannel(app: app, user: user, channel: channel)
+                })
             configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             configuration.roomDocuments = RoomDocumentsReader(services: docs.services)
-            let chat = ChatService(configuration: configuration, store: store,
-                                   publisher: HubChatPublisher(hub: channels.sharedHub, apps: channels.apps), apps: channels.apps)
+            let chat = ChatService(
+                configuration: configuration, store: store,
+                publisher: HubChatPublisher(hub: channels.sharedHub, apps: channels.apps), apps: channels.apps)
             chat.guardSubscriptions(on: channels.hub)
             chat.addAccessEndObserver(docs)
             if let cluster = channels.cluster { chat.joinCluster(cluster) }

@@ -1,8 +1,7 @@
 import ParleyChannels
+import ParleyPlatform
 import ParleyStore
 import ParleyWire
-
-import ParleyPlatform
 
 /// Starts the server for `parley serve` and returns when it has shut down.
 enum ParleyServerMain {
@@ -53,8 +52,9 @@ enum ParleyServerMain {
                 await store.close()
                 throw error
             }
-            let status = await serve(server, store: store, options: options, location: location, config: config, configWarnings: configWarnings,
-                                     fileLimit: fileLimit, logger: logger)
+            let status = await serve(
+                server, store: store, options: options, location: location, config: config, configWarnings: configWarnings,
+                fileLimit: fileLimit, logger: logger)
             await store.close()
             return status
         } catch {
@@ -64,30 +64,36 @@ enum ParleyServerMain {
     }
 
     /// Serves until a signal stops the server; 1 when it could not listen.
-    private static func serve(_ server: ParleyServer, store: SQLChatStore, options: ServeOptions, location: StoreLocation, config: ChannelsConfig?,
-                              configWarnings: [ConfigProblem], fileLimit: Int, logger: Logger) async -> Int32 {
+    private static func serve(
+        _ server: ParleyServer, store: SQLChatStore, options: ServeOptions, location: StoreLocation, config: ChannelsConfig?,
+        configWarnings: [ConfigProblem], fileLimit: Int, logger: Logger
+    ) async -> Int32 {
         do {
             let address = try server.start()
             // NOTIFY_SOCKET (systemd Type=notify); one this cannot use is a warning, not a refusal.
             let notifierResult = Result { () throws(ServerStartError) in try ServiceNotifier.fromEnvironment() }
             let notifier = try? notifierResult.get()
             installShutdown(server, logger: logger, notifier: notifier)
-            logger.info("parley listening", [
-                ("address", "\(options.servesTLS ? "https" : "http")://\(address)"), ("data_dir", options.dataDirectory),
-                ("database", location.description),
-                ("apps", config.map { $0.apps.map(\.id).joined(separator: ",") } ?? "none"),
-                ("mode", options.dev ? "dev (app 1, key dev-key, secret dev-secret)" : "config"),
-                ("loops", "\(server.group.loops.count)"), ("backend", options.backend.rawValue),
-                ("fd_limit", "\(fileLimit)"), ("max_connections", server.maxConnections.map(String.init) ?? "none"),
-                ("version", ParleyVersion.string),
-            ] + server.clusterLogFields)
+            logger.info(
+                "parley listening",
+                [
+                    ("address", "\(options.servesTLS ? "https" : "http")://\(address)"), ("data_dir", options.dataDirectory),
+                    ("database", location.description),
+                    ("apps", config.map { $0.apps.map(\.id).joined(separator: ",") } ?? "none"),
+                    ("mode", options.dev ? "dev (app 1, key dev-key, secret dev-secret)" : "config"),
+                    ("loops", "\(server.group.loops.count)"), ("backend", options.backend.rawValue),
+                    ("fd_limit", "\(fileLimit)"), ("max_connections", server.maxConnections.map(String.init) ?? "none"),
+                    ("version", ParleyVersion.string)
+                ] + server.clusterLogFields)
             // After the start line, which scripts and tests wait for as the first line.
             logConfigWarnings(configWarnings, path: options.configPath ?? "", to: logger)
             if case .failure(let error) = notifierResult {
                 logger.warning("service manager will not be told of readiness", [("error", error.message)])
             }
             for migration in store.database.appliedMigrations {
-                logger.info("migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)])
+                logger.info(
+                    "migration applied", [("version", "\(migration.version)"), ("name", migration.name), ("database", location.description)]
+                )
             }
             notifier?.ready(status: "Serving \(options.servesTLS ? "https" : "http")://\(address)")
             await server.stopped()
@@ -118,10 +124,13 @@ enum ParleyServerMain {
             }
         }
         if options.dev { return .success(ConfigFile.Apps(config: ChannelsConfig.development, warnings: [])) }
-        return .failure(ServerStartError(code: "no_apps", message: """
-            no apps configured: pass --config FILE (a JSON apps file, see README) or --dev \
-            to run the development app (id 1, key dev-key, secret dev-secret)
-            """))
+        return .failure(
+            ServerStartError(
+                code: "no_apps",
+                message: """
+                    no apps configured: pass --config FILE (a JSON apps file, see README) or --dev \
+                    to run the development app (id 1, key dev-key, secret dev-secret)
+                    """))
     }
 
     /// One warning line per setting that works but should be fixed (at start and on SIGHUP).
@@ -162,7 +171,9 @@ enum ParleyServerMain {
 
     /// With an SQLite store, no other server may use the data directory (see ``DataDirectoryLock``);
     /// PostgreSQL servers may share one for attachments.
-    private static func lockDataDirectory(_ options: ServeOptions, _ location: StoreLocation) throws(ServerStartError)
+    private static func lockDataDirectory(
+        _ options: ServeOptions, _ location: StoreLocation
+    ) throws(ServerStartError)
         -> DataDirectoryLock?
     {
         guard case .sqlite = location else { return nil }

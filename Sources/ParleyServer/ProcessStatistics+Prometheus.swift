@@ -3,8 +3,10 @@ import ParleyChannels
 extension ProcessStatistics {
     /// The `process_*` families, named as Prometheus client libraries name them, so existing
     /// dashboards and alerts apply unchanged.
-    func render(ticksPerSecond: Int = ProcessStatistics.ticksPerSecond,
-                bootTime: Int? = ProcessStatistics.bootTimeSeconds) -> String {
+    func render(
+        ticksPerSecond: Int = ProcessStatistics.ticksPerSecond,
+        bootTime: Int? = ProcessStatistics.bootTimeSeconds
+    ) -> String {
         var out = PrometheusText()
         if let openDescriptors {
             out.add("process_open_fds", "gauge", "Number of open file descriptors.", openDescriptors)

@@ -21,8 +21,10 @@ struct RoomDocumentsReader: RoomDocumentReader {
         try await read(app: app, room: room, name: name) { _, replica in replica.encodeStateAsUpdate() }
     }
 
-    private func read<T: Sendable>(app: String, room: String, name: String,
-                                   _ body: @escaping @Sendable (DocumentInfo, YDocument) -> T) async throws -> T? {
+    private func read<T: Sendable>(
+        app: String, room: String, name: String,
+        _ body: @escaping @Sendable (DocumentInfo, YDocument) -> T
+    ) async throws -> T? {
         guard let service = services[app] else { return nil }
         do {
             return try await service.readRoomDocument(name: name, room: room, body)

@@ -12,9 +12,10 @@ enum RouteLatencyMetrics {
         out.family(name, "histogram", "Time from a request's head to its answer, by route template and method.")
         let bounds = buckets.bounds.map { PrometheusText.decimal($0, 1_000_000) }
         for histogram in histograms {
-            out.histogram(name, [("method", histogram.template.method), ("route", histogram.template.pattern)],
-                          bounds: bounds, counts: histogram.counts,
-                          sum: PrometheusText.decimal(histogram.sumMicroseconds, 1_000_000))
+            out.histogram(
+                name, [("method", histogram.template.method), ("route", histogram.template.pattern)],
+                bounds: bounds, counts: histogram.counts,
+                sum: PrometheusText.decimal(histogram.sumMicroseconds, 1_000_000))
         }
         return out.text
     }

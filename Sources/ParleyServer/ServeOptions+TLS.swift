@@ -19,7 +19,8 @@ extension ServeOptions {
     /// flags or the environment already named the files (they win, as everywhere else).
     public func applyingConfigFileTLS(_ bytes: [UInt8]) throws(ServeOptionsError) -> ServeOptions {
         guard tlsCertificateFile == nil, tlsKeyFile == nil,
-              let root = try? JSONParser.parse(bytes), let tls = root.objectValue?["tls"], tls != .null else { return self }
+            let root = try? JSONParser.parse(bytes), let tls = root.objectValue?["tls"], tls != .null
+        else { return self }
         guard let object = tls.objectValue else {
             throw ServeOptionsError(code: "invalid_value", message: "config $.tls must be an object with cert_file and key_file")
         }

@@ -90,80 +90,118 @@ extension ServeOptions {
         let apply: @Sendable (inout ServeOptions, String) throws(ServeOptionsError) -> Void
     }
 
-    static let flags: [Flag] = [
-        Flag(name: "--host", environment: "PARLEY_HOST", placeholder: "ADDRESS",
-             help: "Address to listen on (default 127.0.0.1)") { o, v throws(ServeOptionsError) in o.host = v },
-        Flag(name: "--port", environment: "PARLEY_PORT", placeholder: "PORT",
-             help: "TCP port to listen on (default 6001)") { o, v throws(ServeOptionsError) in
-            o.port = try integer(v, flag: "--port", in: 0...65535)
-        },
-        Flag(name: "--data-dir", environment: "PARLEY_DATA_DIR", placeholder: "PATH",
-             help: "Directory for the embedded database and files (default ./parley-data)") {
-            o, v throws(ServeOptionsError) in o.dataDirectory = v
-        },
-        Flag(name: "--threads", environment: "PARLEY_THREADS", placeholder: "N",
-             help: "Event-loop threads (default: one per core)") { o, v throws(ServeOptionsError) in
-            o.threads = try integer(v, flag: "--threads", in: 1...256)
-        },
-        Flag(name: "--backend", environment: "PARLEY_BACKEND", placeholder: "epoll|poll",
-             help: "Readiness backend of the event loops (default epoll)") { o, v throws(ServeOptionsError) in
-            guard let b = Backend(rawValue: v) else {
-                throw ServeOptionsError(code: "invalid_value", message: "--backend must be epoll or poll, not '\(v)'")
+    static let flags: [Flag] =
+        [
+            Flag(
+                name: "--host", environment: "PARLEY_HOST", placeholder: "ADDRESS",
+                help: "Address to listen on (default 127.0.0.1)"
+            ) { o, v throws(ServeOptionsError) in o.host = v },
+            Flag(
+                name: "--port", environment: "PARLEY_PORT", placeholder: "PORT",
+                help: "TCP port to listen on (default 6001)"
+            ) { o, v throws(ServeOptionsError) in
+                o.port = try integer(v, flag: "--port", in: 0...65535)
+            },
+            Flag(
+                name: "--data-dir", environment: "PARLEY_DATA_DIR", placeholder: "PATH",
+                help: "Directory for the embedded database and files (default ./parley-data)"
+            ) {
+                o, v throws(ServeOptionsError) in o.dataDirectory = v
+            },
+            Flag(
+                name: "--threads", environment: "PARLEY_THREADS", placeholder: "N",
+                help: "Event-loop threads (default: one per core)"
+            ) { o, v throws(ServeOptionsError) in
+                o.threads = try integer(v, flag: "--threads", in: 1...256)
+            },
+            Flag(
+                name: "--backend", environment: "PARLEY_BACKEND", placeholder: "epoll|poll",
+                help: "Readiness backend of the event loops (default epoll)"
+            ) { o, v throws(ServeOptionsError) in
+                guard let b = Backend(rawValue: v) else {
+                    throw ServeOptionsError(code: "invalid_value", message: "--backend must be epoll or poll, not '\(v)'")
+                }
+                o.backend = b
+            },
+            Flag(
+                name: "--max-message-size", environment: "PARLEY_MAX_MESSAGE_SIZE", placeholder: "BYTES",
+                help: "Largest WebSocket message accepted (default 65536; larger closes with 1009)"
+            ) {
+                o, v throws(ServeOptionsError) in
+                o.maxMessageSize = try integer(v, flag: "--max-message-size", in: 125...(256 * 1024 * 1024))
+            },
+            Flag(
+                name: "--max-outbound", environment: "PARLEY_MAX_OUTBOUND", placeholder: "BYTES",
+                help: "Outbound queue bound per connection (default: the config's, else 1048576)"
+            ) { o, v throws(ServeOptionsError) in
+                o.maxOutboundBytes = try integer(v, flag: "--max-outbound", in: 1024...(1024 * 1024 * 1024))
+            },
+            Flag(
+                name: "--no-compression", environment: "PARLEY_NO_COMPRESSION", placeholder: nil,
+                help: "Refuse permessage-deflate on WebSockets (default: agree it, without context takeover)"
+            ) {
+                o, v throws(ServeOptionsError) in o.compression = try !boolean(v, flag: "--no-compression")
+            },
+            Flag(
+                name: "--idle-timeout", environment: "PARLEY_IDLE_TIMEOUT", placeholder: "SECONDS",
+                help: "Close HTTP connections idle this long (default 60)"
+            ) { o, v throws(ServeOptionsError) in
+                o.idleTimeoutSeconds = try integer(v, flag: "--idle-timeout", in: 1...86_400)
+            },
+            Flag(
+                name: "--shutdown-grace", environment: "PARLEY_SHUTDOWN_GRACE", placeholder: "SECONDS",
+                help: "Longest wait for connections to drain on SIGINT/SIGTERM (default 5)"
+            ) {
+                o, v throws(ServeOptionsError) in
+                o.shutdownGraceSeconds = try integer(v, flag: "--shutdown-grace", in: 0...600)
+            },
+            Flag(
+                name: "--config", environment: "PARLEY_CONFIG", placeholder: "FILE",
+                help: "JSON file describing the apps this server hosts"
+            ) { o, v throws(ServeOptionsError) in
+                o.configPath = v
+            },
+            Flag(
+                name: "--database", environment: "PARLEY_DATABASE", placeholder: "URL",
+                help: "Chat database: postgres://… URL or SQLite file (default: parley.sqlite in --data-dir)"
+            ) {
+                o, v throws(ServeOptionsError) in o.database = v
+            },
+            Flag(
+                name: "--send-rate", environment: "PARLEY_SEND_RATE", placeholder: "PER_SECOND",
+                help:
+                    "Chat messages per second one user may send in every app, bursts of twice that (default: each app's limits.rates.messages, 20; 0: no limit)"
+            ) {
+                o, v throws(ServeOptionsError) in o.sendsPerSecond = try integer(v, flag: "--send-rate", in: 0...1_000_000)
+            },
+            Flag(
+                name: "--metrics-token", environment: "PARLEY_METRICS_TOKEN", placeholder: "TOKEN",
+                help: "Bearer token GET /metrics requires (default: the config's metrics_token; none: only --dev on loopback reads it)"
+            ) {
+                o, v throws(ServeOptionsError) in o.metricsToken = v
+            },
+            Flag(
+                name: "--tls-cert", environment: "PARLEY_TLS_CERT", placeholder: "FILE",
+                help: "Serve HTTPS/WSS with this PEM certificate chain (with --tls-key; SIGHUP reloads)"
+            ) {
+                o, v throws(ServeOptionsError) in o.tlsCertificateFile = v
+            },
+            Flag(
+                name: "--tls-key", environment: "PARLEY_TLS_KEY", placeholder: "FILE",
+                help: "PEM private key of --tls-cert"
+            ) { o, v throws(ServeOptionsError) in o.tlsKeyFile = v },
+            Flag(
+                name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
+                help: "Run one development app (id 1, key dev-key, secret dev-secret)"
+            ) {
+                o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
             }
-            o.backend = b
-        },
-        Flag(name: "--max-message-size", environment: "PARLEY_MAX_MESSAGE_SIZE", placeholder: "BYTES",
-             help: "Largest WebSocket message accepted (default 65536; larger closes with 1009)") {
-            o, v throws(ServeOptionsError) in
-            o.maxMessageSize = try integer(v, flag: "--max-message-size", in: 125...(256 * 1024 * 1024))
-        },
-        Flag(name: "--max-outbound", environment: "PARLEY_MAX_OUTBOUND", placeholder: "BYTES",
-             help: "Outbound queue bound per connection (default: the config's, else 1048576)") { o, v throws(ServeOptionsError) in
-            o.maxOutboundBytes = try integer(v, flag: "--max-outbound", in: 1024...(1024 * 1024 * 1024))
-        },
-        Flag(name: "--no-compression", environment: "PARLEY_NO_COMPRESSION", placeholder: nil,
-             help: "Refuse permessage-deflate on WebSockets (default: agree it, without context takeover)") {
-            o, v throws(ServeOptionsError) in o.compression = try !boolean(v, flag: "--no-compression")
-        },
-        Flag(name: "--idle-timeout", environment: "PARLEY_IDLE_TIMEOUT", placeholder: "SECONDS",
-             help: "Close HTTP connections idle this long (default 60)") { o, v throws(ServeOptionsError) in
-            o.idleTimeoutSeconds = try integer(v, flag: "--idle-timeout", in: 1...86_400)
-        },
-        Flag(name: "--shutdown-grace", environment: "PARLEY_SHUTDOWN_GRACE", placeholder: "SECONDS",
-             help: "Longest wait for connections to drain on SIGINT/SIGTERM (default 5)") {
-            o, v throws(ServeOptionsError) in
-            o.shutdownGraceSeconds = try integer(v, flag: "--shutdown-grace", in: 0...600)
-        },
-        Flag(name: "--config", environment: "PARLEY_CONFIG", placeholder: "FILE",
-             help: "JSON file describing the apps this server hosts") { o, v throws(ServeOptionsError) in
-            o.configPath = v
-        },
-        Flag(name: "--database", environment: "PARLEY_DATABASE", placeholder: "URL",
-             help: "Chat database: postgres://… URL or SQLite file (default: parley.sqlite in --data-dir)") {
-            o, v throws(ServeOptionsError) in o.database = v
-        },
-        Flag(name: "--send-rate", environment: "PARLEY_SEND_RATE", placeholder: "PER_SECOND",
-             help: "Chat messages per second one user may send in every app, bursts of twice that (default: each app's limits.rates.messages, 20; 0: no limit)") {
-            o, v throws(ServeOptionsError) in o.sendsPerSecond = try integer(v, flag: "--send-rate", in: 0...1_000_000)
-        },
-        Flag(name: "--metrics-token", environment: "PARLEY_METRICS_TOKEN", placeholder: "TOKEN",
-             help: "Bearer token GET /metrics requires (default: the config's metrics_token; none: only --dev on loopback reads it)") {
-            o, v throws(ServeOptionsError) in o.metricsToken = v
-        },
-        Flag(name: "--tls-cert", environment: "PARLEY_TLS_CERT", placeholder: "FILE",
-             help: "Serve HTTPS/WSS with this PEM certificate chain (with --tls-key; SIGHUP reloads)") {
-            o, v throws(ServeOptionsError) in o.tlsCertificateFile = v
-        },
-        Flag(name: "--tls-key", environment: "PARLEY_TLS_KEY", placeholder: "FILE",
-             help: "PEM private key of --tls-cert") { o, v throws(ServeOptionsError) in o.tlsKeyFile = v },
-        Flag(name: "--dev", environment: "PARLEY_DEV", placeholder: nil,
-             help: "Run one development app (id 1, key dev-key, secret dev-secret)") {
-            o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
-        },
-    ] + edgeFlags + webFlags + operationsFlags + metricsFlags + clusterFlags
+        ] + edgeFlags + webFlags + operationsFlags + metricsFlags + clusterFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
-    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(ServeOptionsError)
+    public static func parse(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws(ServeOptionsError)
         -> ServeOptions
     {
         var options = ServeOptions()
@@ -200,7 +238,7 @@ extension ServeOptions {
             "Runs the Parley server: HTTP and WebSocket on one port, data kept under --data-dir.",
             "Every option can also come from its environment variable; a flag wins over it.",
             "",
-            "OPTIONS:",
+            "OPTIONS:"
         ]
         for flag in flags {
             let left = flag.name + (flag.placeholder.map { " \($0)" } ?? "")
@@ -218,8 +256,9 @@ extension ServeOptions {
 
     static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws(ServeOptionsError) -> Int {
         guard let n = Int(text), range.contains(n) else {
-            throw ServeOptionsError(code: "invalid_value",
-                                    message: "\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            throw ServeOptionsError(
+                code: "invalid_value",
+                message: "\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
         }
         return n
     }

@@ -26,9 +26,11 @@ enum ServerRoutes {
 
     /// `/healthz`, `/version` and, unless the metrics have a listener of their own
     /// (`metricsElsewhere`), `/metrics`.
-    static func mountOperational(on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
-                                 edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, metrics access: MetricsAccess,
-                                 health: @escaping @Sendable () -> String = { #"{"status":"ok"}"# }, metricsElsewhere: Bool = false) {
+    static func mountOperational(
+        on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
+        edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, metrics access: MetricsAccess,
+        health: @escaping @Sendable () -> String = { #"{"status":"ok"}"# }, metricsElsewhere: Bool = false
+    ) {
         routes.get("/healthz") { _, responder in
             responder.respond(.json(health()))
         }

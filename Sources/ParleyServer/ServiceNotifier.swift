@@ -20,12 +20,15 @@ final class ServiceNotifier: Sendable {
 
     /// The notifier `NOTIFY_SOCKET` asks for; nil when it is unset or empty (not run by a
     /// service manager). Throws when it names something this cannot send to.
-    static func fromEnvironment(_ value: String? = getenv("NOTIFY_SOCKET").map { String(cString: $0) })
+    static func fromEnvironment(
+        _ value: String? = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
+    )
         throws(ServerStartError) -> ServiceNotifier?
     {
         guard let value, !value.isEmpty else { return nil }
         guard value.hasPrefix("/") || value.hasPrefix("@") else {
-            throw ServerStartError(code: "notify_socket", message: "NOTIFY_SOCKET=\(value): only a path or an @abstract socket is supported")
+            throw ServerStartError(
+                code: "notify_socket", message: "NOTIFY_SOCKET=\(value): only a path or an @abstract socket is supported")
         }
         var path = Array(value.utf8)
         if path[0] == UInt8(ascii: "@") { path[0] = 0 }
@@ -34,7 +37,9 @@ final class ServiceNotifier: Sendable {
             throw ServerStartError(code: "notify_socket", message: "NOTIFY_SOCKET=\(value): longer than \(capacity - 1) bytes")
         }
         do {
-            let socket = try FileDescriptor.opening("socket") { Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            let socket = try FileDescriptor.opening("socket") {
+                Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            }
             return ServiceNotifier(socket: socket, path: path, socketName: value)
         } catch {
             throw ServerStartError(code: "notify_socket", message: "NOTIFY_SOCKET: socket: \(error.reason)")
@@ -85,16 +90,21 @@ final class ServiceNotifier: Sendable {
                 socket.withLock { socket in
                     socket?.withRawValue { fd in
                         try? SystemCall.retrying("sendto") {
-                            sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL),
-                                   addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
+                            sendto(
+                                fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL),
+                                addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
                         }
                     } ?? -1
                 }
             }
         }
         guard sent == message.count else {
-            logger.warning("service manager not told", [("socket", socketName), ("message", lines[0]),
-                                                         ("error", String(cString: strerror(errno)))])
+            logger.warning(
+                "service manager not told",
+                [
+                    ("socket", socketName), ("message", lines[0]),
+                    ("error", String(cString: strerror(errno)))
+                ])
             return false
         }
         return true

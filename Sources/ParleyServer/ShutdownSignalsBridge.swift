@@ -13,8 +13,12 @@ enum ShutdownSignalsBridge {
                 notifier?.ready(status: "Serving (SIGHUP handled; the log says what was reloaded)")
                 return
             }
-            logger.info("shutting down", [("signal", signal == .interrupt ? "SIGINT" : "SIGTERM"),
-                                          ("grace_seconds", "\(server.options.shutdownGraceSeconds)")])
+            logger.info(
+                "shutting down",
+                [
+                    ("signal", signal == .interrupt ? "SIGINT" : "SIGTERM"),
+                    ("grace_seconds", "\(server.options.shutdownGraceSeconds)")
+                ])
             notifier?.stopping(status: "Draining connections (up to \(server.options.shutdownGraceSeconds) s)")
             server.shutdown()
         }

@@ -35,8 +35,9 @@ enum StoreMetrics {
         out.sample("parley_store_connections", [("role", "reader")], readers.connections)
         out.add("parley_store_reads_in_progress", "gauge", "Reader connections running a read now.", readers.busy)
         out.add("parley_store_queued_reads", "gauge", "Reads waiting for a free reader connection.", readers.queued)
-        out.add("parley_store_read_failures_total", "counter", "Reads that failed in the database (not answers such as not found).",
-                readers.failures)
+        out.add(
+            "parley_store_read_failures_total", "counter", "Reads that failed in the database (not answers such as not found).",
+            readers.failures)
         out.add("parley_store_reader_reconnects_total", "counter", "Times a reader connection was reopened.", readers.reconnects)
     }
 
@@ -45,26 +46,37 @@ enum StoreMetrics {
         out.add("parley_store_synced_batches_total", "counter", "Committed batches those fsyncs made durable.", statistics.syncedBatches)
         out.add("parley_store_log_sync_failures_total", "counter", "fsyncs of the SQLite log that failed.", statistics.logSyncFailures)
         let durations = statistics.logSyncDurations
-        out.addHistogram("parley_store_log_sync_seconds", "How long fsyncs of the SQLite log took.",
-                         bounds: DurationHistogram.boundsMicroseconds.map(seconds), cumulativeCounts: durations.cumulativeCounts,
-                         sum: seconds(durations.sumMicroseconds), count: durations.count)
-        out.add("parley_store_restart_file_syncs_total", "counter",
-                "fsyncs of the SQLite database file before the log started over (on the checkpoint thread).", statistics.restartFileSyncs)
+        out.addHistogram(
+            "parley_store_log_sync_seconds", "How long fsyncs of the SQLite log took.",
+            bounds: DurationHistogram.boundsMicroseconds.map(seconds), cumulativeCounts: durations.cumulativeCounts,
+            sum: seconds(durations.sumMicroseconds), count: durations.count)
+        out.add(
+            "parley_store_restart_file_syncs_total", "counter",
+            "fsyncs of the SQLite database file before the log started over (on the checkpoint thread).", statistics.restartFileSyncs)
         out.add("parley_store_checkpoints_total", "counter", "Background checkpoint passes completed.", statistics.backgroundCheckpoints)
-        out.add("parley_store_checkpoint_catch_ups_total", "counter", "Times the writer copied the last log frames itself.", statistics.checkpointCatchUps)
+        out.add(
+            "parley_store_checkpoint_catch_ups_total", "counter", "Times the writer copied the last log frames itself.",
+            statistics.checkpointCatchUps)
         out.add("parley_store_log_restarts_total", "counter", "Times the SQLite log started over.", statistics.logRestarts)
-        out.add("parley_store_limit_checkpoints_total", "counter", "Checkpoints the writer ran because the log reached its limit.", statistics.limitCheckpoints)
-        out.add("parley_store_checkpoint_failures_total", "counter", "Background checkpoint passes that failed or found the lock taken.", statistics.checkpointFailures)
+        out.add(
+            "parley_store_limit_checkpoints_total", "counter", "Checkpoints the writer ran because the log reached its limit.",
+            statistics.limitCheckpoints)
+        out.add(
+            "parley_store_checkpoint_failures_total", "counter", "Background checkpoint passes that failed or found the lock taken.",
+            statistics.checkpointFailures)
     }
 
     private static func renderPipeline(_ writer: WriterStatistics, into out: inout PrometheusText) {
         out.add("parley_store_round_trips_total", "counter", "Round trips the writer made to PostgreSQL.", writer.roundTrips)
-        out.add("parley_store_pipelined_operations_total", "counter", "Single-statement writes sent in a pipeline with others.",
-                writer.pipelinedOperations)
-        out.add("parley_store_coalesced_operations_total", "counter", "Of those, writes sent as part of one statement for several.",
-                writer.coalescedOperations)
-        out.add("parley_store_pipeline_retries_total", "counter", "Pipelines redone one statement at a time after an error.",
-                writer.pipelineRetries)
+        out.add(
+            "parley_store_pipelined_operations_total", "counter", "Single-statement writes sent in a pipeline with others.",
+            writer.pipelinedOperations)
+        out.add(
+            "parley_store_coalesced_operations_total", "counter", "Of those, writes sent as part of one statement for several.",
+            writer.coalescedOperations)
+        out.add(
+            "parley_store_pipeline_retries_total", "counter", "Pipelines redone one statement at a time after an error.",
+            writer.pipelineRetries)
     }
 
     /// Microseconds as decimal seconds (`2500` → `0.0025`), without Foundation formatting.

@@ -1,6 +1,5 @@
 import ParleyChannels
 import ParleyChat
-
 import ParleyPlatform
 
 /// `parley token`: mints a user token (JWT HS256 with the app secret) as an app backend would.
@@ -73,7 +72,8 @@ enum TokenCommand {
             case "--ttl":
                 let text = try value(argument)
                 guard let ttl = Int64(text), (1...31_536_000).contains(ttl) else {
-                    throw ServeOptionsError(code: "invalid_value", message: "--ttl must be a whole number of seconds in 1...31536000, not '\(text)'")
+                    throw ServeOptionsError(
+                        code: "invalid_value", message: "--ttl must be a whole number of seconds in 1...31536000, not '\(text)'")
                 }
                 request.ttl = ttl
             case "--config": request.serve.configPath = try value(argument)
@@ -99,7 +99,9 @@ enum TokenCommand {
         let app: AppConfig
         if let id = request.app {
             guard let found = apps.first(where: { $0.id == id }) else {
-                return .failure(ServerStartError(code: "unknown_app", message: "no app with id \(id) (apps: \(apps.map(\.id).joined(separator: ", ")))"))
+                return .failure(
+                    ServerStartError(code: "unknown_app", message: "no app with id \(id) (apps: \(apps.map(\.id).joined(separator: ", ")))")
+                )
             }
             app = found
         } else {

@@ -63,14 +63,14 @@ struct WebClient: Sendable {
         let policy = [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob:",
             "connect-src \(connect)", "manifest-src 'self'", "base-uri 'none'", "form-action 'none'",
-            "frame-ancestors 'none'", "object-src 'none'",
+            "frame-ancestors 'none'", "object-src 'none'"
         ].joined(separator: "; ")
         return [
             "Content-Security-Policy": policy,
             "X-Content-Type-Options": "nosniff",
             "Referrer-Policy": "no-referrer",
             "X-Frame-Options": "DENY",
-            "Cross-Origin-Opener-Policy": "same-origin",
+            "Cross-Origin-Opener-Policy": "same-origin"
         ]
     }
 }

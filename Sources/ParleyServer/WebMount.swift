@@ -41,8 +41,10 @@ struct WebMount {
             }
             // An old page asking for another build's file gets today's, but must not keep it.
             let current = request.parameters["version"] == client.version
-            responder.respond(Self.answer(asset, request: request, cacheControl: current ? "public, max-age=31536000, immutable" : "no-cache",
-                                          client: client))
+            responder.respond(
+                Self.answer(
+                    asset, request: request, cacheControl: current ? "public, max-age=31536000, immutable" : "no-cache",
+                    client: client))
         }
     }
 

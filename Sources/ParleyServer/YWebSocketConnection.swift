@@ -84,9 +84,12 @@ final class YWebSocketConnection: Sendable {
         perform(await session.open())
         // A revocation that ran while access was being checked may have missed this
         // connection (it was not registered yet): check again until none interferes.
-        while session.state == .open, !registry.add(self, app: session.service.app, documentID: session.documentID,
-                                                     participant: session.participant, ownerRoomID: session.ownerRoomID,
-                                                     checkedAt: checkedAt) {
+        while session.state == .open,
+            !registry.add(
+                self, app: session.service.app, documentID: session.documentID,
+                participant: session.participant, ownerRoomID: session.ownerRoomID,
+                checkedAt: checkedAt)
+        {
             checkedAt = registry.revocationCount
             perform(await session.recheckAccess(reason: "access_ended"))
         }
@@ -96,8 +99,9 @@ final class YWebSocketConnection: Sendable {
             case .message(.binary(let bytes)):
                 let actions = await session.receive(bytes)
                 if let refusal = session.refusal, let refusals {
-                    let delay = refusals.record(refusal, app: session.service.app, document: session.documentID,
-                                                user: session.participant.userID, connection: id, message: bytes)
+                    let delay = refusals.record(
+                        refusal, app: session.service.app, document: session.documentID,
+                        user: session.participant.userID, connection: id, message: bytes)
                     // The session is closed; waiting here only delays this connection's close.
                     if delay > .zero { try? await Task.sleep(for: delay) }
                 }

@@ -24,12 +24,15 @@ final class YWebSocketRegistry: Sendable {
 
     /// Registers an open connection of a document, unless a revocation ran since
     /// `checkedAt` (the access check may predate it: check again and retry).
-    func add(_ connection: YWebSocketConnection, app: String, documentID: String, participant: DocumentParticipant,
-             ownerRoomID: String?, checkedAt: UInt64) -> Bool {
+    func add(
+        _ connection: YWebSocketConnection, app: String, documentID: String, participant: DocumentParticipant,
+        ownerRoomID: String?, checkedAt: UInt64
+    ) -> Bool {
         let key = Self.key(app: app, documentID: documentID)
         return state.withLock { state in
             guard state.revocations == checkedAt else { return false }
-            state.documents[key, default: [:]][connection.id] = Entry(connection: connection, participant: participant, ownerRoomID: ownerRoomID)
+            state.documents[key, default: [:]][connection.id] = Entry(
+                connection: connection, participant: participant, ownerRoomID: ownerRoomID)
             return true
         }
     }

@@ -25,8 +25,10 @@ public enum ThreadConfinement {
     /// Runs `body` with violations passed to `observe` instead of stopping the process, so a
     /// test can show that a check exists. Debug builds only. Callers on different threads take
     /// turns (one handler at a time); nesting on one thread would wait for ever.
-    public static func withViolationHandler<Result>(_ observe: @escaping @Sendable (String) -> Void,
-                                                    _ body: () throws -> Result) rethrows -> Result {
+    public static func withViolationHandler<Result>(
+        _ observe: @escaping @Sendable (String) -> Void,
+        _ body: () throws -> Result
+    ) rethrows -> Result {
         while !installed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             usleep(1_000)
         }

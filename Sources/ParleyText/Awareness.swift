@@ -105,7 +105,8 @@ public struct Awareness: Sendable {
     public mutating func expire(now: Int64) -> AwarenessChange {
         var change = AwarenessChange()
         if let local = localClientID, let state = states[local], let known = meta[local],
-           now - known.lastUpdated >= timeout / 2 {
+            now - known.lastUpdated >= timeout / 2
+        {
             change = setLocalState(state, now: now)
         }
         let outdated = meta.compactMap { client, known in
@@ -118,9 +119,10 @@ public struct Awareness: Sendable {
     /// An update that tells peers the current state (or removal) of `clients`.
     /// Clients never seen are left out.
     public func update(for clients: [UInt64]) -> AwarenessUpdate {
-        AwarenessUpdate(entries: clients.compactMap { client in
-            meta[client].map { AwarenessUpdate.Entry(clientID: client, clock: $0.clock, state: states[client]) }
-        })
+        AwarenessUpdate(
+            entries: clients.compactMap { client in
+                meta[client].map { AwarenessUpdate.Entry(clientID: client, clock: $0.clock, state: states[client]) }
+            })
     }
 
     /// An update with every client that currently has a state (the answer to query-awareness).

@@ -64,7 +64,7 @@ extension TextDocument {
     private func canExtend(_ left: Int32, right: Int32, clock: Int, contentStart: Int) -> Bool {
         let item = items[Int(left)]
         guard item.client == localClient, item.kind == .string, !item.deleted,
-              item.endClock == clock, Int(item.contentStart) + Int(item.length) == contentStart
+            item.endClock == clock, Int(item.contentStart) + Int(item.length) == contentStart
         else { return false }
         if right < 0 { return !item.hasRightOrigin }
         let rightItem = items[Int(right)]
@@ -99,8 +99,11 @@ extension TextDocument {
     }
 
     /// Replaces `deleteCount` scalars at `position` with `text` (JavaScript's `splice`).
-    public mutating func splice(at position: Int, deleting deleteCount: Int, inserting text: String)
-        throws(ParleyTextError) {
+    public mutating func splice(
+        at position: Int, deleting deleteCount: Int, inserting text: String
+    )
+        throws(ParleyTextError)
+    {
         try delete(at: position, count: deleteCount)
         try insert(text, at: position)
     }

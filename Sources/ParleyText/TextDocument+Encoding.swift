@@ -66,8 +66,9 @@ extension TextDocument {
                         draft!.length += gapEnd - clock
                     } else {
                         if let open = draft { writeDraft(open, to: &body); structCount += 1 }
-                        draft = StructDraft(first: -1, last: -1, offset: 0, length: gapEnd - clock,
-                                            deleted: true, isGC: true)
+                        draft = StructDraft(
+                            first: -1, last: -1, offset: 0, length: gapEnd - clock,
+                            deleted: true, isGC: true)
                     }
                     clock = gapEnd
                     current = -1
@@ -82,8 +83,9 @@ extension TextDocument {
                 draft!.length += Int(item.length)
             } else {
                 if let open = draft { writeDraft(open, to: &body); structCount += 1 }
-                draft = StructDraft(first: current, last: current, offset: offset,
-                                    length: Int(item.length) - offset, deleted: item.deleted, isGC: false)
+                draft = StructDraft(
+                    first: current, last: current, offset: offset,
+                    length: Int(item.length) - offset, deleted: item.deleted, isGC: false)
             }
             clock = item.endClock
             current = item.next

@@ -107,7 +107,8 @@ extension TextDocument {
             let start = Int(left.contentStart)
             let end = start + Int(left.length)
             if UTF8Transcoder.isHighSurrogate(units[start + offset - 1])
-                && UTF8Transcoder.isLowSurrogate(units[start + offset]) {
+                && UTF8Transcoder.isLowSurrogate(units[start + offset])
+            {
                 units[start + offset - 1] = 0xFFFD
                 units[start + offset] = 0xFFFD
             }

@@ -129,7 +129,8 @@ extension TextDocument {
             let from = value.textStart + offset
             units.append(contentsOf: source[from..<(from + length)])
             if offset > 0, UTF8Transcoder.isHighSurrogate(source[from - 1]),
-               UTF8Transcoder.isLowSurrogate(source[from]) {
+                UTF8Transcoder.isLowSurrogate(source[from])
+            {
                 units[start] = 0xFFFD
             }
             item.kind = .string
@@ -157,17 +158,20 @@ extension TextDocument {
             conflicting.insert(current)
             let other = items[Int(current)]
             if other.originClient == item.originClient && other.originClock == item.originClock
-                && other.hasOrigin == item.hasOrigin {
+                && other.hasOrigin == item.hasOrigin
+            {
                 if clients[Int(other.client)].id < clientID {
                     left = current
                     conflicting.removeAll()
                 } else if other.rightOriginClient == item.rightOriginClient
-                            && other.rightOriginClock == item.rightOriginClock {
+                    && other.rightOriginClock == item.rightOriginClock
+                {
                     break
                 }
             } else if other.hasOrigin,
-                      case let originItem = piece(client: other.originClient, clock: other.originClock),
-                      originItem >= 0, beforeOrigin.contains(originItem) {
+                case let originItem = piece(client: other.originClient, clock: other.originClock),
+                originItem >= 0, beforeOrigin.contains(originItem)
+            {
                 if !conflicting.contains(originItem) {
                     left = current
                     conflicting.removeAll()

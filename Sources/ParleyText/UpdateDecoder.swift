@@ -33,16 +33,18 @@ enum UpdateDecoder {
             switch ref {
             case 0:
                 let length = try readStructLength(&reader, clock: clock)
-                update.structs.append(WireStruct(
-                    kind: .gc, client: client, clock: clock, length: length,
-                    origin: nil, rightOrigin: nil, textStart: 0))
+                update.structs.append(
+                    WireStruct(
+                        kind: .gc, client: client, clock: clock, length: length,
+                        origin: nil, rightOrigin: nil, textStart: 0))
                 clock += length
             case 10:
                 // A skip marks clocks this update does not carry; later structs wait for them.
                 clock += try readStructLength(&reader, clock: clock)
             default:
-                let item = try readItem(&reader, info: info, client: client, clock: clock,
-                                        rootName: rootName, units: &update.units)
+                let item = try readItem(
+                    &reader, info: info, client: client, clock: clock,
+                    rootName: rootName, units: &update.units)
                 update.structs.append(item)
                 clock += item.length
             }
@@ -78,8 +80,9 @@ enum UpdateDecoder {
             if let id, id.client == client, id.clock >= clock { throw .invalidOrigin }
         }
         let ref = info & 0x1F
-        var item = WireStruct(kind: .string, client: client, clock: clock, length: 0,
-                              origin: origin, rightOrigin: rightOrigin, textStart: units.count)
+        var item = WireStruct(
+            kind: .string, client: client, clock: clock, length: 0,
+            origin: origin, rightOrigin: rightOrigin, textStart: units.count)
         switch ref {
         case contentDeleted:
             item.kind = .deleted

@@ -78,8 +78,10 @@ extension YDocument {
         case .text?, .xmlText?: return textValue(index, depth: depth)
         case .xmlFragment?: return .object(["children": .array(elements(of: index, depth: depth))])
         case .xmlElement?:
-            return .object(["nodeName": .string(nodeName(of: type)), "attributes": .object(mapEntries(of: index, depth: depth)),
-                            "children": .array(elements(of: index, depth: depth))])
+            return .object([
+                "nodeName": .string(nodeName(of: type)), "attributes": .object(mapEntries(of: index, depth: depth)),
+                "children": .array(elements(of: index, depth: depth))
+            ])
         case .xmlHook?:
             return .object(["nodeName": .string(nodeName(of: type)), "attributes": .object(mapEntries(of: index, depth: depth))])
         case nil:
@@ -162,11 +164,12 @@ extension YDocument {
         if delta.allSatisfy({ $0.attributes.isEmpty && $0.text != nil }) {
             return .string(delta.map { $0.text ?? "" }.joined())
         }
-        return .array(delta.map { operation in
-            var object: [String: YValue] = ["insert": operation.text.map(YValue.string) ?? operation.embed ?? .null]
-            if !operation.attributes.isEmpty { object["attributes"] = .object(operation.attributes) }
-            return .object(object)
-        })
+        return .array(
+            delta.map { operation in
+                var object: [String: YValue] = ["insert": operation.text.map(YValue.string) ?? operation.embed ?? .null]
+                if !operation.attributes.isEmpty { object["attributes"] = .object(operation.attributes) }
+                return .object(object)
+            })
     }
 
     /// One insert of a text's delta: a run of text or one embed, with its attributes.

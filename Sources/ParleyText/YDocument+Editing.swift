@@ -107,7 +107,8 @@ extension YDocument {
     /// Deletes `key` from the map root `name` (nothing when it is not set).
     public mutating func removeValue(forKey key: String, inMap name: String) {
         guard let type = rootIndexByName[name], let keyIndex = keyIndexByName[key],
-              let current = types[Int(type)].map[keyIndex], !items[Int(current)].deleted else { return }
+            let current = types[Int(type)].map[keyIndex], !items[Int(current)].deleted
+        else { return }
         deleteItem(current)
         finishLocalTransaction()
     }
@@ -214,13 +215,16 @@ extension YDocument {
 
     /// Integrates new local content between `left` and `right` (for a map key: after the
     /// key's current item), then ends the transaction.
-    private mutating func insertLocal(kind: YContentKind, length: Int, units: [UInt16], payload: [UInt8],
-                                      in type: Int32, key: String?, left: Int32, right: Int32) {
+    private mutating func insertLocal(
+        kind: YContentKind, length: Int, units: [UInt16], payload: [UInt8],
+        in type: Int32, key: String?, left: Int32, right: Int32
+    ) {
         let client = clientIndex(for: localClientID)
-        var value = YWireStruct(kind: kind, client: localClientID, clock: clients[Int(client)].state, length: length,
-                                origin: left >= 0 ? lastID(of: left) : nil,
-                                rightOrigin: right >= 0 ? firstID(of: right) : nil,
-                                parent: wireParent(of: type), parentSub: key)
+        var value = YWireStruct(
+            kind: kind, client: localClientID, clock: clients[Int(client)].state, length: length,
+            origin: left >= 0 ? lastID(of: left) : nil,
+            rightOrigin: right >= 0 ? firstID(of: right) : nil,
+            parent: wireParent(of: type), parentSub: key)
         value.units = units
         value.payload = payload
         integrateStruct(value, client: client, offset: 0)

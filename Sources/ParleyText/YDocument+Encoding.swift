@@ -173,7 +173,8 @@ extension YDocument {
             for (index, part) in pieces(of: draft).enumerated() {
                 let item = items[Int(part)]
                 let bytes = payloads[item.content]
-                let skip = index == 0 && draft.offset > 0
+                let skip =
+                    index == 0 && draft.offset > 0
                     ? Self.elementOffset(of: draft.offset, in: bytes, kind: item.kind) : 0
                 writer.bytes.append(contentsOf: bytes[skip...])
             }

@@ -155,7 +155,8 @@ extension YDocument {
         }
         storeContent(of: value, offset: offset, in: &item)
         if tracksChanges { changedTypes.insert(item.parent) }
-        let place = needsConflictScan(item, left: left, right: right)
+        let place =
+            needsConflictScan(item, left: left, right: right)
             ? resolveConflicts(item, left: left, right: right) : left
         let index = allocate(item)
         link(index, after: place)
@@ -205,7 +206,8 @@ extension YDocument {
             let start = units.count
             units.append(contentsOf: value.units[offset...])
             if offset > 0, UTF8Transcoder.isHighSurrogate(value.units[offset - 1]),
-               UTF8Transcoder.isLowSurrogate(value.units[offset]) {
+                UTF8Transcoder.isLowSurrogate(value.units[offset])
+            {
                 units[start] = 0xFFFD
             }
             item.content = start
@@ -253,12 +255,14 @@ extension YDocument {
                     left = current
                     conflicting.removeAll()
                 } else if other.rightOriginClient == item.rightOriginClient
-                            && other.rightOriginClock == item.rightOriginClock {
+                    && other.rightOriginClock == item.rightOriginClock
+                {
                     break
                 }
             } else if other.hasOrigin,
-                      case let originItem = piece(client: other.originClient, clock: other.originClock),
-                      beforeOrigin.contains(originItem) {
+                case let originItem = piece(client: other.originClient, clock: other.originClock),
+                beforeOrigin.contains(originItem)
+            {
                 if !conflicting.contains(originItem) {
                     left = current
                     conflicting.removeAll()

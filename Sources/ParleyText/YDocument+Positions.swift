@@ -25,7 +25,8 @@ extension YDocument {
     /// was garbage collected, or it is not in that text.
     public func scalarPosition(of id: ItemID, inText name: String) -> (position: Int, isDeleted: Bool)? {
         guard let client = clientIndexByID[id.client], id.clock >= 0, id.clock < clients[Int(client)].state,
-              let type = rootIndexByName[name] else { return nil }
+            let type = rootIndexByName[name]
+        else { return nil }
         let target = piece(client: client, clock: id.clock)
         guard items[Int(target)].kind != .gc, items[Int(target)].parent == type else { return nil }
         var position = 0

@@ -69,7 +69,8 @@ struct YStructQueue {
         var sorted = true
         for value in group {
             if waiting.contains(value.clock),
-               structs[head...].contains(where: { $0.clock == value.clock && $0.length == value.length }) {
+                structs[head...].contains(where: { $0.clock == value.clock && $0.length == value.length })
+            {
                 continue
             }
             if let last = structs.last, structs.count > head, last.clock > value.clock { sorted = false }

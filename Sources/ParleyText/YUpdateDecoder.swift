@@ -26,8 +26,10 @@ enum YUpdateDecoder {
             switch info & 0x1F {
             case 0:
                 let length = try readLength(&reader, clock: clock)
-                update.structs.append(YWireStruct(kind: .gc, client: client, clock: clock, length: length,
-                                                  origin: nil, rightOrigin: nil, parent: .none))
+                update.structs.append(
+                    YWireStruct(
+                        kind: .gc, client: client, clock: clock, length: length,
+                        origin: nil, rightOrigin: nil, parent: .none))
                 clock += length
             case 10:
                 // A skip marks clocks this update does not carry; later structs wait for them.
@@ -62,8 +64,9 @@ enum YUpdateDecoder {
     ) throws(ParleyTextError) -> YWireStruct {
         let ref = info & 0x1F
         guard let kind = YContentKind(rawValue: ref), kind != .gc else { throw .unknownContentRef(ref) }
-        var item = YWireStruct(kind: kind, client: client, clock: clock, length: 1,
-                               origin: nil, rightOrigin: nil, parent: .none)
+        var item = YWireStruct(
+            kind: kind, client: client, clock: clock, length: 1,
+            origin: nil, rightOrigin: nil, parent: .none)
         if info & 0x80 != 0 { item.origin = try readID(&reader) }
         if info & 0x40 != 0 { item.rightOrigin = try readID(&reader) }
         if item.origin == nil && item.rightOrigin == nil {

@@ -288,9 +288,10 @@ public actor ConversationModel {
 
     /// The current snapshot.
     public func snapshot() -> ConversationSnapshot {
-        ConversationSnapshot(roomID: roomID, title: title(), partnerPresence: presence, items: items(), typingLine: typingLine(),
-                             banner: Self.banner(connection), connection: connection,
-                             composer: ComposerState(draft: draft, limit: options.characterLimit), hasOlder: hasOlder, notice: notice)
+        ConversationSnapshot(
+            roomID: roomID, title: title(), partnerPresence: presence, items: items(), typingLine: typingLine(),
+            banner: Self.banner(connection), connection: connection,
+            composer: ComposerState(draft: draft, limit: options.characterLimit), hasOlder: hasOlder, notice: notice)
     }
 
     private func title() -> String {
@@ -318,11 +319,12 @@ public actor ConversationModel {
     private func row(_ message: ChatMessage) -> MessageRow {
         let outgoing = message.senderID == me
         let seenBy = cursors.filter { $0.key != message.senderID && $0.value >= message.seq }.keys.sorted()
-        return MessageRow(id: "m\(message.id)", messageID: message.id, seq: message.seq, clientID: message.clientID,
-                          senderID: message.senderID, senderName: names[message.senderID] ?? message.senderID, text: message.text,
-                          parts: message.parts, direction: outgoing ? .outgoing : .incoming,
-                          status: outgoing && !seenBy.isEmpty ? .seen : .sent, createdAt: message.createdAt,
-                          isEdited: message.editedAt != nil, isDeleted: message.isDeleted, reactions: message.reactions, seenBy: seenBy)
+        return MessageRow(
+            id: "m\(message.id)", messageID: message.id, seq: message.seq, clientID: message.clientID,
+            senderID: message.senderID, senderName: names[message.senderID] ?? message.senderID, text: message.text,
+            parts: message.parts, direction: outgoing ? .outgoing : .incoming,
+            status: outgoing && !seenBy.isEmpty ? .seen : .sent, createdAt: message.createdAt,
+            isEdited: message.editedAt != nil, isDeleted: message.isDeleted, reactions: message.reactions, seenBy: seenBy)
     }
 
     private func row(_ pending: PendingMessage) -> MessageRow {
@@ -331,10 +333,11 @@ public actor ConversationModel {
         case .pending: status = .pending
         case .failed(_, let message): status = .failed(reason: message)
         }
-        return MessageRow(id: pending.clientID, messageID: nil, seq: nil, clientID: pending.clientID, senderID: me,
-                          senderName: names[me] ?? me, text: pending.parts.compactMap(\.text).joined(separator: "\n"),
-                          parts: pending.parts, direction: .outgoing, status: status, createdAt: pending.createdAt,
-                          isEdited: false, isDeleted: false, reactions: [], seenBy: [])
+        return MessageRow(
+            id: pending.clientID, messageID: nil, seq: nil, clientID: pending.clientID, senderID: me,
+            senderName: names[me] ?? me, text: pending.parts.compactMap(\.text).joined(separator: "\n"),
+            parts: pending.parts, direction: .outgoing, status: status, createdAt: pending.createdAt,
+            isEdited: false, isDeleted: false, reactions: [], seenBy: [])
     }
 
     private func typingLine() -> String? {

@@ -38,8 +38,10 @@ public final class ConversationState {
     @ObservationIgnored private var follower: Task<Void, Never>?
 
     /// State over a new ``ConversationModel`` of `roomID`.
-    public convenience init(client: ParleyClient, roomID: String, drafts: DraftStore = DraftStore(),
-                            options: ConversationModel.Options = ConversationModel.Options()) {
+    public convenience init(
+        client: ParleyClient, roomID: String, drafts: DraftStore = DraftStore(),
+        options: ConversationModel.Options = ConversationModel.Options()
+    ) {
         self.init(model: ConversationModel(client: client, roomID: roomID, drafts: drafts, options: options), roomID: roomID)
     }
 

@@ -31,8 +31,10 @@ public struct DocumentEditorSnapshot: Sendable, Equatable {
     public var connection: DocumentSessionState
 
     /// Creates a snapshot.
-    public init(name: String, text: String = "", characterCount: Int = 0, caret: Int = 0, others: [Cursor] = [],
-                connection: DocumentSessionState = .idle) {
+    public init(
+        name: String, text: String = "", characterCount: Int = 0, caret: Int = 0, others: [Cursor] = [],
+        connection: DocumentSessionState = .idle
+    ) {
         self.name = name
         self.text = text
         self.characterCount = characterCount
@@ -48,8 +50,11 @@ public struct DocumentEditorSnapshot: Sendable, Equatable {
         text = snapshot.text
         characterCount = snapshot.count
         caret = min(snapshot.selection?.head ?? snapshot.count, snapshot.count)
-        others = snapshot.peers.map { Cursor(name: $0.presence.name.isEmpty ? "someone" : $0.presence.name,
-                                             position: $0.presence.selection.map { min($0.head, snapshot.count) }) }
+        others = snapshot.peers.map {
+            Cursor(
+                name: $0.presence.name.isEmpty ? "someone" : $0.presence.name,
+                position: $0.presence.selection.map { min($0.head, snapshot.count) })
+        }
         connection = snapshot.state
     }
 

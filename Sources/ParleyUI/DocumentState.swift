@@ -41,15 +41,17 @@ public final class DocumentState {
     public func start() async {
         guard followers.isEmpty else { return }
         let changes = session.changes(), snapshots = session.snapshots()
-        followers.append(Task { [weak self] in
-            for await change in changes { await self?.reload(roots: change.roots) }
-        })
-        followers.append(Task { [weak self] in
-            for await snapshot in snapshots {
-                self?.peers = snapshot.peers
-                self?.connection = snapshot.state
-            }
-        })
+        followers.append(
+            Task { [weak self] in
+                for await change in changes { await self?.reload(roots: change.roots) }
+            })
+        followers.append(
+            Task { [weak self] in
+                for await snapshot in snapshots {
+                    self?.peers = snapshot.peers
+                    self?.connection = snapshot.state
+                }
+            })
         await reload(roots: nil)
         connection = await session.connectionState
     }

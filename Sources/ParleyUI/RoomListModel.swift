@@ -124,9 +124,10 @@ public actor RoomListModel {
     private func row(_ summary: RoomSummary) -> RoomRow {
         let partner = summary.room.directPartner(of: me)
         let title = summary.room.name.flatMap { $0.isEmpty ? nil : $0 } ?? partner.map { names[$0] ?? $0 } ?? summary.id
-        return RoomRow(id: summary.id, title: title, kind: summary.room.kind, unreadCount: summary.unreadCount,
-                       preview: summary.lastMessage.map(Self.preview), lastActivityAt: summary.room.lastActivityAt,
-                       partnerID: partner, partnerOnline: partner.flatMap { online[$0] })
+        return RoomRow(
+            id: summary.id, title: title, kind: summary.room.kind, unreadCount: summary.unreadCount,
+            preview: summary.lastMessage.map(Self.preview), lastActivityAt: summary.room.lastActivityAt,
+            partnerID: partner, partnerOnline: partner.flatMap { online[$0] })
     }
 
     static func preview(_ message: ChatMessage) -> String {

@@ -1,7 +1,6 @@
+import ParleyPlatform
 import ParleyServer
 import ParleyTerminal
-
-import ParleyPlatform
 
 var environment: [String: String] = [:]
 for (key, value) in ProcessInfoLite.environment() { environment[key] = value }

@@ -14,21 +14,32 @@ import Testing
     }
 
     @Test func aSecretIsRequiredAndNoneMayBeEmpty() {
-        #expect(throws: ChannelsConfigError("$.apps[0].secret", "is required (or a non-empty secrets array)")) { try app(#""secrets": []"#) }
-        #expect(throws: ChannelsConfigError("$.apps[0].secrets[1]", "must be a non-empty string")) { try app(#""secret": "s", "secrets": ["a", ""]"#) }
+        #expect(throws: ChannelsConfigError("$.apps[0].secret", "is required (or a non-empty secrets array)")) {
+            try app(#""secrets": []"#)
+        }
+        #expect(throws: ChannelsConfigError("$.apps[0].secrets[1]", "must be a non-empty string")) {
+            try app(#""secret": "s", "secrets": ["a", ""]"#)
+        }
     }
 
     @Test func anySecretVerifiesAndTheFirstFailureIsReported() throws {
         let rotated = try app(#""secret": "new", "secrets": ["old"]"#)
         let auth = PusherSignature.channelAuth(key: "k", secret: "old", socketID: "1.2", channel: "private-a")
-        #expect(rotated.acceptsAnySecret { PusherSignature.verifyChannelAuth(auth, key: "k", secret: $0, socketID: "1.2", channel: "private-a", channelData: nil) })
-        #expect(!rotated.acceptsAnySecret { PusherSignature.verifyChannelAuth(auth, key: "k", secret: $0, socketID: "1.3", channel: "private-a", channelData: nil) })
+        #expect(
+            rotated.acceptsAnySecret {
+                PusherSignature.verifyChannelAuth(auth, key: "k", secret: $0, socketID: "1.2", channel: "private-a", channelData: nil)
+            })
+        #expect(
+            !rotated.acceptsAnySecret {
+                PusherSignature.verifyChannelAuth(auth, key: "k", secret: $0, socketID: "1.3", channel: "private-a", channelData: nil)
+            })
         #expect(rotated.failureWithEverySecret { $0 == "old" ? nil : "bad \($0)" } == nil)
         #expect(rotated.failureWithEverySecret { "bad \($0)" } == "bad new")
     }
 
     @Test func aRegistryReplacementIsSeenByLookupsAndCountsAGeneration() throws {
-        let registry = AppRegistry(ChannelsConfig(apps: [AppConfig(id: "1", key: "a", secret: "s"), AppConfig(id: "2", key: "b", secret: "s")]))
+        let registry = AppRegistry(
+            ChannelsConfig(apps: [AppConfig(id: "1", key: "a", secret: "s"), AppConfig(id: "2", key: "b", secret: "s")]))
         #expect(registry.generation == 0)
         var one = AppConfig(id: "1", key: "a", secret: "s")
         one.secrets.append("t")

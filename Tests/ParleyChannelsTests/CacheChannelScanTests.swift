@@ -1,5 +1,6 @@
-import Testing
 import ParleyWire
+import Testing
+
 @testable import ParleyChannels
 
 /// The byte scan that lets publishing skip the cache check for ordinary channels must never

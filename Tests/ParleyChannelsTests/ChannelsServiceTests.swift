@@ -1,7 +1,8 @@
-import Testing
-import ParleyWire
-@testable import ParleyChannels
 import ParleyChannelsTesting
+import ParleyWire
+import Testing
+
+@testable import ParleyChannels
 
 @Suite struct ChannelsServiceTests {
     let loop = ManualHubLoop()
@@ -10,7 +11,8 @@ import ParleyChannelsTesting
     init() {
         var disabled = AppConfig(id: "2", key: "off-key", secret: "s")
         disabled.enabled = false
-        service = ChannelsService(config: ChannelsConfig(apps: [.development, disabled]), loops: [loop], clock: { 0 }, wallClock: { 1_700_000_000_000 })
+        service = ChannelsService(
+            config: ChannelsConfig(apps: [.development, disabled]), loops: [loop], clock: { 0 }, wallClock: { 1_700_000_000_000 })
     }
 
     func open(_ path: String, _ query: String = "protocol=7&client=js&version=8.4.0") -> (PusherSession?, FakeTransport) {
@@ -26,8 +28,10 @@ import ParleyChannelsTesting
         #expect(pysher != nil)
     }
 
-    @Test(arguments: [("/app/nope", "protocol=7", 4001), ("/app/off-key", "protocol=7", 4003), ("/app/dev-key", "protocol=3", 4007),
-                      ("/app/dev-key", "", 4008), ("/other", "protocol=7", 4005)])
+    @Test(arguments: [
+        ("/app/nope", "protocol=7", 4001), ("/app/off-key", "protocol=7", 4003), ("/app/dev-key", "protocol=3", 4007),
+        ("/app/dev-key", "", 4008), ("/other", "protocol=7", 4005)
+    ])
     func refusesWithTheSpecCodes(path: String, query: String, code: Int) {
         let (session, t) = open(path, query)
         #expect(session == nil)
@@ -52,9 +56,12 @@ import ParleyChannelsTesting
     let service: ChannelsService
 
     init() {
-        service = ChannelsService(config: ChannelsConfig(apps: [AppConfig(id: "a", key: "key-a", secret: "s"),
-                                                                AppConfig(id: "b\"q", key: "key-b", secret: "s")]),
-                                  loops: [loop], clock: { 0 }, wallClock: { 1_700_000_000_000 })
+        service = ChannelsService(
+            config: ChannelsConfig(apps: [
+                AppConfig(id: "a", key: "key-a", secret: "s"),
+                AppConfig(id: "b\"q", key: "key-b", secret: "s")
+            ]),
+            loops: [loop], clock: { 0 }, wallClock: { 1_700_000_000_000 })
     }
 
     func open(_ key: String) -> PusherSession? {

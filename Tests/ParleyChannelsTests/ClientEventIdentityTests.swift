@@ -1,5 +1,6 @@
-import Testing
 import ParleyWire
+import Testing
+
 @testable import ParleyChannels
 
 /// Client events carry only identities the server verified: the signed-in user's id is stamped
@@ -14,8 +15,11 @@ import ParleyWire
         if let user {
             let userData = "{\"id\":\"\(user)\"}"
             let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, userData: userData)
-            _ = c.receiveText(PusherMessage(event: "pusher:signin",
-                                            data: .object(["auth": .string(auth), "user_data": .string(userData)])).serialized(), now: 0)
+            _ = c.receiveText(
+                PusherMessage(
+                    event: "pusher:signin",
+                    data: .object(["auth": .string(auth), "user_data": .string(userData)])
+                ).serialized(), now: 0)
         }
         let auth = PusherSignature.channelAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, channel: "private-a")
         _ = c.receiveText(subscribeMessage("private-a", auth: auth), now: 0)

@@ -1,7 +1,8 @@
-import Testing
-import ParleyWire
-@testable import ParleyChannels
 import ParleyChannelsTesting
+import ParleyWire
+import Testing
+
+@testable import ParleyChannels
 
 /// Several nodes, each a local hub on its own manual loop, joined by an in-memory bus.
 @Suite struct ClusterChannelHubTests {
@@ -36,8 +37,9 @@ import ParleyChannelsTesting
 
     func session(_ node: String, socket: String) -> (PusherSession, FakeTransport) {
         let transport = FakeTransport()
-        let s = PusherSession(app: app, config: config, loopIndex: 0, hub: hub(node), transport: transport,
-                              webhooks: nil, metrics: ChannelsMetrics(), now: clock.now, socketID: PusherSocketID(socket)!)
+        let s = PusherSession(
+            app: app, config: config, loopIndex: 0, hub: hub(node), transport: transport,
+            webhooks: nil, metrics: ChannelsMetrics(), now: clock.now, socketID: PusherSocketID(socket)!)
         s.start()
         return (s, transport)
     }
@@ -89,7 +91,8 @@ import ParleyChannelsTesting
             s.receiveText(subscribeMessage("private-chat", auth: auth), now: clock.now)
         }
         settle()
-        hub("a").publish(app: app, events: [HubEvent(channel: "private-chat", event: "client-typing", data: .string("x"), excluding: "1.1")])
+        hub("a").publish(
+            app: app, events: [HubEvent(channel: "private-chat", event: "client-typing", data: .string("x"), excluding: "1.1")])
         settle()
         #expect(b.1.events("client-typing").count == 1)
         #expect(a.1.events("client-typing").isEmpty)
@@ -176,12 +179,14 @@ import ParleyChannelsTesting
         publish("b", "cache-news", 8)
         settle()
         let loop = ManualHubLoop()
-        let late = ClusterChannelHub(local: LocalChannelHub(loops: [loop], clock: clock.read), nodeID: "d", transport: bus.transport("d"),
-                                     apps: AppRegistry(config), clock: clock.read)
+        let late = ClusterChannelHub(
+            local: LocalChannelHub(loops: [loop], clock: clock.read), nodeID: "d", transport: bus.transport("d"),
+            apps: AppRegistry(config), clock: clock.read)
         late.start()
         let transport = FakeTransport()
-        let s = PusherSession(app: app, config: config, loopIndex: 0, hub: late, transport: transport,
-                              webhooks: nil, metrics: ChannelsMetrics(), now: clock.now, socketID: PusherSocketID("4.4")!)
+        let s = PusherSession(
+            app: app, config: config, loopIndex: 0, hub: late, transport: transport,
+            webhooks: nil, metrics: ChannelsMetrics(), now: clock.now, socketID: PusherSocketID("4.4")!)
         s.start()
         s.receiveText(subscribeMessage("cache-news"), now: clock.now)
         loop.runPending()
@@ -192,7 +197,9 @@ import ParleyChannelsTesting
         let b = session("b", socket: "2.2")
         let data = #"{"id":"u"}"#
         let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: "2.2", userData: data)
-        b.0.receiveText(bytes("{\"event\":\"pusher:signin\",\"data\":{\"auth\":\"\(auth)\",\"user_data\":\(String(reflecting: data))}}"), now: clock.now)
+        b.0.receiveText(
+            bytes("{\"event\":\"pusher:signin\",\"data\":{\"auth\":\"\(auth)\",\"user_data\":\(String(reflecting: data))}}"), now: clock.now
+        )
         settle()
         hub("a").terminateUser(app: app, userID: "u")
         settle()
@@ -201,12 +208,21 @@ import ParleyChannelsTesting
 
     @Test func envelopesRoundTripAndJunkIsRefused() {
         let messages: [ClusterMessage] = [
-            .events(app: "3", [ClusterEvent(channel: "c", event: "e", frame: [1, 2], excluding: "1.2", cacheData: nil),
-                               ClusterEvent(channel: "cache-x", event: "e", frame: [], excluding: nil, cacheData: Array("{}".utf8))]),
-            .share(ClusterShareUpdate(seq: 9, full: true, changes: [.count(app: "3", channel: "c", 4),
-                                                                    .member(app: "3", channel: "presence-p", user: "u", info: nil)])),
+            .events(
+                app: "3",
+                [
+                    ClusterEvent(channel: "c", event: "e", frame: [1, 2], excluding: "1.2", cacheData: nil),
+                    ClusterEvent(channel: "cache-x", event: "e", frame: [], excluding: nil, cacheData: Array("{}".utf8))
+                ]),
+            .share(
+                ClusterShareUpdate(
+                    seq: 9, full: true,
+                    changes: [
+                        .count(app: "3", channel: "c", 4),
+                        .member(app: "3", channel: "presence-p", user: "u", info: nil)
+                    ])),
             .terminate(app: "3", user: "u"),
-            .notice(topic: "chat", payload: Array("x".utf8)),
+            .notice(topic: "chat", payload: Array("x".utf8))
         ]
         for message in messages {
             let envelope = ClusterEnvelope(node: "n", boot: 42, message: message)

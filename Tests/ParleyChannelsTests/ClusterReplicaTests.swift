@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyChannels
 
 /// The replica of other nodes' shares: deltas in order, stale snapshots ignored, gaps healed,

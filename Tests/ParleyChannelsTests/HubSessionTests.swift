@@ -1,7 +1,8 @@
-import Testing
-import ParleyWire
-@testable import ParleyChannels
 import ParleyChannelsTesting
+import ParleyWire
+import Testing
+
+@testable import ParleyChannels
 
 /// Sessions over a local hub with two manual loops: fan-out, presence, users, slow consumers.
 @Suite struct HubSessionTests {
@@ -20,8 +21,9 @@ import ParleyChannelsTesting
         let transport = FakeTransport()
         var config = self.config
         if let maxOutbound { config.maxOutboundBytes = maxOutbound }
-        let s = PusherSession(app: app ?? self.app, config: config, loopIndex: loop, hub: hub, transport: transport,
-                              webhooks: sink, metrics: hub.metrics, now: clock.now, socketID: PusherSocketID(socket)!)
+        let s = PusherSession(
+            app: app ?? self.app, config: config, loopIndex: loop, hub: hub, transport: transport,
+            webhooks: sink, metrics: hub.metrics, now: clock.now, socketID: PusherSocketID(socket)!)
         s.start()
         return (s, transport)
     }
@@ -43,7 +45,10 @@ import ParleyChannelsTesting
         let a = session(loop: 0, socket: "1.1"), b = session(loop: 1, socket: "2.2"), c = session(loop: 1, socket: "3.3")
         for (s, _) in [a, b, c] { s.receiveText(subscribeMessage("collabo"), now: clock.now) }
         for i in 0..<5 {
-            hub.publish(app: app, events: [HubEvent(channel: "collabo", event: "text_update", data: .string("{\"n\":\(i)}"), excluding: i == 4 ? "2.2" : nil)])
+            hub.publish(
+                app: app,
+                events: [HubEvent(channel: "collabo", event: "text_update", data: .string("{\"n\":\(i)}"), excluding: i == 4 ? "2.2" : nil)]
+            )
         }
         run()
         for (_, t) in [a, c] {
@@ -78,7 +83,8 @@ import ParleyChannelsTesting
         subs[0].0.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"feed"}}"#), now: clock.now)
         run()
         for i in 0..<3 {
-            hub.publish(app: app, events: [HubEvent(channel: "feed", event: "tick", data: .string("\(i)"), excluding: i == 2 ? "3.3" : nil)])
+            hub.publish(
+                app: app, events: [HubEvent(channel: "feed", event: "tick", data: .string("\(i)"), excluding: i == 2 ? "3.3" : nil)])
         }
         run()
         #expect(subs.map { $0.1.events("tick").count } == [0, 3, 2, 3])
@@ -97,7 +103,7 @@ import ParleyChannelsTesting
         let bobSucceeded = try #require(b.1.events("pusher_internal:subscription_succeeded").first?.dataObject?["presence"])
         #expect(bobSucceeded["ids"] == .array([.string("alice"), .string("bob")]) && bobSucceeded["count"] == .int(2))
         #expect(a.1.events("pusher_internal:member_added").map { $0.dataObject?["user_id"] } == [.string("bob")])
-        #expect(b.1.events("pusher_internal:member_added").isEmpty) // never told about itself
+        #expect(b.1.events("pusher_internal:member_added").isEmpty)  // never told about itself
         // Bob's second connection: no second member_added.
         joinPresence(b2.0, user: "bob")
         run()
@@ -143,9 +149,10 @@ import ParleyChannelsTesting
         let slow = session(loop: 0, socket: "1.1", maxOutbound: 4096), fast = session(loop: 1, socket: "2.2")
         slow.0.receiveText(subscribeMessage("feed"), now: clock.now)
         fast.0.receiveText(subscribeMessage("feed"), now: clock.now)
-        slow.1.countsTowardsQueue = true // never drained: the client stopped reading
+        slow.1.countsTowardsQueue = true  // never drained: the client stopped reading
         for i in 0..<100 {
-            hub.publish(app: app, events: [HubEvent(channel: "feed", event: "tick", data: .string(String(repeating: "x", count: 100) + "\(i)"))])
+            hub.publish(
+                app: app, events: [HubEvent(channel: "feed", event: "tick", data: .string(String(repeating: "x", count: 100) + "\(i)"))])
         }
         run()
         #expect(slow.1.closedWith == 4100)
@@ -161,7 +168,9 @@ import ParleyChannelsTesting
         for (s, id) in [(a.0, "u1"), (a2.0, "u1"), (b.0, "u2")] {
             let data = "{\"id\":\"\(id)\"}"
             let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: s.socketID, userData: data)
-            s.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(), now: clock.now)
+            s.receiveText(
+                PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(),
+                now: clock.now)
         }
         hub.terminateUser(app: app, userID: "u1")
         run()
@@ -174,7 +183,9 @@ import ParleyChannelsTesting
         for s in [a.0, a2.0] {
             let data = #"{"id":"u1"}"#
             let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: s.socketID, userData: data)
-            s.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(), now: clock.now)
+            s.receiveText(
+                PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(),
+                now: clock.now)
             s.receiveText(subscribeMessage("#server-to-user-u1", auth: ""), now: clock.now)
         }
         hub.publish(app: app, events: [HubEvent(channel: "#server-to-user-u1", event: "notify", data: .string("hi"))])
@@ -186,7 +197,9 @@ import ParleyChannelsTesting
         let watcher = session(loop: 0, socket: "1.1"), friend = session(loop: 1, socket: "2.2")
         func signin(_ s: PusherSession, _ data: String) {
             let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: s.socketID, userData: data)
-            s.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(), now: clock.now)
+            s.receiveText(
+                PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(),
+                now: clock.now)
         }
         signin(watcher.0, #"{"id":"w","watchlist":["f","g"]}"#)
         run()
@@ -196,7 +209,9 @@ import ParleyChannelsTesting
         run()
         friend.0.transportClosed()
         run()
-        let changes = watcher.1.events("pusher_internal:watchlist_events").dropFirst().map { $0.dataObject?["events"]?.arrayValue?.first?["name"] }
+        let changes = watcher.1.events("pusher_internal:watchlist_events").dropFirst().map {
+            $0.dataObject?["events"]?.arrayValue?.first?["name"]
+        }
         #expect(changes == [.string("online"), .string("offline")])
     }
 

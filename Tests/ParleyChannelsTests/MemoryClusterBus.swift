@@ -1,4 +1,5 @@
 import ParleyWire
+
 @testable import ParleyChannels
 
 /// An in-memory bus for cluster tests: broadcasts queue in one global order, `deliver()`

@@ -1,7 +1,8 @@
-import Testing
-import ParleyWire
-@testable import ParleyChannels
 import ParleyChannelsTesting
+import ParleyWire
+import Testing
+
+@testable import ParleyChannels
 
 /// The HTTP API over a real local hub, with requests signed the way the server libraries sign.
 @Suite struct PusherAPITests {
@@ -24,30 +25,39 @@ import ParleyChannelsTesting
     }
 
     /// Signs like pusher-http-python: over decoded values, then percent-encodes the commas.
-    func request(_ method: String, _ path: String, body: String = "", params: [(String, String)] = [], app: AppConfig? = nil,
-                 timestamp: Int64? = nil, tamper: ((inout [(String, String)]) -> Void)? = nil) -> PusherAPIRequest {
+    func request(
+        _ method: String, _ path: String, body: String = "", params: [(String, String)] = [], app: AppConfig? = nil,
+        timestamp: Int64? = nil, tamper: ((inout [(String, String)]) -> Void)? = nil
+    ) -> PusherAPIRequest {
         let app = app ?? self.app
         let bodyBytes = Array(body.utf8)
-        var pairs = params + [("auth_key", app.key), ("auth_timestamp", String(timestamp ?? now)), ("auth_version", "1.0"),
-                              ("body_md5", PusherRequestSignature.bodyMD5(bodyBytes))]
+        var pairs =
+            params + [
+                ("auth_key", app.key), ("auth_timestamp", String(timestamp ?? now)), ("auth_version", "1.0"),
+                ("body_md5", PusherRequestSignature.bodyMD5(bodyBytes))
+            ]
         let signature = PusherRequestSignature.sign(secret: app.secret, method: method, path: path, query: PusherQuery(pairs))
         pairs.append(("auth_signature", signature))
         tamper?(&pairs)
-        let query = pairs.map { "\($0.0)=\($0.1.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "%2C"))" }.joined(separator: "&")
+        let query = pairs.map { "\($0.0)=\($0.1.split(separator: ",", omittingEmptySubsequences: false).joined(separator: "%2C"))" }.joined(
+            separator: "&")
         return PusherAPIRequest(method: method, target: "\(path)?\(query)", body: bodyBytes)
     }
 
     func subscriber(_ socket: String, _ channels: [String], presenceUser: String? = nil) -> (PusherSession, FakeTransport) {
         let t = FakeTransport()
-        let s = PusherSession(app: app, config: ChannelsConfig(apps: [app]), loopIndex: 0, hub: hub, transport: t, webhooks: nil,
-                              metrics: hub.metrics, now: 0, socketID: PusherSocketID(socket)!)
+        let s = PusherSession(
+            app: app, config: ChannelsConfig(apps: [app]), loopIndex: 0, hub: hub, transport: t, webhooks: nil,
+            metrics: hub.metrics, now: 0, socketID: PusherSocketID(socket)!)
         s.start()
         for channel in channels {
             var data: String?
             if let presenceUser { data = "{\"user_id\":\"\(presenceUser)\"}" }
-            let auth = PusherSignature.channelAuth(key: app.key, secret: app.secret, socketID: socket, channel: channel,
-                                                   channelData: PusherChannel(channel)?.kind == .presence ? data : nil)
-            s.receiveText(subscribeMessage(channel, auth: auth, channelData: PusherChannel(channel)?.kind == .presence ? data : nil), now: 0)
+            let auth = PusherSignature.channelAuth(
+                key: app.key, secret: app.secret, socketID: socket, channel: channel,
+                channelData: PusherChannel(channel)?.kind == .presence ? data : nil)
+            s.receiveText(
+                subscribeMessage(channel, auth: auth, channelData: PusherChannel(channel)?.kind == .presence ? data : nil), now: 0)
         }
         loop.runPending()
         return (s, t)
@@ -55,7 +65,8 @@ import ParleyChannelsTesting
 
     @Test func knownAnswerRequestIsAccepted() {
         let body = #"{"name":"foo","channels":["project-3"],"data":"{\"some\":\"data\"}"}"#
-        let target = "/apps/3/events?auth_key=278d425bdf160c739803&auth_timestamp=1353088179&auth_version=1.0"
+        let target =
+            "/apps/3/events?auth_key=278d425bdf160c739803&auth_timestamp=1353088179&auth_version=1.0"
             + "&body_md5=ec365a775a4cd0599faeb73354201b6f&auth_signature=da454824c97ba181a32ccc17a72625ba02771f50b50e1e7430e47a1f3f457e6c"
         let api = PusherAPI(apps: AppRegistry(ChannelsConfig(apps: [testApp()])), hub: hub, unixTime: { 1353088179 }, metrics: hub.metrics)
         #expect(api.handle(PusherAPIRequest(method: "POST", target: target, body: Array(body.utf8))) == .empty)
@@ -84,7 +95,8 @@ import ParleyChannelsTesting
 
     @Test func batchEventsInOrder() {
         let a = subscriber("1.1", ["b1", "b2"])
-        let body = #"{"batch":[{"name":"one","channel":"b1","data":"1"},{"name":"two","channel":"b2","data":"2","info":"subscription_count"}]}"#
+        let body =
+            #"{"batch":[{"name":"one","channel":"b1","data":"1"},{"name":"two","channel":"b2","data":"2","info":"subscription_count"}]}"#
         let response = api.handle(request("POST", "/apps/3/batch_events", body: body))
         #expect(response.json == .object(["batch": .array([.object([:]), .object(["subscription_count": .int(1)])])]))
         loop.runPending()
@@ -121,12 +133,15 @@ import ParleyChannelsTesting
     @Test func terminateConnectionsBothPaths() {
         for path in ["/apps/3/users/u1/terminate_connections", "/users/u1/terminate_connections"] {
             let t = FakeTransport()
-            let s = PusherSession(app: app, config: ChannelsConfig(apps: [app]), loopIndex: 0, hub: hub, transport: t, webhooks: nil,
-                                  metrics: hub.metrics, now: 0, socketID: PusherSocketID("9.9")!)
+            let s = PusherSession(
+                app: app, config: ChannelsConfig(apps: [app]), loopIndex: 0, hub: hub, transport: t, webhooks: nil,
+                metrics: hub.metrics, now: 0, socketID: PusherSocketID("9.9")!)
             s.start()
             let data = #"{"id":"u1"}"#
             let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: "9.9", userData: data)
-            s.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(), now: 0)
+            s.receiveText(
+                PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(),
+                now: 0)
             #expect(api.handle(request("POST", path)) == .empty, "\(path)")
             loop.runPending()
             #expect(t.closedWith == 4009, "\(path)")
@@ -145,7 +160,9 @@ import ParleyChannelsTesting
         #expect(md5.status == 401 && md5.json?["error"]?.stringValue?.contains("body_md5") == true)
         let badSig = request("POST", "/apps/3/events", body: body) { pairs in pairs[pairs.count - 1].1 = String(repeating: "0", count: 64) }
         #expect(api.handle(badSig).status == 401)
-        #expect(api.handle(request("POST", "/apps/3/events", body: body, app: AppConfig(id: "3", key: "278d425bdf160c739803", secret: "wrong"))).status == 401)
+        #expect(
+            api.handle(request("POST", "/apps/3/events", body: body, app: AppConfig(id: "3", key: "278d425bdf160c739803", secret: "wrong")))
+                .status == 401)
         #expect(api.handle(request("POST", "/apps/4/events", body: body, app: disabled)).status == 403)
         let big = "{\"name\":\"e\",\"channel\":\"c\",\"data\":\"\(String(repeating: "x", count: 10 * 1024 + 1))\"}"
         #expect(api.handle(request("POST", "/apps/3/events", body: big)).status == 413)
@@ -153,14 +170,17 @@ import ParleyChannelsTesting
         #expect(api.handle(request("POST", "/apps/3/events", body: "{\"name\":\"e\",\"channels\":[\(many)],\"data\":\"x\"}")).status == 400)
         #expect(api.handle(request("POST", "/apps/3/events", body: #"{"name":"e","channel":"bad name","data":"x"}"#)).status == 400)
         #expect(api.handle(request("POST", "/apps/3/events", body: "{not json")).status == 400)
-        #expect(api.handle(request("POST", "/apps/3/events", body: #"{"name":"e","channel":"c","data":"x","socket_id":"abc"}"#)).status == 400)
+        #expect(
+            api.handle(request("POST", "/apps/3/events", body: #"{"name":"e","channel":"c","data":"x","socket_id":"abc"}"#)).status == 400)
         let error = api.handle(request("POST", "/apps/3/events", body: "{not json"))
         #expect(error.json?["code"] == .int(400) && error.json?["error"]?.stringValue != nil)
     }
 
     @Test func pathSegmentsAreCutAndDecoded() {
         #expect(PusherAPI.decodedSegments("/apps/3/events") == ["apps", "3", "events"])
-        #expect(PusherAPI.decodedSegments("/apps/3/channels/presence-%C3%A9t%C3%A9/users") == ["apps", "3", "channels", "presence-été", "users"])
+        #expect(
+            PusherAPI.decodedSegments("/apps/3/channels/presence-%C3%A9t%C3%A9/users") == ["apps", "3", "channels", "presence-été", "users"]
+        )
         #expect(PusherAPI.decodedSegments("/apps/3/events/") == ["apps", "3", "events", ""])
         #expect(PusherAPI.decodedSegments("//apps") == ["", "apps"])
         #expect(PusherAPI.decodedSegments("/") == [""])
@@ -197,14 +217,19 @@ import ParleyChannelsTesting
 
     @Test func signatureAndBodyDigestAreCaseInsensitiveHex() {
         let body = #"{"name":"e","channel":"c","data":"x"}"#
-        let upper = request("POST", "/apps/3/events", body: body) { pairs in pairs[pairs.count - 1].1 = pairs[pairs.count - 1].1.uppercased() }
+        let upper = request("POST", "/apps/3/events", body: body) { pairs in
+            pairs[pairs.count - 1].1 = pairs[pairs.count - 1].1.uppercased()
+        }
         #expect(api.handle(upper) == .empty)
         // An uppercase body_md5 (signed as sent) matches the body too.
         let md5 = PusherRequestSignature.bodyMD5(Array(body.utf8)).uppercased()
         let query = "auth_key=\(app.key)&auth_timestamp=\(now)&auth_version=1.0&body_md5=\(md5)"
         let signature = PusherSignature.hmacHex(secret: app.secret, Array("POST\n/apps/3/events\n\(query)".utf8))
-        #expect(api.handle(PusherAPIRequest(method: "POST", target: "/apps/3/events?\(query)&auth_signature=\(signature)",
-                                            body: Array(body.utf8))) == .empty)
+        #expect(
+            api.handle(
+                PusherAPIRequest(
+                    method: "POST", target: "/apps/3/events?\(query)&auth_signature=\(signature)",
+                    body: Array(body.utf8))) == .empty)
         let short = request("POST", "/apps/3/events", body: body) { pairs in pairs[pairs.count - 1].1.removeLast() }
         #expect(api.handle(short).status == 401)
         let nonHex = request("POST", "/apps/3/events", body: body) { pairs in
@@ -220,17 +245,25 @@ import ParleyChannelsTesting
         let bodyMD5 = PusherRequestSignature.bodyMD5(Array(body.utf8))
         // Keys are lowercased for signing; a value is accepted signed as received (still encoded).
         let raw = "auth_key=\(app.key)&auth_timestamp=\(now)&auth_version=1.0&body_md5=\(bodyMD5)&Extra_Key=a%2Cb"
-        let signedRaw = "POST\n/apps/3/events\nauth_key=\(app.key)&auth_timestamp=\(now)&auth_version=1.0&body_md5=\(bodyMD5)&extra_key=a%2Cb"
+        let signedRaw =
+            "POST\n/apps/3/events\nauth_key=\(app.key)&auth_timestamp=\(now)&auth_version=1.0&body_md5=\(bodyMD5)&extra_key=a%2Cb"
         let signature = PusherSignature.hmacHex(secret: app.secret, Array(signedRaw.utf8))
         let accepted = PusherAPIRequest(method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(signature)", body: Array(body.utf8))
         #expect(api.handle(accepted) == .empty)
         let signedDecoded = signedRaw.replacing("a%2Cb", with: "a,b")
         let decodedSignature = PusherSignature.hmacHex(secret: app.secret, Array(signedDecoded.utf8))
-        #expect(api.handle(PusherAPIRequest(method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(decodedSignature)",
-                                            body: Array(body.utf8))) == .empty)
+        #expect(
+            api.handle(
+                PusherAPIRequest(
+                    method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(decodedSignature)",
+                    body: Array(body.utf8))) == .empty)
         let wrongValue = signedRaw.replacing("a%2Cb", with: "a%2Cc")
         let wrong = PusherSignature.hmacHex(secret: app.secret, Array(wrongValue.utf8))
-        #expect(api.handle(PusherAPIRequest(method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(wrong)",
-                                            body: Array(body.utf8))).status == 401)
+        #expect(
+            api.handle(
+                PusherAPIRequest(
+                    method: "POST", target: "/apps/3/events?\(raw)&auth_signature=\(wrong)",
+                    body: Array(body.utf8))
+            ).status == 401)
     }
 }

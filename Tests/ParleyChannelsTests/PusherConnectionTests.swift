@@ -1,5 +1,6 @@
-import Testing
 import ParleyWire
+import Testing
+
 @testable import ParleyChannels
 
 @Suite struct PusherConnectionTests {
@@ -80,7 +81,10 @@ import ParleyWire
     @Test func privateSubscribeChecksSignature() {
         var c = connection()
         let good = PusherSignature.channelAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, channel: "private-foobar")
-        #expect(c.receiveText(subscribeMessage("private-foobar", auth: good), now: 1).contains { if case .subscribe = $0 { true } else { false } })
+        #expect(
+            c.receiveText(subscribeMessage("private-foobar", auth: good), now: 1).contains {
+                if case .subscribe = $0 { true } else { false }
+            })
         let bad = sent(c.receiveText(subscribeMessage("private-other", auth: good), now: 1))
         #expect(bad.map(\.event) == ["pusher:error", "pusher:subscription_error"])
         #expect(bad[0].data?["code"] == .int(4009))
@@ -92,7 +96,8 @@ import ParleyWire
     @Test func presenceSubscribeVerifiesExactChannelData() throws {
         var c = connection()
         let data = #"{"user_id": 10, "user_info": {"name": "Mr. Channels"}}"#
-        let auth = PusherSignature.channelAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, channel: "presence-foobar", channelData: data)
+        let auth = PusherSignature.channelAuth(
+            key: app.key, secret: app.secret, socketID: socket.rawValue, channel: "presence-foobar", channelData: data)
         let actions = c.receiveText(subscribeMessage("presence-foobar", auth: auth, channelData: data), now: 1)
         guard case .subscribe(let request)? = actions.first else { Issue.record("refused: \(actions)"); return }
         #expect(request.member == PresenceMember(userID: "10", userInfo: .object(["name": .string("Mr. Channels")])))
@@ -103,9 +108,12 @@ import ParleyWire
 
     @Test func presenceLimitsOnUserInfoAndID() {
         var c = connection()
-        for data in [#"{"user_info":{}}"#, #"{"user_id":""}"#, "{\"user_id\":\"\(String(repeating: "x", count: 129))\"}",
-                     "{\"user_id\":\"1\",\"user_info\":\"\(String(repeating: "x", count: 1100))\"}", "not json"] {
-            let auth = PusherSignature.channelAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, channel: "presence-a", channelData: data)
+        for data in [
+            #"{"user_info":{}}"#, #"{"user_id":""}"#, "{\"user_id\":\"\(String(repeating: "x", count: 129))\"}",
+            "{\"user_id\":\"1\",\"user_info\":\"\(String(repeating: "x", count: 1100))\"}", "not json"
+        ] {
+            let auth = PusherSignature.channelAuth(
+                key: app.key, secret: app.secret, socketID: socket.rawValue, channel: "presence-a", channelData: data)
             let out = sent(c.receiveText(subscribeMessage("presence-a", auth: auth, channelData: data), now: 1))
             #expect(out.map(\.event) == ["pusher:error", "pusher:subscription_error"], "\(data)")
         }
@@ -154,10 +162,15 @@ import ParleyWire
         #expect(sent(c.receiveText(subscribeMessage("#server-to-user-12345", auth: ""), now: 1)).first?.data?["code"] == .int(4009))
         let userData = #"{"id":"12345"}"#
         let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, userData: userData)
-        let signin = c.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(userData)])).serialized(), now: 1)
+        let signin = c.receiveText(
+            PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(userData)])).serialized(),
+            now: 1)
         #expect(sent(signin).map(\.event) == ["pusher:signin_success"])
         #expect(signin.contains(.signIn(PusherSignedInUser(userID: "12345", userData: userData, watchlist: []))))
-        #expect(c.receiveText(subscribeMessage("#server-to-user-12345", auth: ""), now: 1).contains { if case .subscribe = $0 { true } else { false } })
+        #expect(
+            c.receiveText(subscribeMessage("#server-to-user-12345", auth: ""), now: 1).contains {
+                if case .subscribe = $0 { true } else { false }
+            })
         #expect(sent(c.receiveText(subscribeMessage("#server-to-user-999", auth: ""), now: 1)).first?.data?["code"] == .int(4009))
     }
 
@@ -165,7 +178,9 @@ import ParleyWire
         var c = connection()
         func signin(_ userData: String, auth: String? = nil) -> [PusherConnectionAction] {
             let a = auth ?? PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, userData: userData)
-            return c.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(a), "user_data": .string(userData)])).serialized(), now: 1)
+            return c.receiveText(
+                PusherMessage(event: "pusher:signin", data: .object(["auth": .string(a), "user_data": .string(userData)])).serialized(),
+                now: 1)
         }
         #expect(sent(signin(#"{"id":"1"}"#, auth: "278d425bdf160c739803:00")).first?.data?["code"] == .int(4009))
         #expect(sent(signin(#"{"id":""}"#)).first?.data?["code"] == .int(4009))
@@ -177,7 +192,9 @@ import ParleyWire
         var d = connection(app: disabledApp)
         let userData = #"{"id":"1"}"#
         let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, userData: userData)
-        let out = d.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(userData)])).serialized(), now: 1)
+        let out = d.receiveText(
+            PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(userData)])).serialized(),
+            now: 1)
         #expect(sent(out).first?.data?["code"] == .int(4009))
     }
 
@@ -186,7 +203,9 @@ import ParleyWire
         let ids = (0..<105).map { "\"u\($0)\"" }.joined(separator: ",")
         let userData = "{\"id\":\"1\",\"watchlist\":[\(ids)]}"
         let auth = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, userData: userData)
-        let out = c.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(userData)])).serialized(), now: 1)
+        let out = c.receiveText(
+            PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(userData)])).serialized(),
+            now: 1)
         #expect(sent(out).map(\.event) == ["pusher:signin_success", "pusher:error"])
         #expect(sent(out)[1].data?["code"] == .int(4302))
         let user = out.compactMap { if case .signIn(let u) = $0 { u } else { nil } }.first
@@ -197,7 +216,8 @@ import ParleyWire
         var c = connection()
         var data: String?
         if let member { data = "{\"user_id\":\"\(member)\"}" }
-        let auth = PusherSignature.channelAuth(key: app.key, secret: app.secret, socketID: socket.rawValue, channel: channel, channelData: data)
+        let auth = PusherSignature.channelAuth(
+            key: app.key, secret: app.secret, socketID: socket.rawValue, channel: channel, channelData: data)
         _ = c.receiveText(subscribeMessage(channel, auth: auth, channelData: data), now: 0)
         _ = c.subscriptionResult(channel: channel, .succeeded(members: [], cache: .none))
         return c
@@ -221,13 +241,19 @@ import ParleyWire
 
     @Test func clientEventRejections() {
         var pub = subscribed("public-a")
-        #expect(sent(pub.receiveText(bytes(#"{"event":"client-x","channel":"public-a","data":{}}"#), now: 1)).first?.data?["code"] == .int(4301))
+        #expect(
+            sent(pub.receiveText(bytes(#"{"event":"client-x","channel":"public-a","data":{}}"#), now: 1)).first?.data?["code"] == .int(4301)
+        )
         var notSubscribed = subscribed("private-a")
-        #expect(sent(notSubscribed.receiveText(bytes(#"{"event":"client-x","channel":"private-b","data":{}}"#), now: 1)).first?.data?["code"] == .int(4301))
+        #expect(
+            sent(notSubscribed.receiveText(bytes(#"{"event":"client-x","channel":"private-b","data":{}}"#), now: 1)).first?.data?["code"]
+                == .int(4301))
         var disabled = app
         disabled.clientEvents = false
         var off = connection(app: disabled)
-        #expect(sent(off.receiveText(bytes(#"{"event":"client-x","channel":"private-a","data":{}}"#), now: 1)).first?.data?["code"] == .int(4301))
+        #expect(
+            sent(off.receiveText(bytes(#"{"event":"client-x","channel":"private-a","data":{}}"#), now: 1)).first?.data?["code"]
+                == .int(4301))
         var big = subscribed("private-a")
         let huge = "{\"event\":\"client-x\",\"channel\":\"private-a\",\"data\":\"\(String(repeating: "x", count: 11_000))\"}"
         #expect(sent(big.receiveText(bytes(huge), now: 1)).first?.data?["code"] == .int(4301))
@@ -246,7 +272,7 @@ import ParleyWire
             }
         }
         #expect(accepted == 10)
-        #expect(errors == 1) // one 4301 per window, not one per dropped event
+        #expect(errors == 1)  // one 4301 per window, not one per dropped event
         #expect(!c.isClosed)
         let next = c.receiveText(bytes(#"{"event":"client-x","channel":"private-a","data":{}}"#), now: 11_000)
         #expect(next.contains { if case .clientEvent = $0 { true } else { false } })
@@ -254,7 +280,10 @@ import ParleyWire
 
     @Test func unsubscribeAndCloseLeaveChannels() {
         var c = subscribed("private-a")
-        #expect(c.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"private-a"}}"#), now: 1) == [.unsubscribe(channel: "private-a")])
+        #expect(
+            c.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"private-a"}}"#), now: 1) == [
+                .unsubscribe(channel: "private-a")
+            ])
         #expect(c.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"private-a"}}"#), now: 1).isEmpty)
         var d = subscribed("private-a")
         #expect(d.transportClosed() == [.unsubscribe(channel: "private-a")])
@@ -271,11 +300,13 @@ import ParleyWire
     @Test func cacheReplayAndMiss() {
         var c = connection()
         _ = c.receiveText(subscribeMessage("cache-a"), now: 0)
-        #expect(sent(c.subscriptionResult(channel: "cache-a", .succeeded(members: nil, cache: .miss))).map(\.event)
-            == ["pusher_internal:subscription_succeeded", "pusher:cache_miss"])
+        #expect(
+            sent(c.subscriptionResult(channel: "cache-a", .succeeded(members: nil, cache: .miss))).map(\.event)
+                == ["pusher_internal:subscription_succeeded", "pusher:cache_miss"])
         _ = c.receiveText(subscribeMessage("cache-b"), now: 0)
         let frame = PusherFrame.channelEvent(event: "e", channel: "cache-b", data: .string("x"))
-        #expect(sent(c.subscriptionResult(channel: "cache-b", .succeeded(members: nil, cache: .hit(frame)))).map(\.event)
-            == ["pusher_internal:subscription_succeeded", "e"])
+        #expect(
+            sent(c.subscriptionResult(channel: "cache-b", .succeeded(members: nil, cache: .hit(frame)))).map(\.event)
+                == ["pusher_internal:subscription_succeeded", "e"])
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import ParleyWire
+import Testing
+
 @testable import ParleyChannels
 
 @Suite struct RateLimiterTests {
@@ -9,7 +10,7 @@ import ParleyWire
         #expect(bucket.take(limit, now: 0) == nil)
         #expect(bucket.take(limit, now: 0) == nil)
         #expect(bucket.take(limit, now: 0) == nil)
-        #expect(bucket.take(limit, now: 0) == 1)   // half a second to the next token: Retry-After 1
+        #expect(bucket.take(limit, now: 0) == 1)  // half a second to the next token: Retry-After 1
         #expect(bucket.take(limit, now: 499) == 1)
         #expect(bucket.take(limit, now: 500) == nil)
         #expect(bucket.take(limit, now: 500) == 1)
@@ -59,11 +60,11 @@ import ParleyWire
 
     @Test func configReadsRatesQuotasAndTheChannelCap() throws {
         let json = #"""
-        {"apps": [{"id": "1", "key": "k", "secret": "s", "limits": {
-            "max_channels_per_connection": 7, "max_reactions_per_message": 12, "attachment_quota_bytes": 4096,
-            "document_backlog_bytes": 1048576, "document_backlog_messages": 8,
-            "rates": {"reactions": {"per_second": 3, "burst": 9}, "typing": {"per_second": 0}, "rooms": {"per_second": 0.5}}}}]}
-        """#
+            {"apps": [{"id": "1", "key": "k", "secret": "s", "limits": {
+                "max_channels_per_connection": 7, "max_reactions_per_message": 12, "attachment_quota_bytes": 4096,
+                "document_backlog_bytes": 1048576, "document_backlog_messages": 8,
+                "rates": {"reactions": {"per_second": 3, "burst": 9}, "typing": {"per_second": 0}, "rooms": {"per_second": 0.5}}}}]}
+            """#
         let limits = try #require(try ChannelsConfig.parse(Array(json.utf8)).apps.first?.limits)
         #expect(limits.maxChannelsPerConnection == 7 && limits.maxReactionsPerMessage == 12 && limits.attachmentQuotaBytes == 4096)
         #expect(limits.documentBacklogBytes == 1 << 20 && limits.documentBacklogMessages == 8)
@@ -74,13 +75,16 @@ import ParleyWire
         let defaults = AppLimits()
         #expect(defaults.maxChannelsPerConnection == 100 && defaults.maxReactionsPerMessage == 50)
         #expect(defaults.attachmentQuotaBytes == 10 << 30)
-        let off = try ChannelsConfig.parse(Array(#"{"apps":[{"id":"1","key":"k","secret":"s","limits":{"attachment_quota_bytes":0}}]}"#.utf8))
+        let off = try ChannelsConfig.parse(
+            Array(#"{"apps":[{"id":"1","key":"k","secret":"s","limits":{"attachment_quota_bytes":0}}]}"#.utf8))
         #expect(off.apps[0].limits.attachmentQuotaBytes == nil)
     }
 
     @Test func configRefusesUnknownKindsAndBadRates() {
-        for bad in [#"{"rates": {"sneezes": {"per_second": 1}}}"#, #"{"rates": {"edits": {"per_second": -1}}}"#,
-                    #"{"rates": {"edits": {"burst": 0}}}"#, #"{"max_channels_per_connection": 0}"#] {
+        for bad in [
+            #"{"rates": {"sneezes": {"per_second": 1}}}"#, #"{"rates": {"edits": {"per_second": -1}}}"#,
+            #"{"rates": {"edits": {"burst": 0}}}"#, #"{"max_channels_per_connection": 0}"#
+        ] {
             let json = #"{"apps": [{"id": "1", "key": "k", "secret": "s", "limits": "# + bad + "}]}"
             #expect(throws: ChannelsConfigError.self, "\(bad)") { try ChannelsConfig.parse(Array(json.utf8)) }
         }

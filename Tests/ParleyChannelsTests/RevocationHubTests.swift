@@ -1,8 +1,9 @@
+import ParleyChannelsTesting
+import ParleyWire
 import Synchronization
 import Testing
-import ParleyWire
+
 @testable import ParleyChannels
-import ParleyChannelsTesting
 
 /// A gate that admits only the (socket, channel) pairs it holds, and remembers closed sockets.
 final class ListGate: SubscriptionGate {
@@ -35,8 +36,9 @@ final class ListGate: SubscriptionGate {
 
     func session(loop: Int, socket: String) -> (PusherSession, FakeTransport) {
         let transport = FakeTransport()
-        let s = PusherSession(app: app, config: config, loopIndex: loop, hub: hub, transport: transport,
-                              webhooks: nil, metrics: hub.metrics, now: clock.now, socketID: PusherSocketID(socket)!)
+        let s = PusherSession(
+            app: app, config: config, loopIndex: loop, hub: hub, transport: transport,
+            webhooks: nil, metrics: hub.metrics, now: clock.now, socketID: PusherSocketID(socket)!)
         s.start()
         return (s, transport)
     }
@@ -61,8 +63,13 @@ final class ListGate: SubscriptionGate {
         for (s, _) in [a, b, c] { joinPrivate(s, "private-room-r") }
         run()
         publish("private-room-r", "before")
-        hub.revokeSubscriptions(app: app, [SubscriptionRevocation(channel: "private-room-r", target: .sockets(["2.2"], signedInAs: nil),
-                                                                  reason: "member_removed")])
+        hub.revokeSubscriptions(
+            app: app,
+            [
+                SubscriptionRevocation(
+                    channel: "private-room-r", target: .sockets(["2.2"], signedInAs: nil),
+                    reason: "member_removed")
+            ])
         publish("private-room-r", "after")
         run()
         #expect(names(b.1, on: "private-room-r") == ["before", SubscriptionRevocation.eventName])
@@ -87,10 +94,12 @@ final class ListGate: SubscriptionGate {
         let signin = PusherSignature.userAuth(key: app.key, secret: app.secret, socketID: "2.2", userData: userData)
         b.0.receiveText(bytes(#"{"event":"pusher:signin","data":{"auth":"\#(signin)","user_data":"{\"id\":\"bob\"}"}}"#), now: clock.now)
         run()
-        hub.revokeSubscriptions(app: app, [
-            SubscriptionRevocation(channel: "private-room-r", target: .all, reason: "room_deleted"),
-            SubscriptionRevocation(channel: "private-room-q", target: .sockets([], signedInAs: "bob"), reason: "member_removed"),
-        ])
+        hub.revokeSubscriptions(
+            app: app,
+            [
+                SubscriptionRevocation(channel: "private-room-r", target: .all, reason: "room_deleted"),
+                SubscriptionRevocation(channel: "private-room-q", target: .sockets([], signedInAs: "bob"), reason: "member_removed")
+            ])
         publish("private-room-r", "late")
         publish("private-room-q", "late")
         run()
@@ -106,8 +115,8 @@ final class ListGate: SubscriptionGate {
         let a = session(loop: 0, socket: "1.1")
         gate.grant("1.1", "private-room-r")
         joinPrivate(a.0, "private-room-r")
-        joinPrivate(a.0, "private-room-q")     // validly signed, but not granted
-        joinPrivate(a.0, "private-other")      // not the gate's business
+        joinPrivate(a.0, "private-room-q")  // validly signed, but not granted
+        joinPrivate(a.0, "private-other")  // not the gate's business
         run()
         #expect(a.1.events("pusher_internal:subscription_succeeded").compactMap(\.channel).sorted() == ["private-other", "private-room-r"])
         let refused = a.1.events("pusher:subscription_error")

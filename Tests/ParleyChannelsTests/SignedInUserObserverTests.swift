@@ -1,15 +1,20 @@
+import ParleyChannelsTesting
+import ParleyWire
 import Synchronization
 import Testing
-import ParleyWire
+
 @testable import ParleyChannels
-import ParleyChannelsTesting
 
 /// The hub tells an observer about each connection's sign-in and its end, nothing else.
 @Suite struct SignedInUserObserverTests {
     final class Recorder: SignedInUserObserver {
         let log = Mutex<[String]>([])
-        func userSignedIn(app: AppConfig, userID: String, socketID: String) { log.withLock { $0.append("in \(app.id) \(userID) \(socketID)") } }
-        func userSignedOut(app: AppConfig, userID: String, socketID: String) { log.withLock { $0.append("out \(app.id) \(userID) \(socketID)") } }
+        func userSignedIn(app: AppConfig, userID: String, socketID: String) {
+            log.withLock { $0.append("in \(app.id) \(userID) \(socketID)") }
+        }
+        func userSignedOut(app: AppConfig, userID: String, socketID: String) {
+            log.withLock { $0.append("out \(app.id) \(userID) \(socketID)") }
+        }
         var entries: [String] { log.withLock { $0 } }
     }
 
@@ -25,8 +30,9 @@ import ParleyChannelsTesting
     }
 
     func session(_ socket: String) -> PusherSession {
-        let s = PusherSession(app: app, config: ChannelsConfig(apps: [app]), loopIndex: 0, hub: hub, transport: FakeTransport(),
-                              webhooks: nil, metrics: hub.metrics, now: clock.now, socketID: PusherSocketID(socket)!)
+        let s = PusherSession(
+            app: app, config: ChannelsConfig(apps: [app]), loopIndex: 0, hub: hub, transport: FakeTransport(),
+            webhooks: nil, metrics: hub.metrics, now: clock.now, socketID: PusherSocketID(socket)!)
         s.start()
         return s
     }
@@ -34,8 +40,9 @@ import ParleyChannelsTesting
     func signIn(_ s: PusherSession, user: String, secret: String? = nil) {
         let data = "{\"id\":\"\(user)\"}"
         let auth = PusherSignature.userAuth(key: app.key, secret: secret ?? app.secret, socketID: s.socketID, userData: data)
-        s.receiveText(PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(),
-                      now: clock.now)
+        s.receiveText(
+            PusherMessage(event: "pusher:signin", data: .object(["auth": .string(auth), "user_data": .string(data)])).serialized(),
+            now: clock.now)
     }
 
     @Test func signInAndCloseAreReportedOncePerConnection() {

@@ -1,4 +1,5 @@
 import ParleyWire
+
 @testable import ParleyChannels
 
 /// The app of the spec's known-answer vectors, with everything switched on.

@@ -1,5 +1,6 @@
-import Testing
 import ParleyWire
+import Testing
+
 @testable import ParleyChannels
 
 @Suite struct WebhookQueueTests {
@@ -116,14 +117,21 @@ import ParleyWire
     }
 
     @Test func clientEventJSON() {
-        let e = WebhookEvent(.clientEvent, channel: "presence-a", userID: "u", event: "client-x", data: .object(["a": .int(1)]), socketID: "1.2")
-        #expect(e.json == .object(["name": .string("client_event"), "channel": .string("presence-a"), "event": .string("client-x"),
-                                   "data": .string(#"{"a":1}"#), "socket_id": .string("1.2"), "user_id": .string("u")]))
+        let e = WebhookEvent(
+            .clientEvent, channel: "presence-a", userID: "u", event: "client-x", data: .object(["a": .int(1)]), socketID: "1.2")
+        #expect(
+            e.json
+                == .object([
+                    "name": .string("client_event"), "channel": .string("presence-a"), "event": .string("client-x"),
+                    "data": .string(#"{"a":1}"#), "socket_id": .string("1.2"), "user_id": .string("u")
+                ]))
     }
 
     @Test func webhookURLs() {
         #expect(WebhookURL("http://127.0.0.1:8080/a/b?c=d") == WebhookURL("http://127.0.0.1:8080/a/b?c=d"))
         #expect(WebhookURL("http://example.com")?.port == 80 && WebhookURL("http://example.com")?.path == "/")
-        for bad in ["https://x/", "ftp://x", "http://", "http://x:0/", "http://x:70000/", "http://u@x/"] { #expect(WebhookURL(bad) == nil, "\(bad)") }
+        for bad in ["https://x/", "ftp://x", "http://", "http://x:0/", "http://x:70000/", "http://u@x/"] {
+            #expect(WebhookURL(bad) == nil, "\(bad)")
+        }
     }
 }

@@ -1,17 +1,20 @@
+import ParleyWire
+import Testing
+
+@testable import ParleyChat
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ParleyChat
-import ParleyWire
 
 @Suite("Attachments")
 struct AttachmentTests {
     let a = ChatHarness.appA
 
     func upload(_ h: ChatHarness, _ user: String, room: String, _ bytes: [UInt8], type: String?) async -> Reply {
-        await h.call(.POST, "/v1/rooms/\(room)/attachments", as: .user(user, app: a), body: bytes,
-                     headers: type.map { [("Content-Type", $0)] } ?? [])
+        await h.call(
+            .POST, "/v1/rooms/\(room)/attachments", as: .user(user, app: a), body: bytes,
+            headers: type.map { [("Content-Type", $0)] } ?? [])
     }
 
     @Test(arguments: ChatEngine.available)
@@ -101,7 +104,8 @@ struct AttachmentTests {
             #expect(fileCount(h.dataDirectory + "/attachments") == 1)
             #expect(await h.call(.DELETE, "/v1/rooms/\(room)", as: .user("alice", app: a)).status == 204)
             #expect(fileCount(h.dataDirectory + "/attachments") == 0)
-            #expect(await h.call(.GET, "/v1/attachments/\(stored["id"]?.stringValue ?? "")", as: .app(a)).errorCode == "attachment_not_found")
+            #expect(
+                await h.call(.GET, "/v1/attachments/\(stored["id"]?.stringValue ?? "")", as: .app(a)).errorCode == "attachment_not_found")
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyChat
 
 /// The chat's notices on the cluster bus survive encoding; unknown kinds are ignored.
@@ -9,7 +10,7 @@ import Testing
             .accessEnded(AccessEnding(app: "1", room: "r", user: "u", reason: .memberRemoved)),
             .accessEnded(AccessEnding(app: "1", room: nil, user: "u", reason: .userDeleted)),
             .accessEnded(AccessEnding(app: "1", room: "r", user: nil, reason: .roomDeleted)),
-            .userDeleted(app: "1", user: "u"),
+            .userDeleted(app: "1", user: "u")
         ]
         for notice in notices {
             #expect(ChatClusterNotice(decoding: notice.encoded) == notice)

@@ -1,12 +1,14 @@
+import ParleyChannels
+import ParleyWire
+import Synchronization
+import Testing
+
+@testable import ParleyChat
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
-import Testing
-import ParleyChannels
-@testable import ParleyChat
-@testable import ParleyStore
-import ParleyWire
 
 /// The engines the service tests run against: SQLite always, PostgreSQL when PARLEY_TEST_POSTGRES_URL is set.
 enum ChatEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -117,8 +119,10 @@ final class ChatHarness: Sendable {
     let dataDirectory: String
     private let cleanup: @Sendable () -> Void
 
-    private init(service: ChatService, store: SQLChatStore, publisher: RecordingPublisher, clock: ManualClock,
-                 dataDirectory: String, cleanup: @escaping @Sendable () -> Void) {
+    private init(
+        service: ChatService, store: SQLChatStore, publisher: RecordingPublisher, clock: ManualClock,
+        dataDirectory: String, cleanup: @escaping @Sendable () -> Void
+    ) {
         self.service = service
         self.store = store
         self.publisher = publisher
@@ -128,11 +132,13 @@ final class ChatHarness: Sendable {
     }
 
     /// Opens a harness, runs `body`, closes and removes everything.
-    static func with<T>(_ engine: ChatEngine = .sqlite, devMode: Bool = false, limits: ChatLimits = .unthrottled,
-                        apps: [AppConfig] = [appA, appB],
-                        otherChannels: (@Sendable (String, String, String) async -> ChannelAuthorization)? = nil,
-                        hub: LocalChannelHub? = nil, alsoGuarded: [String] = [],
-                        _ body: (ChatHarness) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ engine: ChatEngine = .sqlite, devMode: Bool = false, limits: ChatLimits = .unthrottled,
+        apps: [AppConfig] = [appA, appB],
+        otherChannels: (@Sendable (String, String, String) async -> ChannelAuthorization)? = nil,
+        hub: LocalChannelHub? = nil, alsoGuarded: [String] = [],
+        _ body: (ChatHarness) async throws -> T
+    ) async throws -> T {
         var template = Array("/tmp/parley-chat-test-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
         let directory = String(cString: made)
@@ -149,8 +155,9 @@ final class ChatHarness: Sendable {
         let clock = ManualClock()
         let store = try await SQLChatStore.open(StoreConfiguration(location: location, clock: clock.storeClock))
         let publisher = RecordingPublisher()
-        var configuration = ChatConfiguration(apps: apps, dataDirectory: directory, devMode: devMode, limits: limits,
-                                              otherChannels: otherChannels)
+        var configuration = ChatConfiguration(
+            apps: apps, dataDirectory: directory, devMode: devMode, limits: limits,
+            otherChannels: otherChannels)
         configuration.guardedChannelPrefixes += alsoGuarded
         var servicePublisher: any ChatPublisher = publisher
         if let hub {
@@ -183,8 +190,10 @@ final class ChatHarness: Sendable {
 
     /// Sends a request and decodes the answer.
     @discardableResult
-    func call(_ method: HTTPMethod, _ target: String, as credentials: Credentials = .none, json: JSONValue? = nil,
-              body: [UInt8]? = nil, headers extra: [(String, String)] = []) async -> Reply {
+    func call(
+        _ method: HTTPMethod, _ target: String, as credentials: Credentials = .none, json: JSONValue? = nil,
+        body: [UInt8]? = nil, headers extra: [(String, String)] = []
+    ) async -> Reply {
         var headers = HTTPHeaders()
         switch credentials {
         case .none: break
@@ -215,9 +224,12 @@ final class ChatHarness: Sendable {
 
     /// Creates a room as `creator` with members; returns its id.
     func createRoom(_ creator: String, kind: String = "private", members: [String] = [], app: AppConfig = appA) async -> String {
-        let reply = await call(.POST, "/v1/rooms", as: .user(creator, app: app),
-                               json: .object(["kind": .string(kind), "name": .string("room"),
-                                              "member_ids": .array(members.map(JSONValue.string))]))
+        let reply = await call(
+            .POST, "/v1/rooms", as: .user(creator, app: app),
+            json: .object([
+                "kind": .string(kind), "name": .string("room"),
+                "member_ids": .array(members.map(JSONValue.string))
+            ]))
         #expect(reply.status == 201, "\(reply.json)")
         return reply["id"]?.stringValue ?? ""
     }

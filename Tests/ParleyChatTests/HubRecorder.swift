@@ -1,6 +1,6 @@
-import Synchronization
 import ParleyChannels
 import ParleyWire
+import Synchronization
 
 /// A channels hub that only records what is published to it.
 final class HubRecorder: ChannelHub {

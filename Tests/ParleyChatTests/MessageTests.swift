@@ -1,6 +1,7 @@
-import Testing
-@testable import ParleyChat
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 @Suite("Messages, history, reactions, unread counts")
 struct MessageTests {
@@ -31,8 +32,9 @@ struct MessageTests {
             #expect(await h.call(.GET, "/v1/rooms/\(room)/messages/abc", as: .user("bob", app: a)).errorCode == "invalid_parameter")
 
             // The app may send as a member.
-            let byApp = await h.call(.POST, "/v1/rooms/\(room)/messages", as: .app(a),
-                                     json: .object(["sender_id": .string("bob"), "parts": text("from the backend")]))
+            let byApp = await h.call(
+                .POST, "/v1/rooms/\(room)/messages", as: .app(a),
+                json: .object(["sender_id": .string("bob"), "parts": text("from the backend")]))
             #expect(byApp.status == 201 && byApp["sender_id"]?.stringValue == "bob")
         }
     }
@@ -43,18 +45,26 @@ struct MessageTests {
             let room = await h.createRoom("alice")
             let parts: JSONValue = .array([
                 .object(["type": .string("text"), "text": .string("see")]),
-                .object(["type": .string("url"), "url": .string("https://example.com")]),
+                .object(["type": .string("url"), "url": .string("https://example.com")])
             ])
             let sent = await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": parts]))
             #expect(sent.status == 201 && sent["parts"] == parts)
             let long = await h.send("alice", room: room, String(repeating: "é", count: 4001))
             #expect(long.status == 422)
             let eleven = JSONValue.array(Array(repeating: .object(["type": .string("text"), "text": .string("x")]), count: 11))
-            #expect(await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": eleven])).status == 422)
-            #expect(await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": .array([])])).status == 422)
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": eleven])).status
+                    == 422)
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": .array([])])).status
+                    == 422)
             let unknown: JSONValue = .array([.object(["type": .string("video")])])
-            #expect(await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": unknown])).errorCode == "invalid_request")
-            #expect(await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["text": .string("x")])).errorCode == "invalid_request")
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": unknown])).errorCode
+                    == "invalid_request")
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["text": .string("x")]))
+                    .errorCode == "invalid_request")
         }
     }
 
@@ -112,7 +122,8 @@ struct MessageTests {
 
             #expect(await h.call(.PATCH, path, as: .user("carol", app: a), json: .object(["parts": text("x")])).errorCode == "not_author")
             let edited = await h.call(.PATCH, path, as: .user("bob", app: a), json: .object(["parts": text("fixed")]))
-            #expect(edited.status == 200 && edited["parts"] == text("fixed") && edited["edited_at"] != .null && edited["seq"]?.intValue == 1)
+            #expect(
+                edited.status == 200 && edited["parts"] == text("fixed") && edited["edited_at"] != .null && edited["seq"]?.intValue == 1)
 
             let smile = await h.call(.PUT, path + "/reactions/smile", as: .user("carol", app: a))
             #expect(smile["reactions"] == .array([.object(["emoji": .string("smile"), "count": .int(1)])]))
@@ -149,7 +160,9 @@ struct MessageTests {
             await h.send("alice", room: quiet, "old")
             for index in 1...3 { await h.send("alice", room: busy, "n\(index)") }
 
-            func summaries() async -> [JSONValue] { await h.call(.GET, "/v1/me/rooms", as: .user("bob", app: a))["rooms"]?.arrayValue ?? [] }
+            func summaries() async -> [JSONValue] {
+                await h.call(.GET, "/v1/me/rooms", as: .user("bob", app: a))["rooms"]?.arrayValue ?? []
+            }
             var rooms = await summaries()
             #expect(rooms.compactMap { $0["room"]?["id"]?.stringValue } == [busy, quiet])
             #expect(rooms.first?["unread_count"]?.intValue == 3)
@@ -160,7 +173,9 @@ struct MessageTests {
             #expect(cursor["seq"]?.intValue == 2)
             #expect(await summaries().first?["unread_count"]?.intValue == 1)
             // Cursors never move backwards.
-            #expect(await h.call(.PUT, "/v1/rooms/\(busy)/cursor", as: .user("bob", app: a), json: .object(["seq": .int(1)]))["seq"]?.intValue == 2)
+            #expect(
+                await h.call(.PUT, "/v1/rooms/\(busy)/cursor", as: .user("bob", app: a), json: .object(["seq": .int(1)]))["seq"]?.intValue
+                    == 2)
             await h.send("alice", room: busy, "n4")
             #expect(await summaries().first?["unread_count"]?.intValue == 2)
             // Bob's own message does not count, and moves his cursor.
@@ -175,8 +190,12 @@ struct MessageTests {
             // Read cursors show who saw what ("seen").
             let cursors = await h.call(.GET, "/v1/rooms/\(busy)/cursors", as: .user("alice", app: a))["cursors"]?.arrayValue ?? []
             #expect(cursors.first { $0["user_id"]?.stringValue == "bob" }?["seq"]?.intValue == 5)
-            #expect(await h.call(.PUT, "/v1/rooms/\(busy)/cursor", as: .app(a), json: .object(["seq": .int(1)])).errorCode == "user_token_required")
-            #expect(await h.call(.PUT, "/v1/rooms/\(busy)/cursor", as: .user("bob", app: a), json: .object(["seq": .string("1")])).errorCode == "invalid_request")
+            #expect(
+                await h.call(.PUT, "/v1/rooms/\(busy)/cursor", as: .app(a), json: .object(["seq": .int(1)])).errorCode
+                    == "user_token_required")
+            #expect(
+                await h.call(.PUT, "/v1/rooms/\(busy)/cursor", as: .user("bob", app: a), json: .object(["seq": .string("1")])).errorCode
+                    == "invalid_request")
         }
     }
 

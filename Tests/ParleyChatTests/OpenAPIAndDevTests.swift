@@ -1,9 +1,11 @@
+import ParleyWire
+import Testing
+
+@testable import ParleyChat
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ParleyChat
-import ParleyWire
 
 @Suite("OpenAPI document and dev mode")
 struct OpenAPIAndDevTests {
@@ -49,13 +51,17 @@ struct OpenAPIAndDevTests {
 
     @Test func onlyTheAttachmentRoutesDoBlockingIOOffTheEventLoops() {
         let blocking = ChatService.routeDefinitions(devMode: true).filter(\.blocks).map { "\($0.method.rawValue) \($0.path)" }
-        #expect(Set(blocking) == ["POST /v1/rooms/{room_id}/attachments", "GET /v1/attachments/{attachment_id}",
-                                  "GET /v1/attachments/{attachment_id}/content"])
+        #expect(
+            Set(blocking) == [
+                "POST /v1/rooms/{room_id}/attachments", "GET /v1/attachments/{attachment_id}",
+                "GET /v1/attachments/{attachment_id}/content"
+            ])
     }
 
     @Test func everyErrorCodeIsDocumentedUnderItsStatus() throws {
         let document = try JSONParser.parse(Self.documentOnDisk())
-        let schema = try #require(document["components"]?["schemas"]?["Error"]?["properties"]?["error"]?["properties"]?["code"]?["enum"]?.arrayValue)
+        let schema = try #require(
+            document["components"]?["schemas"]?["Error"]?["properties"]?["error"]?["properties"]?["code"]?["enum"]?.arrayValue)
         #expect(Set(schema.compactMap(\.stringValue)) == Set(ChatErrorCode.allCases.map(\.rawValue)))
         let responses = try #require(document["components"]?["responses"]?.objectValue)
         for code in ChatErrorCode.allCases {
@@ -78,7 +84,9 @@ struct OpenAPIAndDevTests {
             let inB = await h.call(.POST, "/v1/dev/users", json: .object(["name": .string("Bea")]), headers: [("X-Parley-App", "2")])
             #expect(inB.status == 201)
             #expect(await h.call(.GET, "/v1/users/bea", as: .app(ChatHarness.appA)).errorCode == "user_not_found")
-            #expect(await h.call(.POST, "/v1/dev/users", json: .object(["name": .string("x")]), headers: [("X-Parley-App", "9")]).errorCode == "unknown_app")
+            #expect(
+                await h.call(.POST, "/v1/dev/users", json: .object(["name": .string("x")]), headers: [("X-Parley-App", "9")]).errorCode
+                    == "unknown_app")
         }
         try await ChatHarness.with(devMode: false) { h in
             let off = await h.call(.POST, "/v1/dev/token", json: .object(["user_id": .string("a")]))

@@ -1,7 +1,8 @@
-import Testing
-@testable import ParleyChat
 import ParleyChannels
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 @Suite("Events, channel authorisation, typing and presence")
 struct RealtimeTests {
@@ -47,12 +48,15 @@ struct RealtimeTests {
             h.publisher.clear()
             _ = await h.call(.POST, "/v1/rooms/\(room)/join", as: .user("bob", app: a))
             _ = await h.call(.POST, "/v1/rooms/\(room)/members", as: .user("alice", app: a), json: .object(["user_id": .string("carol")]))
-            _ = await h.call(.PATCH, "/v1/rooms/\(room)/members/carol", as: .user("alice", app: a), json: .object(["role": .string("admin")]))
+            _ = await h.call(
+                .PATCH, "/v1/rooms/\(room)/members/carol", as: .user("alice", app: a), json: .object(["role": .string("admin")]))
             _ = await h.call(.POST, "/v1/rooms/\(room)/leave", as: .user("bob", app: a))
             _ = await h.call(.PATCH, "/v1/rooms/\(room)", as: .user("carol", app: a), json: .object(["name": .string("New")]))
             _ = await h.call(.DELETE, "/v1/rooms/\(room)", as: .user("carol", app: a))
-            #expect(h.publisher.names(on: "private-room-\(room)") ==
-                    ["member.joined", "member.joined", "member.updated", "member.left", "room.updated", "room.deleted"])
+            #expect(
+                h.publisher.names(on: "private-room-\(room)") == [
+                    "member.joined", "member.joined", "member.updated", "member.left", "room.updated", "room.deleted"
+                ])
             #expect(h.publisher.names(on: "#server-to-user-bob") == ["room.added", "room.removed"])
             #expect(h.publisher.names(on: "#server-to-user-carol") == ["room.added", "room.removed"])
             #expect(h.publisher.names(on: "#server-to-user-alice") == ["room.removed"])
@@ -78,24 +82,33 @@ struct RealtimeTests {
             #expect(await h.service.authorizeChannel(app: "1", user: "eve", channel: "presence-lobby") == .notChatChannel)
 
             let form = Array("socket_id=123.456&channel_name=\(channel)".utf8)
-            let signed = await h.call(.POST, "/v1/channels/auth", as: .user("alice", app: a), body: form,
-                                      headers: [("Content-Type", "application/x-www-form-urlencoded")])
+            let signed = await h.call(
+                .POST, "/v1/channels/auth", as: .user("alice", app: a), body: form,
+                headers: [("Content-Type", "application/x-www-form-urlencoded")])
             let auth = try #require(signed["auth"]?.stringValue)
-            #expect(PusherSignature.verifyChannelAuth(auth, key: a.key, secret: a.secret, socketID: "123.456", channel: channel, channelData: nil))
-            let refused = await h.call(.POST, "/v1/channels/auth", as: .user("eve", app: a), body: form,
-                                       headers: [("Content-Type", "application/x-www-form-urlencoded")])
+            #expect(
+                PusherSignature.verifyChannelAuth(
+                    auth, key: a.key, secret: a.secret, socketID: "123.456", channel: channel, channelData: nil))
+            let refused = await h.call(
+                .POST, "/v1/channels/auth", as: .user("eve", app: a), body: form,
+                headers: [("Content-Type", "application/x-www-form-urlencoded")])
             #expect(refused.status == 403 && refused.errorCode == "not_member")
-            let other = await h.call(.POST, "/v1/channels/auth", as: .user("alice", app: a),
-                                     json: .object(["socket_id": .string("1.2"), "channel_name": .string("private-other")]))
+            let other = await h.call(
+                .POST, "/v1/channels/auth", as: .user("alice", app: a),
+                json: .object(["socket_id": .string("1.2"), "channel_name": .string("private-other")]))
             #expect(other.errorCode == "channel_forbidden")
-            let badSocket = await h.call(.POST, "/v1/channels/auth", as: .user("alice", app: a),
-                                         json: .object(["socket_id": .string("x"), "channel_name": .string(channel)]))
+            let badSocket = await h.call(
+                .POST, "/v1/channels/auth", as: .user("alice", app: a),
+                json: .object(["socket_id": .string("x"), "channel_name": .string(channel)]))
             #expect(badSocket.errorCode == "invalid_request")
 
-            let signIn = await h.call(.POST, "/v1/channels/user-auth", as: .user("alice", app: a), json: .object(["socket_id": .string("1.2")]))
+            let signIn = await h.call(
+                .POST, "/v1/channels/user-auth", as: .user("alice", app: a), json: .object(["socket_id": .string("1.2")]))
             let userData = try #require(signIn["user_data"]?.stringValue)
             #expect(try JSONParser.parse(userData)["id"]?.stringValue == "alice")
-            #expect(PusherSignature.verifyUserAuth(signIn["auth"]?.stringValue ?? "", key: a.key, secret: a.secret, socketID: "1.2", userData: userData))
+            #expect(
+                PusherSignature.verifyUserAuth(
+                    signIn["auth"]?.stringValue ?? "", key: a.key, secret: a.secret, socketID: "1.2", userData: userData))
         }
     }
 
@@ -142,7 +155,8 @@ struct RealtimeTests {
     @Test func hubPublisherHandsEventsToTheHub() {
         let recorder = HubRecorder()
         let publisher = HubChatPublisher(hub: recorder, apps: AppRegistry(ChannelsConfig(apps: [ChatHarness.appA])))
-        publisher.publish(app: "1", events: [ChatEvent(channel: "private-room-r", name: "typing", data: .object(["user_id": .string("a")]))])
+        publisher.publish(
+            app: "1", events: [ChatEvent(channel: "private-room-r", name: "typing", data: .object(["user_id": .string("a")]))])
         publisher.publish(app: "unknown", events: [ChatEvent(channel: "x", name: "y", data: .null)])
         #expect(recorder.published == ["1:private-room-r:typing"])
     }
@@ -151,11 +165,17 @@ struct RealtimeTests {
         let recorder = HubRecorder(subscribed: ["private-room-r", "#server-to-user-b"])
         let publisher = HubChatPublisher(hub: recorder, apps: AppRegistry(ChannelsConfig(apps: [ChatHarness.appA])))
         let data: JSONValue = .object(["room_id": .string("r"), "seq": .number("1")])
-        publisher.publish(app: "1", events: [ChatEvent(channel: "private-room-r", name: "message.created", data: data),
-                                             ChatEvent(channel: "#server-to-user-a", name: "room.activity", data: data),
-                                             ChatEvent(channel: "#server-to-user-b", name: "room.activity", data: data)])
+        publisher.publish(
+            app: "1",
+            events: [
+                ChatEvent(channel: "private-room-r", name: "message.created", data: data),
+                ChatEvent(channel: "#server-to-user-a", name: "room.activity", data: data),
+                ChatEvent(channel: "#server-to-user-b", name: "room.activity", data: data)
+            ])
         #expect(recorder.published == ["1:private-room-r:message.created", "1:#server-to-user-b:room.activity"])
-        #expect(recorder.publishedEvents.last?.frame == PusherFrame.channelEvent(event: "room.activity", channel: "#server-to-user-b", data: data))
+        #expect(
+            recorder.publishedEvents.last?.frame
+                == PusherFrame.channelEvent(event: "room.activity", channel: "#server-to-user-b", data: data))
         // Nobody listening at all: the hub is not called.
         publisher.publish(app: "1", events: [ChatEvent(channel: "#server-to-user-c", name: "room.activity", data: data)])
         #expect(recorder.published.count == 2)
@@ -164,14 +184,18 @@ struct RealtimeTests {
     @Test func hubPublisherFramesEqualThoseEncodedOneByOne() {
         let recorder = HubRecorder()
         let publisher = HubChatPublisher(hub: recorder, apps: AppRegistry(ChannelsConfig(apps: [ChatHarness.appA])))
-        let shared: JSONValue = .object(["room_id": .string("r"), "seq": .number("7"),
-                                         "message": .object(["text": .string("quote \" and \u{e9}")])])
+        let shared: JSONValue = .object([
+            "room_id": .string("r"), "seq": .number("7"),
+            "message": .object(["text": .string("quote \" and \u{e9}")])
+        ])
         let other: JSONValue = .object(["room_id": .string("r"), "seq": .number("8")])
-        let events = [ChatEvent(channel: "private-room-r", name: "message.created", data: shared),
-                      ChatEvent(channel: "#server-to-user-a", name: "room.activity", data: shared),
-                      ChatEvent(channel: "#server-to-user-b", name: "room.activity", data: shared),
-                      ChatEvent(channel: "#server-to-user-c", name: "room.activity", data: other),
-                      ChatEvent(channel: "#server-to-user-d", name: "room.activity", data: shared)]
+        let events = [
+            ChatEvent(channel: "private-room-r", name: "message.created", data: shared),
+            ChatEvent(channel: "#server-to-user-a", name: "room.activity", data: shared),
+            ChatEvent(channel: "#server-to-user-b", name: "room.activity", data: shared),
+            ChatEvent(channel: "#server-to-user-c", name: "room.activity", data: other),
+            ChatEvent(channel: "#server-to-user-d", name: "room.activity", data: shared)
+        ]
         publisher.publish(app: "1", events: events)
         let published = recorder.publishedEvents
         #expect(published.count == events.count)

@@ -1,6 +1,7 @@
-import Testing
-@testable import ParleyChat
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 /// The Content-Type and Authorization headers as clients really send them: any case,
 /// parameters, stray spaces — and what is refused.
@@ -17,7 +18,7 @@ struct RequestHeaderParsingTests {
         ("Application/JSON; charset=utf-8", "application/json"),
         ("  application/json  ;charset=UTF-8", "application/json"),
         ("\tapplication/merge-patch+json\t", "application/merge-patch+json"),
-        ("TEXT/Plain", "text/plain"),
+        ("TEXT/Plain", "text/plain")
     ])
     func mediaTypeIsTheLowerCasedEssence(_ header: String, _ expected: String) throws {
         #expect(try request(contentType: header).mediaType == expected)
@@ -38,14 +39,16 @@ struct RequestHeaderParsingTests {
             let reply = await h.call(.GET, "/v1/me", as: .user("alice", app: ChatHarness.appA))
             #expect(reply.status == 200)
             for type in ["text/plain", "Text/Plain; charset=utf-8", "application/xml"] {
-                let refused = await h.call(.POST, "/v1/rooms", as: .user("alice", app: ChatHarness.appA),
-                                           body: Array(#"{"name":"r"}"#.utf8), headers: [("Content-Type", type)])
+                let refused = await h.call(
+                    .POST, "/v1/rooms", as: .user("alice", app: ChatHarness.appA),
+                    body: Array(#"{"name":"r"}"#.utf8), headers: [("Content-Type", type)])
                 #expect(refused.status == 415, "\(type)")
                 #expect(refused.errorCode == "unsupported_media_type", "\(type)")
             }
-            let accepted = await h.call(.POST, "/v1/rooms", as: .user("alice", app: ChatHarness.appA),
-                                        body: Array(#"{"name":"r","kind":"public"}"#.utf8),
-                                        headers: [("Content-Type", "Application/JSON; charset=UTF-8")])
+            let accepted = await h.call(
+                .POST, "/v1/rooms", as: .user("alice", app: ChatHarness.appA),
+                body: Array(#"{"name":"r","kind":"public"}"#.utf8),
+                headers: [("Content-Type", "Application/JSON; charset=UTF-8")])
             #expect(accepted.status == 201, "\(accepted.json)")
         }
     }

@@ -1,9 +1,10 @@
-import Synchronization
-import Testing
 import ParleyChannels
 import ParleyChannelsTesting
-@testable import ParleyChat
 import ParleyWire
+import Synchronization
+import Testing
+
+@testable import ParleyChat
 
 /// Records what a session sends its client.
 final class RecordingTransport: PusherTransport, @unchecked Sendable {
@@ -48,8 +49,9 @@ struct RevocationTests {
         app.userAuthentication = true
         app.clientEvents = true
         let transport = RecordingTransport()
-        let session = PusherSession(app: app, config: ChannelsConfig(apps: [app]), loopIndex: loop % 2, hub: hub, transport: transport,
-                                    webhooks: nil, metrics: hub.metrics, now: 0, socketID: PusherSocketID(socket)!)
+        let session = PusherSession(
+            app: app, config: ChannelsConfig(apps: [app]), loopIndex: loop % 2, hub: hub, transport: transport,
+            webhooks: nil, metrics: hub.metrics, now: 0, socketID: PusherSocketID(socket)!)
         session.start()
         return (session, transport)
     }
@@ -58,30 +60,39 @@ struct RevocationTests {
 
     /// `POST /v1/channels/auth` as `user` for the socket.
     func authorise(_ h: ChatHarness, _ user: String, _ socket: PusherSession, _ channel: String) async -> Reply {
-        await h.call(.POST, "/v1/channels/auth", as: .user(user, app: a),
-                     json: .object(["socket_id": .string(socket.socketID), "channel_name": .string(channel)]))
+        await h.call(
+            .POST, "/v1/channels/auth", as: .user(user, app: a),
+            json: .object(["socket_id": .string(socket.socketID), "channel_name": .string(channel)]))
     }
 
     func subscribe(_ session: PusherSession, _ channel: String, auth: String) {
-        session.receiveText(PusherMessage(event: "pusher:subscribe",
-                                          data: .object(["channel": .string(channel), "auth": .string(auth)])).serialized(), now: 0)
+        session.receiveText(
+            PusherMessage(
+                event: "pusher:subscribe",
+                data: .object(["channel": .string(channel), "auth": .string(auth)])
+            ).serialized(), now: 0)
     }
 
     /// Authorises and subscribes; expects both to succeed.
     @discardableResult
-    func join(_ h: ChatHarness, _ user: String, _ client: (session: PusherSession, transport: RecordingTransport), _ channel: String,
-              sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    func join(
+        _ h: ChatHarness, _ user: String, _ client: (session: PusherSession, transport: RecordingTransport), _ channel: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
         let reply = await authorise(h, user, client.session, channel)
         let auth = try #require(reply["auth"]?.stringValue, "\(reply.json)", sourceLocation: sourceLocation)
         subscribe(client.session, channel, auth: auth)
         run()
-        #expect(client.transport.events("pusher_internal:subscription_succeeded").contains { $0.channel == channel },
-                sourceLocation: sourceLocation)
+        #expect(
+            client.transport.events("pusher_internal:subscription_succeeded").contains { $0.channel == channel },
+            sourceLocation: sourceLocation)
         return auth
     }
 
     func notice(_ t: RecordingTransport, on channel: String) throws -> JSONValue? {
-        guard let data = t.events(SubscriptionRevocation.eventName).first(where: { $0.channel == channel })?.data?.stringValue else { return nil }
+        guard let data = t.events(SubscriptionRevocation.eventName).first(where: { $0.channel == channel })?.data?.stringValue else {
+            return nil
+        }
         return try JSONParser.parse(data)
     }
 
@@ -94,8 +105,9 @@ struct RevocationTests {
             let bobAuth = try await join(h, "bob", bob, channel)
             try await join(h, "carol", carol, channel)
             // A signature for a socket that is not connected is given, but no grant is kept for it.
-            let stray = await h.call(.POST, "/v1/channels/auth", as: .user("carol", app: a),
-                                     json: .object(["socket_id": .string("9.9"), "channel_name": .string(channel)]))
+            let stray = await h.call(
+                .POST, "/v1/channels/auth", as: .user("carol", app: a),
+                json: .object(["socket_id": .string("9.9"), "channel_name": .string(channel)]))
             #expect(stray.status == 200 && h.service.grants.socketCount == 2)
             await h.send("alice", room: room, "before")
             #expect(await h.call(.DELETE, "/v1/rooms/\(room)/members/bob", as: .user("alice", app: a)).status == 204)
@@ -112,8 +124,11 @@ struct RevocationTests {
             #expect(refused.count == 1 && refused.first?.data?["status"] == .int(403))
             #expect(await authorise(h, "bob", bob.session, channel).errorCode == "not_member")
             // Added back, bob is authorised afresh.
-            #expect(await h.call(.POST, "/v1/rooms/\(room)/members", as: .user("alice", app: a),
-                                 json: .object(["user_id": .string("bob")])).status == 201)
+            #expect(
+                await h.call(
+                    .POST, "/v1/rooms/\(room)/members", as: .user("alice", app: a),
+                    json: .object(["user_id": .string("bob")])
+                ).status == 201)
             try await join(h, "bob", bob, channel)
         }
     }
@@ -164,8 +179,9 @@ struct RevocationTests {
     @Test func aDeletedRoomEmptiesItsChannelAndItsIDIsNeverReused() async throws {
         try await ChatHarness.with(hub: hub) { h in
             await h.createUsers("alice", "bob")
-            let created = await h.call(.POST, "/v1/rooms", as: .user("alice", app: a),
-                                       json: .object(["id": .string("plans"), "member_ids": .array([.string("bob")])]))
+            let created = await h.call(
+                .POST, "/v1/rooms", as: .user("alice", app: a),
+                json: .object(["id": .string("plans"), "member_ids": .array([.string("bob")])]))
             #expect(created.status == 201)
             let channel = ChatEvent.roomChannel("plans")
             let alice = connect("1.1"), bob = connect("2.2", loop: 1)
@@ -197,10 +213,16 @@ struct RevocationTests {
             let oldToken = h.token("bob")
             let bob = connect("1.1")
             try await join(h, "bob", bob, channel)
-            let signIn = await h.call(.POST, "/v1/channels/user-auth", as: .bearer(oldToken),
-                                      json: .object(["socket_id": .string(bob.session.socketID)]))
-            bob.session.receiveText(PusherMessage(event: "pusher:signin", data: .object([
-                "auth": signIn["auth"] ?? .null, "user_data": signIn["user_data"] ?? .null])).serialized(), now: 0)
+            let signIn = await h.call(
+                .POST, "/v1/channels/user-auth", as: .bearer(oldToken),
+                json: .object(["socket_id": .string(bob.session.socketID)]))
+            bob.session.receiveText(
+                PusherMessage(
+                    event: "pusher:signin",
+                    data: .object([
+                        "auth": signIn["auth"] ?? .null, "user_data": signIn["user_data"] ?? .null
+                    ])
+                ).serialized(), now: 0)
             run()
             #expect(bob.transport.events("pusher:signin_success").count == 1)
             h.clock.advance(seconds: 5)
@@ -210,7 +232,9 @@ struct RevocationTests {
             #expect(bob.transport.closedWith == 4009)
             // The token is refused everywhere, and cannot bring the user back.
             for (method, path) in [(HTTPMethod.GET, "/v1/me"), (.GET, "/v1/rooms/\(room)"), (.POST, "/v1/channels/user-auth")] {
-                #expect(await h.call(method, path, as: .bearer(oldToken), json: .object(["socket_id": .string("9.9")])).errorCode == "token_revoked", "\(path)")
+                #expect(
+                    await h.call(method, path, as: .bearer(oldToken), json: .object(["socket_id": .string("9.9")])).errorCode
+                        == "token_revoked", "\(path)")
             }
             let recreate = await h.call(.POST, "/v1/users", as: .bearer(oldToken), json: .object(["name": .string("Bob")]))
             #expect(recreate.status == 401 && recreate.errorCode == "token_revoked")
@@ -237,8 +261,9 @@ struct RevocationTests {
             #expect(await h.call(.GET, "/v1/me", as: .bearer(oldToken)).status == 200)
             #expect(await h.call(.DELETE, "/v1/users/bob", as: .app(a)).status == 204)
             // A second service over the same store (another process, a restart) reads the cutoff.
-            let other = ChatService(configuration: h.service.configuration, store: h.store, publisher: RecordingPublisher(),
-                                    clock: h.clock.storeClock)
+            let other = ChatService(
+                configuration: h.service.configuration, store: h.store, publisher: RecordingPublisher(),
+                clock: h.clock.storeClock)
             var headers = HTTPHeaders()
             headers.add("Authorization", "Bearer " + oldToken)
             let response = await other.handle(try ChatRequest(method: .GET, target: "/v1/me", headers: headers, body: []))
@@ -278,12 +303,13 @@ struct RevocationTests {
             // Removing someone who is not a member ends nothing.
             let other = await h.createRoom("alice")
             #expect(await h.call(.DELETE, "/v1/rooms/\(other)/members/bob", as: .user("alice", app: a)).status == 204)
-            #expect(observer.endings == [
-                AccessEnding(app: "1", room: room, user: "bob", reason: .memberRemoved),
-                AccessEnding(app: "1", room: room, user: "carol", reason: .left),
-                AccessEnding(app: "1", room: nil, user: "dave", reason: .userDeleted),
-                AccessEnding(app: "1", room: room, user: nil, reason: .roomDeleted),
-            ])
+            #expect(
+                observer.endings == [
+                    AccessEnding(app: "1", room: room, user: "bob", reason: .memberRemoved),
+                    AccessEnding(app: "1", room: room, user: "carol", reason: .left),
+                    AccessEnding(app: "1", room: nil, user: "dave", reason: .userDeleted),
+                    AccessEnding(app: "1", room: room, user: nil, reason: .roomDeleted)
+                ])
             #expect(h.publisher.revocations.map(\.reason) == ["member_removed", "left", "room_deleted"])
         }
     }

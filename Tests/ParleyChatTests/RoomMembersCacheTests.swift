@@ -1,7 +1,8 @@
-import Testing
-@testable import ParleyChat
 import ParleyChannels
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 @Suite("Cached room members")
 struct RoomMembersCacheTests {
@@ -23,7 +24,9 @@ struct RoomMembersCacheTests {
             #expect(h.service.roomMembers.count == 1)
 
             h.publisher.clear()
-            #expect(await h.call(.POST, "/v1/rooms/\(room)/members", as: .user("alice", app: a), json: .object(["user_id": .string("carol")])).status == 201)
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(room)/members", as: .user("alice", app: a), json: .object(["user_id": .string("carol")]))
+                    .status == 201)
             await h.send("alice", room: room, "two")
             #expect(activityRecipients(h) == ["alice", "bob", "carol"])
 

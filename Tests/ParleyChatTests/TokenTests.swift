@@ -1,15 +1,18 @@
-import Testing
-@testable import ParleyChat
 import ParleyChannels
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 @Suite("User tokens and app credentials")
 struct TokenTests {
     let verifier = TokenVerifier(apps: ["1": ChatHarness.appA, "2": ChatHarness.appB], leeway: 30)
     let now: Int64 = 1_700_000_000
 
-    func expectRefusal(_ token: String, _ code: ChatErrorCode, expectedApp: String? = nil, at time: Int64? = nil,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefusal(
+        _ token: String, _ code: ChatErrorCode, expectedApp: String? = nil, at time: Int64? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try verifier.verify(token, now: time ?? now, expectedApp: expectedApp)
             Issue.record("token accepted, expected \(code.rawValue)", sourceLocation: sourceLocation)
@@ -55,7 +58,8 @@ struct TokenTests {
         // A valid token whose claims were swapped after signing.
         let token = TokenMinter(appID: "1", secret: "secret-a").mint(userID: "alice", now: now, lifetime: 60)
         let pieces = token.split(separator: ".")
-        let mallory = Base64URL.encode(JSONWriter.serialize(.object(["sub": .string("mallory"), "aud": .string("1"), "exp": .int(Int(now) + 60)])))
+        let mallory = Base64URL.encode(
+            JSONWriter.serialize(.object(["sub": .string("mallory"), "aud": .string("1"), "exp": .int(Int(now) + 60)])))
         expectRefusal("\(pieces[0]).\(mallory).\(pieces[2])", .tokenSignatureInvalid)
     }
 
@@ -79,7 +83,9 @@ struct TokenTests {
     }
 
     @Test func futureIssueTimesAreRefused() {
-        let claims: JSONValue = .object(["sub": .string("alice"), "aud": .string("1"), "iat": .int(Int(now) + 3600), "exp": .int(Int(now) + 7200)])
+        let claims: JSONValue = .object([
+            "sub": .string("alice"), "aud": .string("1"), "iat": .int(Int(now) + 3600), "exp": .int(Int(now) + 7200)
+        ])
         expectRefusal(craft(claims: claims), .tokenNotYetValid)
     }
 
@@ -95,7 +101,8 @@ struct TokenTests {
         let token = TokenMinter(appID: "1", secret: "secret-a").mint(userID: "alice", now: now, lifetime: 60)
         _ = try verifier.verify(token, now: now, expectedApp: nil)
         let pieces = token.split(separator: ".")
-        let mallory = Base64URL.encode(JSONWriter.serialize(.object(["sub": .string("mallory"), "aud": .string("1"), "exp": .int(Int(now) + 60)])))
+        let mallory = Base64URL.encode(
+            JSONWriter.serialize(.object(["sub": .string("mallory"), "aud": .string("1"), "exp": .int(Int(now) + 60)])))
         expectRefusal("\(pieces[0]).\(mallory).\(pieces[2])", .tokenSignatureInvalid)
         var signature = Array(pieces[2].utf8)
         signature[0] = signature[0] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
@@ -106,7 +113,9 @@ struct TokenTests {
     }
 
     @Test func cachedTokenIsRefusedBeforeItsNotBeforeTime() throws {
-        let claims: JSONValue = .object(["sub": .string("alice"), "aud": .string("1"), "nbf": .int(Int(now) + 100), "exp": .int(Int(now) + 7200)])
+        let claims: JSONValue = .object([
+            "sub": .string("alice"), "aud": .string("1"), "nbf": .int(Int(now) + 100), "exp": .int(Int(now) + 7200)
+        ])
         let token = craft(claims: claims)
         _ = try verifier.verify(token, now: now + 100, expectedApp: nil)
         expectRefusal(token, .tokenNotYetValid, at: now + 69)
@@ -164,7 +173,8 @@ struct TokenTests {
             await h.createUsers("alice", "bob", app: ChatHarness.appB)
             let roomB = await h.createRoom("bob", kind: "public", app: ChatHarness.appB)
             // Alice of app A addressing app B's room: her token cannot be used for app B at all.
-            let crossed = await h.call(.GET, "/v1/rooms/\(roomB)", as: .user("alice", app: ChatHarness.appA), headers: [("X-Parley-App", "2")])
+            let crossed = await h.call(
+                .GET, "/v1/rooms/\(roomB)", as: .user("alice", app: ChatHarness.appA), headers: [("X-Parley-App", "2")])
             #expect(crossed.errorCode == "token_wrong_audience")
             // Without the header her token addresses app A, where app B's room does not exist.
             let isolated = await h.call(.GET, "/v1/rooms/\(roomB)", as: .user("alice", app: ChatHarness.appA))

@@ -1,6 +1,7 @@
-import Testing
-@testable import ParleyChat
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 /// Uploads are typed by their bytes: a declared type that lies is refused, images must decode
 /// and stay within the size limits, and downloads never let a browser render a non-image.
@@ -29,8 +30,8 @@ struct UploadSniffingTests {
         #expect(SniffedMediaType.sniff(Array("%PDF-1.7".utf8)) == .pdf)
         #expect(SniffedMediaType.sniff(Self.html) == .text)
         #expect(SniffedMediaType.sniff(Array("héllo\r\n\twörld".utf8)) == .text)
-        #expect(SniffedMediaType.sniff([0x68, 0x69, 0x00]) == .binary)        // NUL
-        #expect(SniffedMediaType.sniff([0x68, 0xC3]) == .binary)              // cut UTF-8
+        #expect(SniffedMediaType.sniff([0x68, 0x69, 0x00]) == .binary)  // NUL
+        #expect(SniffedMediaType.sniff([0x68, 0xC3]) == .binary)  // cut UTF-8
         #expect(SniffedMediaType.sniff([0x1B, 0x5B, 0x32, 0x4A]) == .binary)  // escape sequence
     }
 
@@ -52,7 +53,8 @@ struct UploadSniffingTests {
             let room = await h.createRoom("alice")
             let refused = await upload(h, room: room, Self.html, type: "image/png")
             #expect(refused.status == 422 && refused.errorCode == "content_type_mismatch", "\(refused.json)")
-            #expect(await upload(h, room: room, Self.pngHeader(width: 2, height: 2), type: "image/gif").errorCode == "content_type_mismatch")
+            #expect(
+                await upload(h, room: room, Self.pngHeader(width: 2, height: 2), type: "image/gif").errorCode == "content_type_mismatch")
             #expect(await upload(h, room: room, [0, 1, 2, 3], type: "image/webp").errorCode == "content_type_mismatch")
             #expect(await upload(h, room: room, Array("%PDF-1.4".utf8), type: "image/png").errorCode == "content_type_mismatch")
         }
@@ -97,10 +99,14 @@ struct UploadSniffingTests {
             #expect(huge.status == 422 && huge.errorCode == "image_too_large", "\(huge.json)")
             #expect(await upload(h, room: room, Self.pngHeader(width: 16_385, height: 1), type: "image/png").errorCode == "image_too_large")
             // Each side within bounds, but 10,001 × 10,000 is over 100 megapixels.
-            #expect(await upload(h, room: room, Self.pngHeader(width: 10_001, height: 10_000), type: "image/png").errorCode == "image_too_large")
+            #expect(
+                await upload(h, room: room, Self.pngHeader(width: 10_001, height: 10_000), type: "image/png").errorCode == "image_too_large"
+            )
             #expect(await upload(h, room: room, Self.pngHeader(width: 16_384, height: 6_103), type: "image/png").status == 201)
             #expect(await upload(h, room: room, Self.pngHeader(width: 0, height: 5), type: "image/png").errorCode == "invalid_image")
-            #expect(await upload(h, room: room, Array(Self.pngHeader(width: 5, height: 5).prefix(18)), type: "image/png").errorCode == "invalid_image")
+            #expect(
+                await upload(h, room: room, Array(Self.pngHeader(width: 5, height: 5).prefix(18)), type: "image/png").errorCode
+                    == "invalid_image")
             #expect(await upload(h, room: room, [0xFF, 0xD8, 0xFF, 0xD9], type: "image/jpeg").errorCode == "invalid_image")
             #expect(await upload(h, room: room, Array("GIF89a".utf8) + [0, 0, 0, 0], type: "image/gif").errorCode == "invalid_image")
         }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ParleyChat
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 @Suite("Users and rooms endpoints")
 struct UserAndRoomTests {
@@ -9,16 +10,22 @@ struct UserAndRoomTests {
     @Test(arguments: ChatEngine.available)
     func usersCRUD(engine: ChatEngine) async throws {
         try await ChatHarness.with(engine) { h in
-            let created = await h.call(.POST, "/v1/users", as: .app(a), json: .object([
-                "id": .string("alice"), "name": .string("Alice"), "avatar_url": .string("https://x/a.png"),
-                "custom_data": .object(["team": .string("red")]),
-            ]))
+            let created = await h.call(
+                .POST, "/v1/users", as: .app(a),
+                json: .object([
+                    "id": .string("alice"), "name": .string("Alice"), "avatar_url": .string("https://x/a.png"),
+                    "custom_data": .object(["team": .string("red")])
+                ]))
             #expect(created.status == 201)
             #expect(created["custom_data"]?["team"]?.stringValue == "red")
-            #expect(await h.call(.POST, "/v1/users", as: .app(a), json: .object(["id": .string("alice"), "name": .string("A")])).errorCode == "already_exists")
+            #expect(
+                await h.call(.POST, "/v1/users", as: .app(a), json: .object(["id": .string("alice"), "name": .string("A")])).errorCode
+                    == "already_exists")
             // A user may create themself (id defaults to the token's sub), but nobody else.
             #expect(await h.call(.POST, "/v1/users", as: .user("bob", app: a), json: .object(["name": .string("Bob")])).status == 201)
-            #expect(await h.call(.POST, "/v1/users", as: .user("bob", app: a), json: .object(["id": .string("carol"), "name": .string("C")])).errorCode == "not_self")
+            #expect(
+                await h.call(.POST, "/v1/users", as: .user("bob", app: a), json: .object(["id": .string("carol"), "name": .string("C")]))
+                    .errorCode == "not_self")
 
             #expect(await h.call(.GET, "/v1/users/alice", as: .user("bob", app: a))["name"]?.stringValue == "Alice")
             #expect(await h.call(.GET, "/v1/users/nobody", as: .user("bob", app: a)).errorCode == "user_not_found")
@@ -29,16 +36,21 @@ struct UserAndRoomTests {
             #expect(rest["users"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["bob"])
             #expect(rest["next_after"] == .null)
 
-            let renamed = await h.call(.PATCH, "/v1/users/alice", as: .user("alice", app: a),
-                                       json: .object(["name": .string("Alicia"), "avatar_url": .null]))
+            let renamed = await h.call(
+                .PATCH, "/v1/users/alice", as: .user("alice", app: a),
+                json: .object(["name": .string("Alicia"), "avatar_url": .null]))
             #expect(renamed["name"]?.stringValue == "Alicia" && renamed["avatar_url"] == .null)
             #expect(renamed["custom_data"]?["team"]?.stringValue == "red")
-            #expect(await h.call(.PATCH, "/v1/users/alice", as: .user("bob", app: a), json: .object(["name": .string("x")])).errorCode == "not_self")
+            #expect(
+                await h.call(.PATCH, "/v1/users/alice", as: .user("bob", app: a), json: .object(["name": .string("x")])).errorCode
+                    == "not_self")
             #expect(await h.call(.PATCH, "/v1/users/alice", as: .app(a), json: .object(["name": .null])).errorCode == "invalid_request")
             let big = String(repeating: "x", count: 6000)
             let tooBig = await h.call(.PATCH, "/v1/users/alice", as: .app(a), json: .object(["custom_data": .object(["k": .string(big)])]))
             #expect(tooBig.status == 422 && tooBig.errorCode == "validation_failed")
-            #expect(await h.call(.PATCH, "/v1/users/alice", as: .app(a), json: .object(["custom_data": .string("no")])).errorCode == "invalid_request")
+            #expect(
+                await h.call(.PATCH, "/v1/users/alice", as: .app(a), json: .object(["custom_data": .string("no")])).errorCode
+                    == "invalid_request")
 
             #expect(await h.call(.DELETE, "/v1/users/alice", as: .user("alice", app: a)).errorCode == "app_credentials_required")
             #expect(await h.call(.DELETE, "/v1/users/alice", as: .app(a)).status == 204)
@@ -54,8 +66,11 @@ struct UserAndRoomTests {
         try await ChatHarness.with { h in
             #expect(await h.call(.POST, "/v1/users", as: .app(a), body: Array("{nope".utf8)).errorCode == "invalid_json")
             #expect(await h.call(.POST, "/v1/users", as: .app(a), body: Array("[1]".utf8)).errorCode == "invalid_request")
-            #expect(await h.call(.POST, "/v1/users", as: .app(a), json: .object(["id": .int(5), "name": .string("x")])).errorCode == "invalid_request")
-            let wrongType = await h.call(.POST, "/v1/users", as: .app(a), body: Array("id=a".utf8), headers: [("Content-Type", "text/plain")])
+            #expect(
+                await h.call(.POST, "/v1/users", as: .app(a), json: .object(["id": .int(5), "name": .string("x")])).errorCode
+                    == "invalid_request")
+            let wrongType = await h.call(
+                .POST, "/v1/users", as: .app(a), body: Array("id=a".utf8), headers: [("Content-Type", "text/plain")])
             #expect(wrongType.status == 415)
             let huge = await h.call(.POST, "/v1/users", as: .app(a), body: Array(repeating: 0x20, count: 70_000))
             #expect(huge.status == 413)
@@ -91,18 +106,29 @@ struct UserAndRoomTests {
             #expect(await h.call(.GET, "/v1/rooms/nope", as: .user("carol", app: a)).errorCode == "room_not_found")
 
             // Only admins manage the room and its members.
-            #expect(await h.call(.PATCH, "/v1/rooms/\(secret)", as: .user("bob", app: a), json: .object(["name": .string("x")])).errorCode == "not_room_admin")
-            #expect(await h.call(.POST, "/v1/rooms/\(secret)/members", as: .user("bob", app: a), json: .object(["user_id": .string("carol")])).errorCode == "not_room_admin")
+            #expect(
+                await h.call(.PATCH, "/v1/rooms/\(secret)", as: .user("bob", app: a), json: .object(["name": .string("x")])).errorCode
+                    == "not_room_admin")
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(secret)/members", as: .user("bob", app: a), json: .object(["user_id": .string("carol")]))
+                    .errorCode == "not_room_admin")
             #expect(await h.call(.DELETE, "/v1/rooms/\(secret)", as: .user("bob", app: a)).errorCode == "not_room_admin")
-            let renamed = await h.call(.PATCH, "/v1/rooms/\(secret)", as: .user("alice", app: a),
-                                       json: .object(["name": .string("Secret"), "custom_data": .object(["topic": .string("t")])]))
+            let renamed = await h.call(
+                .PATCH, "/v1/rooms/\(secret)", as: .user("alice", app: a),
+                json: .object(["name": .string("Secret"), "custom_data": .object(["topic": .string("t")])]))
             #expect(renamed["name"]?.stringValue == "Secret" && renamed["custom_data"]?["topic"]?.stringValue == "t")
-            let added = await h.call(.POST, "/v1/rooms/\(secret)/members", as: .user("alice", app: a),
-                                     json: .object(["user_id": .string("carol"), "role": .string("admin")]))
+            let added = await h.call(
+                .POST, "/v1/rooms/\(secret)/members", as: .user("alice", app: a),
+                json: .object(["user_id": .string("carol"), "role": .string("admin")]))
             #expect(added.status == 201 && added["role"]?.stringValue == "admin")
-            #expect(await h.call(.POST, "/v1/rooms/\(secret)/members", as: .user("alice", app: a), json: .object(["user_id": .string("carol")])).status == 200)
-            #expect(await h.call(.POST, "/v1/rooms/\(secret)/members", as: .user("alice", app: a), json: .object(["user_id": .string("ghost")])).errorCode == "user_not_found")
-            let demoted = await h.call(.PATCH, "/v1/rooms/\(secret)/members/carol", as: .user("alice", app: a), json: .object(["role": .string("member")]))
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(secret)/members", as: .user("alice", app: a), json: .object(["user_id": .string("carol")]))
+                    .status == 200)
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(secret)/members", as: .user("alice", app: a), json: .object(["user_id": .string("ghost")]))
+                    .errorCode == "user_not_found")
+            let demoted = await h.call(
+                .PATCH, "/v1/rooms/\(secret)/members/carol", as: .user("alice", app: a), json: .object(["role": .string("member")]))
             #expect(demoted["role"]?.stringValue == "member")
             #expect(await h.call(.DELETE, "/v1/rooms/\(secret)/members/bob", as: .user("carol", app: a)).errorCode == "not_room_admin")
             #expect(await h.call(.DELETE, "/v1/rooms/\(secret)/members/bob", as: .user("alice", app: a)).status == 204)
@@ -112,7 +138,9 @@ struct UserAndRoomTests {
             #expect(members["members"]?.arrayValue?.compactMap { $0["user_id"]?.stringValue } == ["alice"])
 
             // App-level calls may do anything in their app.
-            #expect(await h.call(.PATCH, "/v1/rooms/\(secret)", as: .app(a), json: .object(["kind": .string("public")]))["kind"]?.stringValue == "public")
+            #expect(
+                await h.call(.PATCH, "/v1/rooms/\(secret)", as: .app(a), json: .object(["kind": .string("public")]))["kind"]?.stringValue
+                    == "public")
             #expect(await h.call(.DELETE, "/v1/rooms/\(secret)", as: .app(a)).status == 204)
             #expect(await h.call(.GET, "/v1/rooms/\(secret)", as: .app(a)).errorCode == "room_not_found")
         }
@@ -126,14 +154,24 @@ struct UserAndRoomTests {
             #expect(first.status == 201 && first["kind"]?.stringValue == "direct")
             let again = await h.call(.POST, "/v1/rooms/direct", as: .user("bob", app: a), json: .object(["user_id": .string("alice")]))
             #expect(again.status == 200 && again["id"] == first["id"])
-            let byApp = await h.call(.POST, "/v1/rooms/direct", as: .app(a), json: .object(["user_ids": .array([.string("bob"), .string("alice")])]))
+            let byApp = await h.call(
+                .POST, "/v1/rooms/direct", as: .app(a), json: .object(["user_ids": .array([.string("bob"), .string("alice")])]))
             #expect(byApp.status == 200 && byApp["id"] == first["id"])
             let id = first["id"]?.stringValue ?? ""
-            #expect(await h.call(.POST, "/v1/rooms/\(id)/members", as: .app(a), json: .object(["user_id": .string("carol")])).errorCode == "direct_room_fixed")
-            #expect(await h.call(.POST, "/v1/rooms/direct", as: .user("alice", app: a), json: .object(["user_id": .string("alice")])).status == 422)
-            #expect(await h.call(.POST, "/v1/rooms/direct", as: .user("alice", app: a), json: .object(["user_id": .string("ghost")])).errorCode == "user_not_found")
-            #expect(await h.call(.PATCH, "/v1/rooms/\(id)", as: .app(a), json: .object(["kind": .string("public")])).errorCode == "conflict")
-            #expect(await h.call(.POST, "/v1/rooms", as: .user("alice", app: a), json: .object(["kind": .string("direct")])).errorCode == "invalid_request")
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(id)/members", as: .app(a), json: .object(["user_id": .string("carol")])).errorCode
+                    == "direct_room_fixed")
+            #expect(
+                await h.call(.POST, "/v1/rooms/direct", as: .user("alice", app: a), json: .object(["user_id": .string("alice")])).status
+                    == 422)
+            #expect(
+                await h.call(.POST, "/v1/rooms/direct", as: .user("alice", app: a), json: .object(["user_id": .string("ghost")])).errorCode
+                    == "user_not_found")
+            #expect(
+                await h.call(.PATCH, "/v1/rooms/\(id)", as: .app(a), json: .object(["kind": .string("public")])).errorCode == "conflict")
+            #expect(
+                await h.call(.POST, "/v1/rooms", as: .user("alice", app: a), json: .object(["kind": .string("direct")])).errorCode
+                    == "invalid_request")
         }
     }
 }

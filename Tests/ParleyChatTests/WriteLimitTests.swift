@@ -1,7 +1,8 @@
-import Testing
 import ParleyChannels
-@testable import ParleyChat
 import ParleyWire
+import Testing
+
+@testable import ParleyChat
 
 @Suite("Per-user write rates, the reaction cap and the attachment quota")
 struct WriteLimitTests {
@@ -29,14 +30,30 @@ struct WriteLimitTests {
                 ("reactions", { i in await h.call(.PUT, "\(messagePath)/reactions/e\(i)", as: .user("alice", app: a)) }),
                 ("edits", { _ in await h.call(.PATCH, messagePath, as: .user("alice", app: a), json: text) }),
                 ("typing", { _ in await h.call(.POST, "/v1/rooms/\(room)/typing", as: .user("alice", app: a)) }),
-                ("cursors", { _ in await h.call(.PUT, "/v1/rooms/\(room)/cursor", as: .user("alice", app: a), json: .object(["seq": .int(1)])) }),
-                ("rooms", { _ in await h.call(.POST, "/v1/rooms", as: .user("alice", app: a), json: .object(["kind": .string("private")])) }),
-                ("memberships", { i in
-                    await h.call(i % 2 == 0 ? .POST : .DELETE, i % 2 == 0 ? "/v1/rooms/\(room)/members" : "/v1/rooms/\(room)/members/carol",
-                                 as: .user("alice", app: a), json: i % 2 == 0 ? .object(["user_id": .string("carol")]) : nil)
-                }),
-                ("uploads", { _ in await h.call(.POST, "/v1/rooms/\(room)/attachments", as: .user("alice", app: a), body: [1, 2, 3],
-                                                 headers: [("Content-Type", "application/octet-stream")]) }),
+                (
+                    "cursors",
+                    { _ in await h.call(.PUT, "/v1/rooms/\(room)/cursor", as: .user("alice", app: a), json: .object(["seq": .int(1)])) }
+                ),
+                (
+                    "rooms",
+                    { _ in await h.call(.POST, "/v1/rooms", as: .user("alice", app: a), json: .object(["kind": .string("private")])) }
+                ),
+                (
+                    "memberships",
+                    { i in
+                        await h.call(
+                            i % 2 == 0 ? .POST : .DELETE, i % 2 == 0 ? "/v1/rooms/\(room)/members" : "/v1/rooms/\(room)/members/carol",
+                            as: .user("alice", app: a), json: i % 2 == 0 ? .object(["user_id": .string("carol")]) : nil)
+                    }
+                ),
+                (
+                    "uploads",
+                    { _ in
+                        await h.call(
+                            .POST, "/v1/rooms/\(room)/attachments", as: .user("alice", app: a), body: [1, 2, 3],
+                            headers: [("Content-Type", "application/octet-stream")])
+                    }
+                )
             ]
             for (kind, write) in writes {
                 for i in 0..<2 {
@@ -76,12 +93,17 @@ struct WriteLimitTests {
         try await ChatHarness.with(limits: Self.limited, apps: [a, ChatHarness.appB]) { h in
             await h.createUsers("alice", app: a)
             for _ in 0..<5 {
-                #expect(await h.call(.POST, "/v1/rooms", as: .app(a),
-                                     json: .object(["kind": .string("private"), "member_ids": .array([.string("alice")])])).status == 201)
+                #expect(
+                    await h.call(
+                        .POST, "/v1/rooms", as: .app(a),
+                        json: .object(["kind": .string("private"), "member_ids": .array([.string("alice")])])
+                    ).status == 201)
             }
             let room = await h.createRoom("alice", app: a)
-            let body: JSONValue = .object(["sender_id": .string("alice"),
-                                           "parts": .array([.object(["type": .string("text"), "text": .string("x")])])])
+            let body: JSONValue = .object([
+                "sender_id": .string("alice"),
+                "parts": .array([.object(["type": .string("text"), "text": .string("x")])])
+            ])
             let statuses = await (0..<3).asyncMap { _ in await h.call(.POST, "/v1/rooms/\(room)/messages", as: .app(a), json: body).status }
             #expect(statuses == [201, 201, 429])
         }
@@ -113,8 +135,9 @@ struct WriteLimitTests {
             await h.createUsers("alice", app: a)
             let room = await h.createRoom("alice", app: a)
             func upload(_ size: Int) async -> Reply {
-                await h.call(.POST, "/v1/rooms/\(room)/attachments", as: .user("alice", app: a), body: [UInt8](repeating: 7, count: size),
-                             headers: [("Content-Type", "application/octet-stream")])
+                await h.call(
+                    .POST, "/v1/rooms/\(room)/attachments", as: .user("alice", app: a), body: [UInt8](repeating: 7, count: size),
+                    headers: [("Content-Type", "application/octet-stream")])
             }
             #expect(await upload(60).status == 201)
             let refused = await upload(60)

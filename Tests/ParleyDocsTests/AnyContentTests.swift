@@ -15,7 +15,7 @@ enum AnyContentUpdates {
         0x06, 1, 7, 0x63, 0x6F, 0x6E, 0x74, 0x65, 0x6E, 0x74, 4, 0x62, 0x6F, 0x6C, 0x64, 4, 0x74, 0x72, 0x75, 0x65,
         0x84, 7, 0, 2, 0x68, 0x69,
         0x86, 7, 2, 4, 0x62, 0x6F, 0x6C, 0x64, 4, 0x6E, 0x75, 0x6C, 0x6C,
-        0,
+        0
     ]
 }
 
@@ -53,13 +53,15 @@ struct AnyContentTests {
             let alice = DocumentParticipant(userID: "alice", connectionID: "a")
             let bob = DocumentParticipant(userID: "bob", connectionID: "b")
             _ = try await service.join(alice, documentID: doc.id)
-            _ = try await service.handleSync(alice, documentID: doc.id,
-                                             message: YSyncMessage.update(AnyContentUpdates.mapOverwrite).encode())
+            _ = try await service.handleSync(
+                alice, documentID: doc.id,
+                message: YSyncMessage.update(AnyContentUpdates.mapOverwrite).encode())
             #expect(publisher.take().count == 1, "stored and forwarded although it cannot integrate yet")
             // A peer that syncs now gets the waiting update after its step 2.
             _ = try await service.join(bob, documentID: doc.id)
-            let replies = try await service.handleSync(bob, documentID: doc.id,
-                                                       message: YSyncMessage.syncStep1(stateVector: [0]).encode())
+            let replies = try await service.handleSync(
+                bob, documentID: doc.id,
+                message: YSyncMessage.syncStep1(stateVector: [0]).encode())
             #expect(replies.contains(YSyncMessage.update(AnyContentUpdates.mapOverwrite).encode()))
             #expect(try await service.encodedState(documentID: doc.id).pending == [AnyContentUpdates.mapOverwrite])
 

@@ -14,7 +14,8 @@ struct AwarenessIdentityTests {
     private func relayedState(_ publisher: RecordingPublisher) throws -> JSONValue? {
         let relayed = publisher.take()
         guard relayed.count == 1, case .awareness(let update) = try YSyncMessage.decode(relayed[0].message),
-              let state = update.entries.first?.state else { return nil }
+            let state = update.entries.first?.state
+        else { return nil }
         return try JSONParser.parse(Array(state.utf8))
     }
 
@@ -26,8 +27,9 @@ struct AwarenessIdentityTests {
             let bob = DocumentParticipant(userID: "bob", connectionID: "b")
             _ = try await service.join(bob, documentID: doc.id)
 
-            _ = try await service.handleSync(bob, documentID: doc.id,
-                                             message: awareness(7, #"{"user":{"id":"alice","name":"Alice"},"cursor":{"anchor":1,"head":1}}"#))
+            _ = try await service.handleSync(
+                bob, documentID: doc.id,
+                message: awareness(7, #"{"user":{"id":"alice","name":"Alice"},"cursor":{"anchor":1,"head":1}}"#))
             let forged = try relayedState(publisher)
             #expect(forged?["user"]?["id"] == .string("bob") && forged?["user"]?["name"] == .string("Alice"))
             #expect(forged?["cursor"]?["head"] == .int(1))

@@ -1,11 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ParleyDocs
 import ParleyText
 import Synchronization
 import Testing
+
 @testable import ParleyStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The engines the persistence tests run on: SQLite always, PostgreSQL when
 /// PARLEY_TEST_POSTGRES_URL names an instance (scripts/postgres-test-instance.sh).
@@ -32,18 +34,24 @@ enum DocsEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
             var template = Array("/tmp/parley-docs-test-XXXXXX".utf8CString)
             guard let directory = mkdtemp(&template) else { throw StoreError(.io, "mkdtemp failed") }
             let path = String(cString: directory)
-            return (.sqlite(inDirectory: path), {
-                for file in ["parley.sqlite", "parley.sqlite-wal", "parley.sqlite-shm"] { unlink("\(path)/\(file)") }
-                rmdir(path)
-            })
+            return (
+                .sqlite(inDirectory: path),
+                {
+                    for file in ["parley.sqlite", "parley.sqlite-wal", "parley.sqlite-shm"] { unlink("\(path)/\(file)") }
+                    rmdir(path)
+                }
+            )
         case .postgres:
             guard let url = Self.postgresURL else { try Test.cancel("PARLEY_TEST_POSTGRES_URL is not set") }
             let schema = "d_" + IdentifierGenerator.make(length: 16)
             try PostgresConnection(url: url).run("CREATE SCHEMA \(schema)")
             let separator = url.contains("?") ? "&" : "?"
-            return (.postgres(url: url + separator + "options=-c%20search_path%3D\(schema)"), {
-                try? PostgresConnection(url: url).run("DROP SCHEMA \(schema) CASCADE")
-            })
+            return (
+                .postgres(url: url + separator + "options=-c%20search_path%3D\(schema)"),
+                {
+                    try? PostgresConnection(url: url).run("DROP SCHEMA \(schema) CASCADE")
+                }
+            )
         }
     }
 }
@@ -108,14 +116,18 @@ struct DocsFixture: Sendable {
 
     /// The same database opened again (after `chat` was closed).
     func reopened() async throws -> DocsFixture {
-        DocsFixture(location: location, cleanup: cleanup,
-                    chat: try await SQLChatStore.open(StoreConfiguration(location: location)), roomID: roomID)
+        DocsFixture(
+            location: location, cleanup: cleanup,
+            chat: try await SQLChatStore.open(StoreConfiguration(location: location)), roomID: roomID)
     }
 
-    func service(publisher: RecordingPublisher, configuration: DocumentsConfiguration = DocumentsConfiguration(),
-                 clock: StoreClock = .system) -> DocumentsService {
-        DocumentsService(app: Self.app, store: SQLDocumentStore(database: chat.database), membership: ChatMembership(chat: chat),
-                         publisher: publisher, configuration: configuration, clock: clock)
+    func service(
+        publisher: RecordingPublisher, configuration: DocumentsConfiguration = DocumentsConfiguration(),
+        clock: StoreClock = .system
+    ) -> DocumentsService {
+        DocumentsService(
+            app: Self.app, store: SQLDocumentStore(database: chat.database), membership: ChatMembership(chat: chat),
+            publisher: publisher, configuration: configuration, clock: clock)
     }
 
     var documentStore: SQLDocumentStore { SQLDocumentStore(database: chat.database) }
@@ -164,8 +176,9 @@ struct TestClient {
     /// Joins (or rejoins) and runs the sync handshake to completion, as y-websocket does.
     mutating func connect(to service: DocumentsService, document: String) async throws {
         var inbox = try await service.join(participant, documentID: document)
-        inbox += try await service.handleSync(participant, documentID: document,
-                                              message: YSyncMessage.syncStep1(stateVector: doc.encodeStateVector()).encode())
+        inbox += try await service.handleSync(
+            participant, documentID: document,
+            message: YSyncMessage.syncStep1(stateVector: doc.encodeStateVector()).encode())
         while !inbox.isEmpty {
             let message = inbox.removeFirst()
             for reply in try process(message) {
@@ -191,8 +204,10 @@ struct TestClient {
 }
 
 /// Expects `body` to throw a `DocumentsError` with `code`.
-func expectDocsError<T>(_ code: DocumentsError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                        _ body: () async throws -> T) async {
+func expectDocsError<T>(
+    _ code: DocumentsError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async {
     do {
         _ = try await body()
         Issue.record("expected \(code.rawValue), but the call succeeded", sourceLocation: sourceLocation)

@@ -1,6 +1,7 @@
 import ParleyChannels
-@testable import ParleyDocs
 import Testing
+
+@testable import ParleyDocs
 
 @Suite("Documents service: creation rate per user")
 struct DocumentCreationRateTests {
@@ -18,7 +19,9 @@ struct DocumentCreationRateTests {
             _ = try await service.createDocument(name: "c", access: .room(fixture.roomID), by: "bob")
             clock.advance(by: 2_000)
             _ = try await service.createDocument(name: "d", access: .room(fixture.roomID), by: "alice")
-            #expect(YWebSocketSession.closeAction(for: DocumentsError(.rateLimited, "x")) == .close(YWebSocketSession.rateLimitedCode, reason: "rate_limited"))
+            #expect(
+                YWebSocketSession.closeAction(for: DocumentsError(.rateLimited, "x"))
+                    == .close(YWebSocketSession.rateLimitedCode, reason: "rate_limited"))
             #expect(YWebSocketSession.rateLimitedCode.rawValue == 4429)
         }
     }

@@ -33,7 +33,9 @@ struct DocumentsAwarenessTests {
             // Bob joins and gets everyone's awareness with the server's step 1.
             let opening = try await service.join(bob, documentID: doc.id)
             #expect(opening.count == 2)
-            #expect(try YSyncMessage.decode(opening[1]) == .awareness(AwarenessUpdate(entries: [.init(clientID: 100, clock: 1, state: #"{"cursor":3}"#)])))
+            #expect(
+                try YSyncMessage.decode(opening[1])
+                    == .awareness(AwarenessUpdate(entries: [.init(clientID: 100, clock: 1, state: #"{"cursor":3}"#)])))
 
             // Bob cannot speak for alice's awareness client: not even to remove it.
             _ = try await service.handleSync(bob, documentID: doc.id, message: awareness([(100, 9, nil), (200, 1, "{}")]))
@@ -41,9 +43,12 @@ struct DocumentsAwarenessTests {
             #expect(relayed.count == 1)
             #expect(try decodeAwareness(relayed[0]).entries == [.init(clientID: 200, clock: 1, state: "{}")])
             let query = try await service.handleSync(bob, documentID: doc.id, message: YSyncMessage.queryAwareness.encode())
-            #expect(try YSyncMessage.decode(query[0]) == .awareness(AwarenessUpdate(entries: [
-                .init(clientID: 100, clock: 1, state: #"{"cursor":3}"#), .init(clientID: 200, clock: 1, state: "{}"),
-            ])))
+            #expect(
+                try YSyncMessage.decode(query[0])
+                    == .awareness(
+                        AwarenessUpdate(entries: [
+                            .init(clientID: 100, clock: 1, state: #"{"cursor":3}"#), .init(clientID: 200, clock: 1, state: "{}")
+                        ])))
 
             // Alice disconnects: the others are told her client is gone.
             await service.leave(alice, documentID: doc.id)
@@ -87,7 +92,8 @@ struct DocumentsAwarenessTests {
                 try await service.handleSync(alice, documentID: doc.id, message: awareness([(1, 1, "{not json")]))
             }
             await expectDocsError(.invalidAwareness) {
-                try await service.handleSync(alice, documentID: doc.id, message: awareness([(1, 1, "[" + String(repeating: "1,", count: 40) + "1]")]))
+                try await service.handleSync(
+                    alice, documentID: doc.id, message: awareness([(1, 1, "[" + String(repeating: "1,", count: 40) + "1]")]))
             }
             await expectDocsError(.invalidAwareness) {
                 try await service.handleSync(alice, documentID: doc.id, message: awareness([(1, 1, "{}"), (2, 1, "{}"), (3, 1, "{}")]))

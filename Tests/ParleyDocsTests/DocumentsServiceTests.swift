@@ -101,9 +101,12 @@ struct DocumentsServiceTests {
                 (YSyncMessage.update(unknownContent).encode(), .invalidUpdate),
                 (YSyncMessage.update(unknownType).encode(), .invalidUpdate),
                 (YSyncMessage.update(badAny).encode(), .invalidUpdate),
-                (YSyncMessage.update([1, 1, 66, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]).encode(), .invalidUpdate),
+                (
+                    YSyncMessage.update([1, 1, 66, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]).encode(),
+                    .invalidUpdate
+                ),
                 (YSyncMessage.update(Array(repeating: 0, count: 5_000)).encode(), .updateTooLarge),
-                (YSyncMessage.syncStep1(stateVector: [1, 5]).encode(), .malformedMessage),
+                (YSyncMessage.syncStep1(stateVector: [1, 5]).encode(), .malformedMessage)
             ]
             for (message, code) in cases {
                 await expectDocsError(code) { try await service.handleSync(hostile, documentID: doc.id, message: message) }

@@ -1,5 +1,5 @@
-import Testing
 import ParleyDocs
+import Testing
 
 /// The inbox of a y-websocket connection: order, the waiting session, the peer's close, the
 /// hard bound, and a revocation that drops what is queued and lifts the pause.

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// The app's own shape of a room's custom data.
 struct RoomSettings: Codable, Equatable, Sendable {

@@ -1,12 +1,13 @@
 import Glibc
 import ParleyChannels
-@testable import ParleyKit
 import ParleyServer
 import ParleyStore
 import ParleyText
 import ParleyWire
 import Synchronization
 import Testing
+
+@testable import ParleyKit
 
 /// A real `parley serve --dev` in this process on a free loopback port, over a fresh SQLite
 /// database: for loopback tests of document sessions.
@@ -49,18 +50,24 @@ final class LoopbackServer: Sendable {
     }
 
     /// A client signed in as `name`, with `documents` as its document transport.
-    func client(_ name: String, documents: any DocumentTransport = WebSocketDocumentTransport(),
-                reconnect: ReconnectPolicy = ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)))
-        async throws -> ParleyClient {
-        try ParleyClient(configuration: ParleyConfiguration(serverURL: url, appKey: "dev-key", reconnect: reconnect),
-                         tokenProvider: StaticTokenProvider(try await token(for: name)), documents: documents)
+    func client(
+        _ name: String, documents: any DocumentTransport = WebSocketDocumentTransport(),
+        reconnect: ReconnectPolicy = ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
+    )
+        async throws -> ParleyClient
+    {
+        try ParleyClient(
+            configuration: ParleyConfiguration(serverURL: url, appKey: "dev-key", reconnect: reconnect),
+            tokenProvider: StaticTokenProvider(try await token(for: name)), documents: documents)
     }
 
     private func post(_ path: String, _ body: JSONObject) async throws -> JSONValue {
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/json")
-        let response = try await SocketHTTPTransport().send(HTTPRequestMessage(method: "POST", url: url + path, headers: headers,
-                                                                               body: JSONWriter.serialize(.object(body))))
+        let response = try await SocketHTTPTransport().send(
+            HTTPRequestMessage(
+                method: "POST", url: url + path, headers: headers,
+                body: JSONWriter.serialize(.object(body))))
         return try JSONParser.parse(response.body)
     }
 }

@@ -1,6 +1,7 @@
-@testable import ParleyKit
 import ParleyText
 import Testing
+
+@testable import ParleyKit
 
 /// The y-websocket client protocol as values: what goes out when, and carets that follow the text.
 struct DocumentReplicaTests {
@@ -69,7 +70,9 @@ struct DocumentReplicaTests {
         var bob = DocumentReplica(clientID: 6, presence: DocumentPresence(name: "bob"))
         for replica in [0, 1] {
             _ = replica == 0 ? alice.opened(now: 1) : bob.opened(now: 1)
-            _ = replica == 0 ? alice.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
+            _ =
+                replica == 0
+                ? alice.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
                 : bob.receive(YSyncMessage.syncStep1(stateVector: [0]).encode(), now: 1)
         }
         _ = try alice.replaceSelection(with: "hello", now: 2)

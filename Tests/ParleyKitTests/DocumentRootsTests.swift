@@ -1,6 +1,7 @@
-@testable import ParleyKit
 import ParleyText
 import Testing
+
+@testable import ParleyKit
 
 /// Named texts, maps and arrays in one document, between two sessions on a real server on
 /// loopback: a title, a body and a checklist, edited on both sides, converge; change events
@@ -22,8 +23,9 @@ struct DocumentRootsTests {
         try await a.insert("Milk and eggs", at: 0, inText: "body")
         try await a.delete(at: 4, count: 4, inText: "body")
         try await a.setValue(.string("alice"), forKey: "owner", inMap: "meta")
-        try await a.setValue(.object(["due": .integer(3), "tags": .array([.string("food"), .number(2.5), .null])]),
-                             forKey: "extra", inMap: "meta")
+        try await a.setValue(
+            .object(["due": .integer(3), "tags": .array([.string("food"), .number(2.5), .null])]),
+            forKey: "extra", inMap: "meta")
         try await a.setValue(.bool(true), forKey: "gone", inMap: "meta")
         try await a.removeValue(forKey: "gone", inMap: "meta")
         try await a.append([.object(["item": .string("milk"), "done": .bool(false)])], toArray: "checklist")
@@ -39,19 +41,23 @@ struct DocumentRootsTests {
         #expect(await waitUntil { await b.array(named: "checklist") == expectedChecklist })
         #expect(await b.text(named: "title") == "Groceries ✓")
         #expect(await b.text(named: "body") == "Milk eggs")
-        #expect(await b.map(named: "meta") == ["owner": .string("alice"),
-                                                "extra": .object(["due": .integer(3), "tags": .array([.string("food"), .number(2.5), .null])])])
+        #expect(
+            await b.map(named: "meta") == [
+                "owner": .string("alice"),
+                "extra": .object(["due": .integer(3), "tags": .array([.string("food"), .number(2.5), .null])])
+            ])
 
         // Bob edits every root; Alice gets it all, and the plain text API is untouched.
         try await b.insert(" (today)", at: await b.count(ofText: "title"), inText: "title")
         try await b.setValue(.string("bob"), forKey: "owner", inMap: "meta")
         try await b.insert([.string("bread")], at: 0, inArray: "checklist")
         try await b.insert("plain", at: 0)
-        #expect(await waitUntil {
-            let text = await a.text
-            let checklist = await a.array(named: "checklist")
-            return text == "plain" && checklist.count == 3
-        })
+        #expect(
+            await waitUntil {
+                let text = await a.text
+                let checklist = await a.array(named: "checklist")
+                return text == "plain" && checklist.count == 3
+            })
         #expect(await a.text(named: "title") == "Groceries ✓ (today)")
         #expect(await a.map(named: "meta")["owner"] == .string("bob"))
         #expect(await a.array(named: "checklist").first == .string("bread"))

@@ -1,6 +1,7 @@
-@testable import ParleyKit
 import ParleyText
 import Testing
+
+@testable import ParleyKit
 
 /// Document sessions against a real server on loopback: concurrent edits converge, offline
 /// edits merge after a reconnect, bad server messages leave the replica alone.
@@ -113,9 +114,10 @@ struct DocumentSessionTests {
         await #expect(throws: ParleyError.self) { try await hers.insert("x", at: 0) }
 
         // A forged token is refused at the upgrade (401), again after a refresh: closed, not retried forever.
-        let forged = DocumentSession(url: mine.url, tokenProvider: StaticTokenProvider("not.a.token"),
-                                     presence: DocumentPresence(name: "mallory"),
-                                     reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(20)))
+        let forged = DocumentSession(
+            url: mine.url, tokenProvider: StaticTokenProvider("not.a.token"),
+            presence: DocumentPresence(name: "mallory"),
+            reconnect: ReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(20)))
         await forged.start()
         await #expect(throws: ParleyError.self) { try await forged.waitUntilSynced() }
         guard case .closed(let why) = await forged.connectionState else {
@@ -167,8 +169,9 @@ struct DocumentSessionTests {
 
     @Test func malformedServerMessagesLeaveTheReplicaAsItWas() async throws {
         let transport = ScriptedTransport()
-        let session = DocumentSession(url: "ws://scripted/v1/docs/d/ws", tokenProvider: StaticTokenProvider("t"),
-                                      presence: DocumentPresence(name: "alice"), transport: transport, clientID: 1)
+        let session = DocumentSession(
+            url: "ws://scripted/v1/docs/d/ws", tokenProvider: StaticTokenProvider("t"),
+            presence: DocumentPresence(name: "alice"), transport: transport, clientID: 1)
         await session.start()
         await transport.waitForConnection()
         transport.push(YSyncMessage.syncStep1(stateVector: [0]).encode())
@@ -182,7 +185,7 @@ struct DocumentSessionTests {
             [0xff, 0xff, 0xff],
             Array(YSyncMessage.update(valid).encode().dropLast(3)),
             YSyncMessage.update(Array(valid.dropLast(2))).encode(),
-            YSyncMessage.update(corruptContentType(valid)).encode(),
+            YSyncMessage.update(corruptContentType(valid)).encode()
         ]
         for message in bad { transport.push(message) }
         await waitFor(session) { $0.rejectedMessages == bad.count }

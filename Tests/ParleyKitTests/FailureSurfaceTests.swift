@@ -1,7 +1,8 @@
-@testable import ParleyKit
 import ParleyKitTesting
 import Synchronization
 import Testing
+
+@testable import ParleyKit
 
 /// Failures reach the app, against a real server on loopback: sign-in failures become the
 /// authentication-failed state (never online), a refused subscription arrives as a room
@@ -10,12 +11,16 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct FailureSurfaceTests {
     /// A client of `server` with its own token provider.
-    func client(_ server: LoopbackServer, tokens: any TokenProvider, storePath: String? = nil,
-                diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil) throws -> ParleyClient {
-        try ParleyClient(configuration: ParleyConfiguration(serverURL: server.url, appKey: "dev-key", storePath: storePath,
-                                                            reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)),
-                                                            diagnostics: diagnostics),
-                         tokenProvider: tokens)
+    func client(
+        _ server: LoopbackServer, tokens: any TokenProvider, storePath: String? = nil,
+        diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil
+    ) throws -> ParleyClient {
+        try ParleyClient(
+            configuration: ParleyConfiguration(
+                serverURL: server.url, appKey: "dev-key", storePath: storePath,
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)),
+                diagnostics: diagnostics),
+            tokenProvider: tokens)
     }
 
     /// The states up to the first that is neither idle nor signing in.
@@ -107,8 +112,9 @@ struct FailureSurfaceTests {
 
     @Test func aSendToAnUnreachableServerSaysItIsQueued() async throws {
         // Nothing listens on port 9 of loopback ("discard", never served here).
-        let alice = try ParleyClient(configuration: ParleyConfiguration(serverURL: "http://127.0.0.1:9", appKey: "dev-key"),
-                                     tokenProvider: StaticTokenProvider(InMemoryChatServer().token(for: "alice")))
+        let alice = try ParleyClient(
+            configuration: ParleyConfiguration(serverURL: "http://127.0.0.1:9", appKey: "dev-key"),
+            tokenProvider: StaticTokenProvider(InMemoryChatServer().token(for: "alice")))
         let result = try await alice.send(text: "later", to: "some-room")
         guard case .queued(let entry) = result else {
             Issue.record("expected queued, got \(result)")

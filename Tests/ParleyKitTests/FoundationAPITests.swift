@@ -1,22 +1,25 @@
 import Foundation
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// Issue 18: Foundation-shaped API beside the wire values: Date, URL, Data, and UTF-16
 /// (NSRange) offsets for document edits.
 @Suite(.timeLimit(.minutes(2)))
 struct FoundationAPITests {
     @Test func timestampsReadAsDates() {
-        let message = ChatMessage(id: 1, roomID: "r", seq: 1, senderID: "a", parts: [.text("x")], createdAt: 1_700_000_000_123,
-                                  editedAt: 1_700_000_001_000)
+        let message = ChatMessage(
+            id: 1, roomID: "r", seq: 1, senderID: "a", parts: [.text("x")], createdAt: 1_700_000_000_123,
+            editedAt: 1_700_000_001_000)
         #expect(message.createdDate == Date(timeIntervalSince1970: 1_700_000_000.123))
         #expect(message.createdDate.parleyMilliseconds == 1_700_000_000_123)
         #expect(message.editedDate?.parleyMilliseconds == 1_700_000_001_000 && message.deletedDate == nil)
     }
 
     @Test func urlsGoInAndComeOut() throws {
-        let configuration = ParleyConfiguration(server: try #require(URL(string: "https://chat.example.com/")), appKey: "k",
-                                                store: URL(fileURLWithPath: "/tmp/parley.sqlite"))
+        let configuration = ParleyConfiguration(
+            server: try #require(URL(string: "https://chat.example.com/")), appKey: "k",
+            store: URL(fileURLWithPath: "/tmp/parley.sqlite"))
         #expect(configuration.serverURL == "https://chat.example.com")
         #expect(configuration.server == URL(string: "https://chat.example.com"))
         #expect(configuration.storePath == "/tmp/parley.sqlite")
@@ -46,8 +49,10 @@ struct FoundationAPITests {
 
         var expected = "👍🏽 hello e\u{301}"
         try await a.insert(expected, atUTF16: 0)
-        let edits: [(NSRange, String)] = [(NSRange(location: 5, length: 5), "wörld"), (NSRange(location: 0, length: 4), "🇫🇷"),
-                                          (NSRange(location: 11, length: 0), "\u{301}!"), (NSRange(location: 4, length: 0), " 🧑🏽‍💻")]
+        let edits: [(NSRange, String)] = [
+            (NSRange(location: 5, length: 5), "wörld"), (NSRange(location: 0, length: 4), "🇫🇷"),
+            (NSRange(location: 11, length: 0), "\u{301}!"), (NSRange(location: 4, length: 0), " 🧑🏽‍💻")
+        ]
         for (range, replacement) in edits {
             expected = (expected as NSString).replacingCharacters(in: range, with: replacement)
             try await a.replace(utf16Range: range.location..<(range.location + range.length), with: replacement)

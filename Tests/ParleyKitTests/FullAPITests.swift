@@ -1,5 +1,6 @@
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// Reads room events until one satisfies `match`; returns it.
 func firstEvent<T>(_ iterator: inout AsyncStream<RoomEvent>.Iterator, _ match: (RoomEvent) -> T?) async -> T? {
@@ -153,8 +154,9 @@ func watching(_ bob: ParleyClient, _ alice: ParleyClient, _ roomID: String) asyn
 
     @Test func theDevTokenProviderSignsInByName() async throws {
         let server = try await LoopbackServer.start()
-        let client = try ParleyClient(configuration: ParleyConfiguration(serverURL: server.url, appKey: "dev-key"),
-                                      tokenProvider: DevTokenProvider(serverURL: server.url, name: "Dora"))
+        let client = try ParleyClient(
+            configuration: ParleyConfiguration(serverURL: server.url, appKey: "dev-key"),
+            tokenProvider: DevTokenProvider(serverURL: server.url, name: "Dora"))
         #expect(try await client.me().name == "Dora")
         await client.close()
         await server.stop()

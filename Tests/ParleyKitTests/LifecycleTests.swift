@@ -1,5 +1,6 @@
-@testable import ParleyKit
 import Testing
+
+@testable import ParleyKit
 
 /// A client's life against a real server on loopback: dropped without close() it is freed and
 /// its WebSocket closes on the server; signing out wipes only that user's local data; users
@@ -25,9 +26,11 @@ struct LifecycleTests {
     }
 
     func client(_ server: LoopbackServer, token: String, storePath: String? = nil, serverURL: String? = nil) throws -> ParleyClient {
-        try ParleyClient(configuration: ParleyConfiguration(serverURL: serverURL ?? server.url, appKey: "dev-key", storePath: storePath,
-                                                            reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))),
-                         tokenProvider: StaticTokenProvider(token))
+        try ParleyClient(
+            configuration: ParleyConfiguration(
+                serverURL: serverURL ?? server.url, appKey: "dev-key", storePath: storePath,
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))),
+            tokenProvider: StaticTokenProvider(token))
     }
 
     @Test func aDroppedClientIsFreedAndItsWebSocketClosesOnTheServer() async throws {
@@ -120,14 +123,16 @@ struct LifecycleTests {
         // The schema ParleyKit wrote before outbox entries had owners (user_version 0).
         do {
             let legacy = try SQLiteDatabase(path: path)
-            try legacy.execute("""
+            try legacy.execute(
+                """
                 CREATE TABLE outbox (position INTEGER PRIMARY KEY AUTOINCREMENT, client_id TEXT NOT NULL UNIQUE,
                     room_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, failure_code TEXT, failure_message TEXT);
                 CREATE TABLE rooms (room_id TEXT PRIMARY KEY, summary TEXT NOT NULL);
                 CREATE TABLE messages (room_id TEXT NOT NULL, seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (room_id, seq));
                 """)
-            try legacy.query("INSERT INTO outbox (client_id, room_id, parts, created_at) VALUES (?, ?, ?, ?)",
-                             [.text("c-legacy"), .text(room.id), .text(#"[{"type":"text","text":"written long ago"}]"#), .integer(1)])
+            try legacy.query(
+                "INSERT INTO outbox (client_id, room_id, parts, created_at) VALUES (?, ?, ?, ?)",
+                [.text("c-legacy"), .text(room.id), .text(#"[{"type":"text","text":"written long ago"}]"#), .integer(1)])
         }
         let alice = try client(server, token: aliceToken, storePath: path)
         #expect(try await alice.outbox().map(\.clientID) == ["c-legacy"])

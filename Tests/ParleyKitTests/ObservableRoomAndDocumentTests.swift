@@ -1,7 +1,8 @@
 import Observation
-@testable import ParleyKit
 import ParleyUI
 import Testing
+
+@testable import ParleyKit
 
 /// The observable state of the connection, a room's people and a document (ParleyUI's
 /// ConnectionStatusState, RoomState and DocumentState) against a real server in this process.

@@ -14,7 +14,11 @@ final class ChangeFlag: Sendable {
 /// Tracks what `read` reads; the flag fires at the first change of any of it.
 @MainActor func observe(_ read: @MainActor () -> Void) -> ChangeFlag {
     let flag = ChangeFlag()
-    withObservationTracking { read() } onChange: { flag.fire() }
+    withObservationTracking {
+        read()
+    } onChange: {
+        flag.fire()
+    }
     return flag
 }
 

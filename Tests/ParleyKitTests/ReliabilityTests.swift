@@ -1,6 +1,7 @@
-import Testing
-@testable import ParleyKit
 import ParleyKitTesting
+import Testing
+
+@testable import ParleyKit
 
 @Suite struct ReliabilityTests {
     let clock = ManualClock()
@@ -206,7 +207,10 @@ import ParleyKitTesting
         server.dropConnections(code: 4100)
         let queued = try await alice.send(text: "while away", to: roomID)
         #expect(queued.isQueued)
-        _ = await read(&states) { $0.last == .reconnecting(attempt: 2, delay: .milliseconds(1500)) || $0.last == .reconnecting(attempt: 1, delay: .milliseconds(750)) }
+        _ = await read(&states) {
+            $0.last == .reconnecting(attempt: 2, delay: .milliseconds(1500))
+                || $0.last == .reconnecting(attempt: 1, delay: .milliseconds(750))
+        }
         server.setReachable(true)
         // No clock advance: only the network change can bring it back.
         try await alice.networkDidChange()

@@ -2,6 +2,7 @@ import ParleyNet
 import ParleyWire
 import Synchronization
 import Testing
+
 @testable import ParleyKit
 
 /// A raw HTTP/1.1 server on loopback whose answers depend on the path, to see what the
@@ -60,8 +61,10 @@ final class KeepAliveTestServer {
 
         private func headEnd() -> Int? {
             guard buffer.count >= 4 else { return nil }
-            for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10
-                && buffer[index + 2] == 13 && buffer[index + 3] == 10 { return index + 4 }
+            for index in 0...(buffer.count - 4)
+            where buffer[index] == 13 && buffer[index + 1] == 10
+                && buffer[index + 2] == 13 && buffer[index + 3] == 10
+            { return index + 4 }
             return nil
         }
 
@@ -75,7 +78,8 @@ final class KeepAliveTestServer {
                 connection.abort(NetError(.connectionReset, "dropped"))
                 return false
             case "/close":
-                _ = connection.write(Array("HTTP/1.1 200 OK\r\nContent-Length: \(port.utf8.count)\r\nConnection: close\r\n\r\n\(port)".utf8))
+                _ = connection.write(
+                    Array("HTTP/1.1 200 OK\r\nContent-Length: \(port.utf8.count)\r\nConnection: close\r\n\r\n\(port)".utf8))
                 connection.close()
                 return false
             case _ where path.hasPrefix("/hang"):
@@ -216,8 +220,9 @@ final class KeepAliveTestServer {
     @Test(.timeLimit(.minutes(1))) func cancellingAnSDKCallCancelsItsRequest() async throws {
         let server = try KeepAliveTestServer()
         defer { server.stop() }
-        let client = try ParleyClient(configuration: ParleyConfiguration(serverURL: server.url + "/hang", appKey: "key"),
-                                      tokenProvider: StaticTokenProvider("token"), http: SocketHTTPTransport(timeout: .seconds(600)))
+        let client = try ParleyClient(
+            configuration: ParleyConfiguration(serverURL: server.url + "/hang", appKey: "key"),
+            tokenProvider: StaticTokenProvider("token"), http: SocketHTTPTransport(timeout: .seconds(600)))
         let call = Task { try await client.me() }
         while server.hangs == 0 { try await Task.sleep(for: .milliseconds(5)) }
         call.cancel()

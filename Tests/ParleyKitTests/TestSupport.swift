@@ -1,12 +1,14 @@
-@testable import ParleyKit
 import ParleyKitTesting
+
+@testable import ParleyKit
 
 /// A client of the in-memory server signed in as `user`.
 func makeClient(_ server: InMemoryChatServer, _ user: String, clock: ManualClock, storePath: String? = nil) throws -> ParleyClient {
     server.addUser(user)
-    return try ParleyClient(configuration: ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey, storePath: storePath),
-                            tokenProvider: StaticTokenProvider(server.token(for: user)), http: server, realtime: server,
-                            clock: clock, random: { 0.5 })
+    return try ParleyClient(
+        configuration: ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey, storePath: storePath),
+        tokenProvider: StaticTokenProvider(server.token(for: user)), http: server, realtime: server,
+        clock: clock, random: { 0.5 })
 }
 
 /// Reads a stream until `done` holds for everything read so far; returns what was read.

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import ParleyKit
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import ParleyKit
-import Testing
 
 /// The URLSession transport (FoundationNetworking here) against a real server on loopback:
 /// the whole REST path of a client, error answers with their codes, binary bodies, and a token
@@ -11,8 +13,9 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct URLSessionHTTPTransportTests {
     func client(_ server: LoopbackServer, tokens: any TokenProvider) throws -> ParleyClient {
-        try ParleyClient(configuration: ParleyConfiguration(serverURL: server.url, appKey: "dev-key"),
-                         tokenProvider: tokens, http: URLSessionHTTPTransport())
+        try ParleyClient(
+            configuration: ParleyConfiguration(serverURL: server.url, appKey: "dev-key"),
+            tokenProvider: tokens, http: URLSessionHTTPTransport())
     }
 
     @Test func aClientTalksToTheServerOverURLSession() async throws {
@@ -63,9 +66,11 @@ struct URLSessionHTTPTransportTests {
         await #expect(throws: ParleyError.self) {
             try await URLSessionHTTPTransport().send(HTTPRequestMessage(method: "GET", url: "ftp://example.com/x"))
         }
-        let request = try URLSessionHTTPTransport.urlRequest(HTTPRequestMessage(method: "PUT", url: "https://example.com/a?b=c",
-                                                                                headers: ["X-Parley-App": "app"], body: [1, 2]),
-                                                             timeout: .seconds(5))
+        let request = try URLSessionHTTPTransport.urlRequest(
+            HTTPRequestMessage(
+                method: "PUT", url: "https://example.com/a?b=c",
+                headers: ["X-Parley-App": "app"], body: [1, 2]),
+            timeout: .seconds(5))
         #expect(request.httpMethod == "PUT")
         #expect(request.value(forHTTPHeaderField: "X-Parley-App") == "app")
         #expect(request.httpBody?.count == 2)

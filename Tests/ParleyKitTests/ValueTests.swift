@@ -1,7 +1,8 @@
-import Testing
-@testable import ParleyKit
 import ParleyKitTesting
 import ParleyWire
+import Testing
+
+@testable import ParleyKit
 
 private func message(_ seq: Int64, room: String = "r", text: String = "m") -> ChatMessage {
     ChatMessage(id: seq, roomID: room, seq: seq, senderID: "u", parts: [.text(text + String(seq))], createdAt: seq)
@@ -85,9 +86,10 @@ actor Counter {
 @Test func httpTokenProviderCachesAndRenewsBeforeExpiry() async throws {
     let clock = ManualClock()
     let calls = Counter()
-    let provider = HTTPTokenProvider(url: "http://backend/auth", userID: "alice",
-                                     http: TokenEndpoint(server: InMemoryChatServer(clock: clock), clock: clock, calls: calls),
-                                     clock: clock, renewBefore: .seconds(60))
+    let provider = HTTPTokenProvider(
+        url: "http://backend/auth", userID: "alice",
+        http: TokenEndpoint(server: InMemoryChatServer(clock: clock), clock: clock, calls: calls),
+        clock: clock, renewBefore: .seconds(60))
     let first = try await provider.token()
     #expect(JWTClaims(token: first)?.subject == "alice")
     _ = try await provider.token()
@@ -106,8 +108,12 @@ actor Counter {
 @Test func manualClockWakesSleepersInDeadlineOrder() async throws {
     let clock = ManualClock()
     let order = Counter()
-    let late = Task { try await clock.sleep(for: .seconds(2)); await order.increment(); return await order.value }
-    let early = Task { try await clock.sleep(for: .seconds(1)); await order.increment(); return await order.value }
+    let late = Task {
+        try await clock.sleep(for: .seconds(2)); await order.increment(); return await order.value
+    }
+    let early = Task {
+        try await clock.sleep(for: .seconds(1)); await order.increment(); return await order.value
+    }
     while clock.sleeperCount < 2 { await Task.yield() }
     clock.advance(by: .seconds(1))
     #expect(try await early.value == 1)
@@ -117,4 +123,3 @@ actor Counter {
     cancelled.cancel()
     await #expect(throws: CancellationError.self) { try await cancelled.value }
 }
-

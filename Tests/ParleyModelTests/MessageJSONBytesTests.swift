@@ -6,11 +6,15 @@ import Testing
 struct MessageJSONBytesTests {
     static let messages: [ChatMessage] = [
         ChatMessage(id: 1, roomID: "r", seq: 1, senderID: "alice", clientID: nil, parts: [], createdAt: 0, editedAt: nil, deletedAt: nil),
-        ChatMessage(id: 9_223_372_036_854_775_807, roomID: "room-\u{e9}", seq: 42, senderID: "bob@x", clientID: "c-1",
-                parts: [.text("quote \" backslash \\ newline \n tab \t bell \u{07} and \u{1F600}"), .attachment(id: "att_1"), .url("https://example.com/?a=1&b=\"2\"")],
-                createdAt: 1_700_000_000_123, editedAt: 1_700_000_001_000, deletedAt: nil,
-                reactions: [ReactionCount(emoji: "\u{1F44D}", count: 3), ReactionCount(emoji: "x\"y", count: 1)]),
-        ChatMessage(id: 7, roomID: "r", seq: 0, senderID: "eve", clientID: "", parts: [], createdAt: -5, editedAt: 3, deletedAt: 4),
+        ChatMessage(
+            id: 9_223_372_036_854_775_807, roomID: "room-\u{e9}", seq: 42, senderID: "bob@x", clientID: "c-1",
+            parts: [
+                .text("quote \" backslash \\ newline \n tab \t bell \u{07} and \u{1F600}"), .attachment(id: "att_1"),
+                .url("https://example.com/?a=1&b=\"2\"")
+            ],
+            createdAt: 1_700_000_000_123, editedAt: 1_700_000_001_000, deletedAt: nil,
+            reactions: [ReactionCount(emoji: "\u{1F44D}", count: 3), ReactionCount(emoji: "x\"y", count: 1)]),
+        ChatMessage(id: 7, roomID: "r", seq: 0, senderID: "eve", clientID: "", parts: [], createdAt: -5, editedAt: 3, deletedAt: 4)
     ]
 
     @Test func messageBytesEqualTheSerialisedTree() {

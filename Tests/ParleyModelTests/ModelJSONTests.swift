@@ -11,12 +11,14 @@ struct ModelJSONTests {
         try decode(try JSONParser.parse(JSONWriter.string(json)))
     }
 
-    static let message = ChatMessage(id: 42, roomID: "r1", seq: 7, senderID: "alice", clientID: "c-1",
-                                     parts: [.text("hi \"there\"\n"), .attachment(id: "att-1"), .url("https://example.com/?a=1")],
-                                     createdAt: 1_700_000_000_123, editedAt: 1_700_000_000_500,
-                                     reactions: [ReactionCount(emoji: "👍", count: 2)])
-    static let room = ChatRoom(id: "r1", kind: .private, name: "Plans", customData: .object(["team": .string("blue")]),
-                               createdBy: "alice", lastSeq: 7, lastActivityAt: 9, memberCount: 2, createdAt: 3, updatedAt: 5)
+    static let message = ChatMessage(
+        id: 42, roomID: "r1", seq: 7, senderID: "alice", clientID: "c-1",
+        parts: [.text("hi \"there\"\n"), .attachment(id: "att-1"), .url("https://example.com/?a=1")],
+        createdAt: 1_700_000_000_123, editedAt: 1_700_000_000_500,
+        reactions: [ReactionCount(emoji: "👍", count: 2)])
+    static let room = ChatRoom(
+        id: "r1", kind: .private, name: "Plans", customData: .object(["team": .string("blue")]),
+        createdBy: "alice", lastSeq: 7, lastActivityAt: 9, memberCount: 2, createdAt: 3, updatedAt: 5)
 
     @Test func everyValueReadsBackWhatItWrites() throws {
         #expect(try reread(Self.message.json, ChatMessage.init(json:)) == Self.message)
@@ -33,9 +35,10 @@ struct ModelJSONTests {
         #expect(try reread(summary.json, RoomSummary.init(json:)) == summary)
         let empty = RoomSummary(room: Self.room)
         #expect(try reread(empty.json, RoomSummary.init(json:)) == empty)
-        let attachment = Attachment(id: "a", roomID: "r", uploaderID: "u", contentType: "image/png", size: 5_000_000_000,
-                                    width: 640, height: 480, createdAt: 7, downloadURL: "/v1/attachments/a/content?sig=1",
-                                    downloadURLExpiresAt: 99)
+        let attachment = Attachment(
+            id: "a", roomID: "r", uploaderID: "u", contentType: "image/png", size: 5_000_000_000,
+            width: 640, height: 480, createdAt: 7, downloadURL: "/v1/attachments/a/content?sig=1",
+            downloadURLExpiresAt: 99)
         #expect(try reread(attachment.json, Attachment.init(json:)) == attachment)
         let device = DeviceRegistration(token: "deadbeef", userID: "u", platform: .apnsSandbox, updatedAt: 8)
         #expect(try reread(device.json, DeviceRegistration.init(json:)) == device)
@@ -48,12 +51,22 @@ struct ModelJSONTests {
     @Test func valuesWriteTheAPIsBytes() {
         // Member order and number forms are the REST API's (docs/openapi.json), byte for byte.
         let tombstone = ChatMessage(id: 1, roomID: "r", seq: 2, senderID: "s", parts: [], createdAt: 3, deletedAt: 4)
-        #expect(JSONWriter.string(tombstone.json) == #"{"id":1,"room_id":"r","seq":2,"sender_id":"s","client_id":null,"parts":[],"created_at":3,"edited_at":null,"deleted_at":4,"deleted":true,"reactions":[]}"#)
-        #expect(JSONWriter.string(Self.room.json) == #"{"id":"r1","kind":"private","name":"Plans","custom_data":{"team":"blue"},"created_by":"alice","direct_user_ids":[],"last_seq":7,"last_activity_at":9,"member_count":2,"created_at":3,"updated_at":5}"#)
+        #expect(
+            JSONWriter.string(tombstone.json)
+                == #"{"id":1,"room_id":"r","seq":2,"sender_id":"s","client_id":null,"parts":[],"created_at":3,"edited_at":null,"deleted_at":4,"deleted":true,"reactions":[]}"#
+        )
+        #expect(
+            JSONWriter.string(Self.room.json)
+                == #"{"id":"r1","kind":"private","name":"Plans","custom_data":{"team":"blue"},"created_by":"alice","direct_user_ids":[],"last_seq":7,"last_activity_at":9,"member_count":2,"created_at":3,"updated_at":5}"#
+        )
         let member = Membership(roomID: "r", userID: "u", role: .member, joinedAt: 4, readSeq: 3)
-        #expect(JSONWriter.string(member.json) == #"{"room_id":"r","user_id":"u","role":"member","joined_at":4,"read_seq":3,"read_at":null}"#)
+        #expect(
+            JSONWriter.string(member.json) == #"{"room_id":"r","user_id":"u","role":"member","joined_at":4,"read_seq":3,"read_at":null}"#)
         let plain = Attachment(id: "a", roomID: "r", uploaderID: "u", contentType: "text/plain", size: 1, createdAt: 2)
-        #expect(JSONWriter.string(plain.json) == #"{"id":"a","room_id":"r","uploader_id":"u","content_type":"text/plain","size":1,"width":null,"height":null,"created_at":2}"#)
+        #expect(
+            JSONWriter.string(plain.json)
+                == #"{"id":"a","room_id":"r","uploader_id":"u","content_type":"text/plain","size":1,"width":null,"height":null,"created_at":2}"#
+        )
         var signed = plain
         signed.downloadURL = "/x"
         signed.downloadURLExpiresAt = 9
@@ -89,7 +102,7 @@ struct ModelJSONTests {
         (#"{"id":"a","room_id":"r","uploader_id":"u","content_type":"x/y","size":-1.5}"#, "attachment", "size"),
         (#"{"token":"t","user_id":"u","platform":"pager"}"#, "device", "pager"),
         (#"{"user_id":"u","online":1}"#, "presence", "online"),
-        (#"{"messages":[{"id":1}],"has_more":false}"#, "page", "room_id"),
+        (#"{"messages":[{"id":1}],"has_more":false}"#, "page", "room_id")
     ]
 
     @Test(arguments: 0..<malformed.count)

@@ -1,5 +1,6 @@
 import ParleyWire
 import Testing
+
 @testable import ParleyNet
 
 /// The drivers over an ``EmbeddedChannel``: bytes in, bytes out, time moved by hand, no socket.
@@ -13,9 +14,11 @@ import Testing
     }
 
     private func serverSocket(on channel: EmbeddedChannel, _ record: Record, pingInterval: Duration? = nil) -> WebSocket {
-        let socket = WebSocket(connection: channel, role: .server, options: WebSocketOptions(), subprotocol: nil,
-                               settings: .init(pingInterval: pingInterval, overflowCloseCode: WebSocketCloseCode(4100),
-                                               closeTimeout: .seconds(5)))
+        let socket = WebSocket(
+            connection: channel, role: .server, options: WebSocketOptions(), subprotocol: nil,
+            settings: .init(
+                pingInterval: pingInterval, overflowCloseCode: WebSocketCloseCode(4100),
+                closeTimeout: .seconds(5)))
         socket.onClose = { _, code, reason in record.closes.append((code, reason)) }
         socket.onMessage = { _, message in record.messages.append(message) }
         channel.driver = socket
@@ -84,9 +87,13 @@ import Testing
         #expect(channel.closeError?.code == .timedOut)
     }
 
-    private func exchange(on channel: EmbeddedChannel, _ record: Record, request: [UInt8] = Array("GET / HTTP/1.1\r\n\r\n".utf8)) -> HTTPClientExchange {
-        let exchange = HTTPClientExchange(parser: HTTPResponseParser(), bodyCount: 0, progress: nil,
-                                          release: { record.released += 1 }) { record.outcomes.append($0) }
+    private func exchange(
+        on channel: EmbeddedChannel, _ record: Record, request: [UInt8] = Array("GET / HTTP/1.1\r\n\r\n".utf8)
+    ) -> HTTPClientExchange {
+        let exchange = HTTPClientExchange(
+            parser: HTTPResponseParser(), bodyCount: 0, progress: nil,
+            release: { record.released += 1 }
+        ) { record.outcomes.append($0) }
         channel.driver = exchange
         exchange.start(channel, request)
         return exchange
@@ -108,8 +115,10 @@ import Testing
     }
 
     @Test func anExchangeWhoseServerClosesOrSendsExtraBytesIsNotParked() throws {
-        for answer in ["HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
-                       "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\n"] {
+        for answer in [
+            "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\n"
+        ] {
             let channel = try EmbeddedChannel()
             let record = Record()
             _ = exchange(on: channel, record)
@@ -131,7 +140,9 @@ import Testing
         channel.advance(by: .seconds(29))
         #expect(record.outcomes.isEmpty)
         channel.advance(by: .seconds(1))
-        if case .failure(let error)? = record.outcomes.first?.result { #expect(error.code == .timedOut) } else {
+        if case .failure(let error)? = record.outcomes.first?.result {
+            #expect(error.code == .timedOut)
+        } else {
             Issue.record("no time-out: \(record.outcomes.count) outcomes")
         }
         #expect(record.outcomes.first?.sawResponseBytes == true)
@@ -146,7 +157,9 @@ import Testing
         exchange.cancel()
         channel.feed("llo")
         #expect(record.outcomes.count == 1)
-        if case .failure(let error)? = record.outcomes.first?.result { #expect(error.code == .cancelled) } else {
+        if case .failure(let error)? = record.outcomes.first?.result {
+            #expect(error.code == .cancelled)
+        } else {
             Issue.record("not cancelled")
         }
         #expect(record.released == 0)

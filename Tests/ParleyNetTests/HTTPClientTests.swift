@@ -1,5 +1,6 @@
 import ParleyWire
 import Testing
+
 @testable import ParleyNet
 
 @Suite struct HTTPClientTests {
@@ -9,7 +10,10 @@ import Testing
         request.headers.add("Content-Length", "999")
         request.headers.add("Accept", "application/json")
         let text = String(decoding: request.encoded(for: url, keepAlive: false), as: UTF8.self)
-        #expect(text == "POST /v1/me?x=1 HTTP/1.1\r\nHost: example.test:8080\r\nAccept: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+        #expect(
+            text
+                == "POST /v1/me?x=1 HTTP/1.1\r\nHost: example.test:8080\r\nAccept: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+        )
         let secure = try #require(HTTPClientRequest.parseURL("https://example.test/v1"))
         #expect(secure.isSecure && secure.port == 443 && secure.hostHeader == "example.test" && secure.target == "/v1")
         #expect(HTTPClientRequest.parseURL("https://example.test:8443/")?.hostHeader == "example.test:8443")

@@ -1,5 +1,6 @@
 import ParleyWire
 import Testing
+
 @testable import ParleyNet
 
 /// The per-route latency histograms: bucket choice, per-loop rows summed, and a server that
@@ -58,7 +59,8 @@ import Testing
         _ = client.readToEnd()
         let histograms = try #require(server.routeLatency).snapshot()
         // The values of the path never appear, only the pattern; the unmatched path is not a route.
-        #expect(histograms.map { "\($0.template.method) \($0.template.pattern) \($0.count)" }.sorted()
+        #expect(
+            histograms.map { "\($0.template.method) \($0.template.pattern) \($0.count)" }.sorted()
                 == ["GET /healthz 1", "GET /users/{id} 3"])
     }
 

@@ -2,12 +2,15 @@ import Glibc
 import ParleyWire
 import Synchronization
 import Testing
+
 @testable import ParleyNet
 
 /// Starts a server with a few routes on a fresh group; the caller shuts the group down.
-func startTestServer(backend: SelectorBackend = .epoll, threads: Int = 2,
-                     configure: (inout HTTPRoutes) -> Void = { _ in },
-                     configuration: HTTPServerConfiguration = HTTPServerConfiguration()) throws -> (EventLoopGroup, HTTPServer, Int) {
+func startTestServer(
+    backend: SelectorBackend = .epoll, threads: Int = 2,
+    configure: (inout HTTPRoutes) -> Void = { _ in },
+    configuration: HTTPServerConfiguration = HTTPServerConfiguration()
+) throws -> (EventLoopGroup, HTTPServer, Int) {
     let group = try EventLoopGroup(threads: threads, backend: backend, logger: .silent)
     var routes = HTTPRoutes()
     routes.get("/healthz") { _, responder in responder.respond(.json("{\"status\":\"ok\"}")) }
@@ -36,9 +39,9 @@ struct HTTPServerTests {
         let client = try RawClient(port: port)
         client.send(
             "GET /later?ms=200&id=1 HTTP/1.1\r\nHost: t\r\n\r\n"
-            + "GET /later?ms=0&id=2 HTTP/1.1\r\nHost: t\r\n\r\n"
-            + "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
-            + "GET /users/42?q=a%20b HTTP/1.1\r\nHost: t\r\n\r\n")
+                + "GET /later?ms=0&id=2 HTTP/1.1\r\nHost: t\r\n\r\n"
+                + "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
+                + "GET /users/42?q=a%20b HTTP/1.1\r\nHost: t\r\n\r\n")
         let text = client.read(until: "user=42", times: 1)
         let order = ["id=1", "id=2", "abcde", "user=42 q=a b"].map { text.range(of: $0)?.lowerBound }
         #expect(order.allSatisfy { $0 != nil })
@@ -62,7 +65,7 @@ struct HTTPServerTests {
             ("GET / HTTP/3.0\r\nHost: t\r\n\r\n", "505"),
             ("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: br, chunked\r\n\r\n", "501"),
             ("GET /%zz HTTP/1.1\r\nHost: t\r\n\r\n", "400"),
-            ("POST /echo HTTP/1.1\r\nHost: t\r\nExpect: fancy\r\nContent-Length: 1\r\n\r\nx", "417"),
+            ("POST /echo HTTP/1.1\r\nHost: t\r\nExpect: fancy\r\nContent-Length: 1\r\n\r\nx", "417")
         ]
         let healthy = try RawClient(port: port)
         for (request, status) in cases {

@@ -2,6 +2,7 @@ import Glibc
 import ParleySystem
 import Synchronization
 import Testing
+
 @testable import ParleyNet
 
 #if DEBUG
@@ -58,7 +59,7 @@ struct NetErrorMappingTests {
         let expected: [(Int32, NetError.Code)] = [
             (ECONNRESET, .connectionReset), (EPIPE, .brokenPipe), (ECONNREFUSED, .connectionRefused),
             (EADDRINUSE, .addressInUse), (ETIMEDOUT, .timedOut), (EMFILE, .tooManyOpenFiles),
-            (ENFILE, .tooManyOpenFiles), (EINVAL, .invalidArgument), (ENOENT, .io), (EACCES, .io), (EIO, .io),
+            (ENFILE, .tooManyOpenFiles), (EINVAL, .invalidArgument), (ENOENT, .io), (EACCES, .io), (EIO, .io)
         ]
         for (value, code) in expected {
             let error = NetError(SystemCallError(call: "sendmsg", errno: value))

@@ -1,14 +1,17 @@
 import Foundation
+import ParleyWire
 import Synchronization
 import Testing
-import ParleyWire
+
 @testable import ParleyNet
 
 /// The Redis client against a real redis-server (and two hostile fake ones).
 @Suite(.enabled(if: RedisTestServer.enabled, "redis-server is not installed"), .serialized, .timeLimit(.minutes(1)))
 struct RedisClientTests {
-    private func withClient(_ url: String, configure: (inout RedisConnectionConfiguration) -> Void = { _ in },
-                            _ body: (RedisClient) async throws -> Void) async throws {
+    private func withClient(
+        _ url: String, configure: (inout RedisConnectionConfiguration) -> Void = { _ in },
+        _ body: (RedisClient) async throws -> Void
+    ) async throws {
         let group = try EventLoopGroup(threads: 1, logger: .silent)
         defer { group.shutdownAndWait() }
         var configuration = RedisConnectionConfiguration(url: try RedisURL(parsing: url))
@@ -124,10 +127,11 @@ struct RedisClientTests {
                 #expect(try await publisher.publish(Array("edit".utf8), to: Array("doc:42".utf8)) == 1)
                 #expect(try await publisher.publish(Array("nobody".utf8), to: Array("room:2".utf8)) == 0)
                 let messages = received.wait(count: 2)
-                #expect(messages == [
-                    RedisPubSubMessage(channel: Array("room:1".utf8), payload: payload),
-                    RedisPubSubMessage(channel: Array("doc:42".utf8), pattern: Array("doc:*".utf8), payload: Array("edit".utf8)),
-                ])
+                #expect(
+                    messages == [
+                        RedisPubSubMessage(channel: Array("room:1".utf8), payload: payload),
+                        RedisPubSubMessage(channel: Array("doc:42".utf8), pattern: Array("doc:*".utf8), payload: Array("edit".utf8))
+                    ])
             }
         }
     }
@@ -213,8 +217,10 @@ struct RedisClientTests {
 
     @Test func aHugeBulkHeaderClosesTheConnectionInsteadOfBuffering() async throws {
         let hostile = try HostileRedisServer(.hugeBulk)
-        try await withClient("redis://127.0.0.1:\(hostile.port)",
-                             configure: { $0.parserLimits = RESPParser.Limits(maxBulkLength: 1 << 20) }) { (client: RedisClient) async throws in
+        try await withClient(
+            "redis://127.0.0.1:\(hostile.port)",
+            configure: { $0.parserLimits = RESPParser.Limits(maxBulkLength: 1 << 20) }
+        ) { (client: RedisClient) async throws in
             do throws(RedisError) {
                 _ = try await client.send(RESPCommand("GET", "k"))
                 Issue.record("a gigabyte bulk string was accepted")

@@ -59,8 +59,10 @@ final class RedisTestServer: @unchecked Sendable {
     func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable!)
-        var arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                         "--dir", directory.path, "--logfile", directory.appendingPathComponent("redis.log").path]
+        var arguments = [
+            "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--dir", directory.path, "--logfile", directory.appendingPathComponent("redis.log").path
+        ]
         if let password { arguments += ["--requirepass", password] }
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
@@ -126,28 +128,28 @@ final class HostileRedisServer: @unchecked Sendable {
 
     init(_ mode: Mode) throws {
         let script = """
-        import socket, sys
-        server = socket.socket()
-        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", 0))
-        server.listen(8)
-        print(server.getsockname()[1], flush=True)
-        while True:
-            client, _ = server.accept()
-            try:
-                client.recv(65536)
-                if sys.argv[1] == "garbage":
-                    client.sendall(b"\\x00\\xffnot redis at all\\r\\n")
+            import socket, sys
+            server = socket.socket()
+            server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            server.bind(("127.0.0.1", 0))
+            server.listen(8)
+            print(server.getsockname()[1], flush=True)
+            while True:
+                client, _ = server.accept()
+                try:
                     client.recv(65536)
-                else:
-                    client.sendall(b"$1073741824\\r\\n")
-                    filler = b"x" * 65536
-                    for _ in range(16384):
-                        client.sendall(filler)
-            except OSError:
-                pass
-            client.close()
-        """
+                    if sys.argv[1] == "garbage":
+                        client.sendall(b"\\x00\\xffnot redis at all\\r\\n")
+                        client.recv(65536)
+                    else:
+                        client.sendall(b"$1073741824\\r\\n")
+                        filler = b"x" * 65536
+                        for _ in range(16384):
+                            client.sendall(filler)
+                except OSError:
+                    pass
+                client.close()
+            """
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", script, mode.rawValue]

@@ -1,7 +1,8 @@
-import ParleyWire
 import Glibc
+import ParleyWire
 import Synchronization
 import Testing
+
 @testable import ParleyNet
 
 @Suite("TCP connections", .serialized)
@@ -24,7 +25,9 @@ struct TCPConnectionTests {
         let sender = clients[0]
         let reader = Mutex<[UInt8]>([])
         let done = Collector<Bool>()
-        Thread.detach { reader.withLock { $0 = sender.read(count: big.count) }; done.append(true) }
+        Thread.detach {
+            reader.withLock { $0 = sender.read(count: big.count) }; done.append(true)
+        }
         sender.send(big)
         done.wait(count: 1)
         #expect(reader.withLock { $0 } == big)
@@ -92,7 +95,8 @@ struct TCPConnectionTests {
         #expect(afterFirstWrite[0] > 0 && afterFirstWrite[0] < big.count, "the kernel took part of the write, the rest waits")
         #expect(afterFirstWrite[1] == 1, "a short write leaves the socket waiting for writability")
         #expect(afterFirstWrite[2] == 0, "nothing of a half-sent write is dropped as unsent")
-        let intact = received.count == big.count + tail.count && received.prefix(big.count).elementsEqual(big)
+        let intact =
+            received.count == big.count + tail.count && received.prefix(big.count).elementsEqual(big)
             && received.suffix(tail.count).elementsEqual(tail)
         #expect(intact, "no byte lost or repeated where the direct write stopped (\(received.count) bytes)")
     }
@@ -281,10 +285,12 @@ enum Thread {
         final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        pthread_create(&thread, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
+        pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
         pthread_detach(thread)
     }
 }

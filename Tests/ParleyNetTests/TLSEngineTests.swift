@@ -1,12 +1,15 @@
 import Glibc
 import ParleyWire
 import Testing
+
 @testable import ParleyNet
 
 /// The TLS engine with two in-memory ends: a client engine and a server engine hand each
 /// other their output; no socket is involved.
 @Suite struct TLSEngineTests {
-    private func connectedPair(_ certs: TestCertificates, serverName: String? = "localhost") throws
+    private func connectedPair(
+        _ certs: TestCertificates, serverName: String? = "localhost"
+    ) throws
         -> (client: TLSEngine, server: TLSEngine)
     {
         let server = try TLSEngine(context: try certs.serverContext(), role: .server)
@@ -138,7 +141,7 @@ import Testing
             (certs.path("absent.pem"), certs.path("server.key"), "certificate file"),
             (certs.path("server.pem"), certs.path("absent.key"), "private key file"),
             (certs.path("server.pem"), certs.path("other.key"), "does not belong"),
-            (certs.path("server.ext"), certs.path("server.key"), "not a PEM certificate"),
+            (certs.path("server.ext"), certs.path("server.key"), "not a PEM certificate")
         ]
         for (certificate, key, words) in cases {
             do {

@@ -1,6 +1,7 @@
 import Glibc
 import ParleyWire
 import Testing
+
 @testable import ParleyNet
 
 /// A blocking TLS client for the loopback tests: a ``TLSEngine`` pumped over a ``RawClient``.
@@ -69,8 +70,10 @@ final class TLSTestClient {
 
 @Suite("HTTP over TLS", .serialized)
 struct TLSHTTPServerTests {
-    private func start(_ certs: TestCertificates, handshakeTimeout: Duration = .seconds(10),
-                       configure: (inout HTTPRoutes) -> Void = { _ in }) throws -> (EventLoopGroup, Int) {
+    private func start(
+        _ certs: TestCertificates, handshakeTimeout: Duration = .seconds(10),
+        configure: (inout HTTPRoutes) -> Void = { _ in }
+    ) throws -> (EventLoopGroup, Int) {
         var configuration = HTTPServerConfiguration()
         configuration.tls = try TLSServerIdentity(certificateFile: certs.path("server.pem"), keyFile: certs.path("server.key"))
         configuration.tlsHandshakeTimeout = handshakeTimeout

@@ -1,5 +1,6 @@
 import Glibc
 import ParleyWire
+
 @testable import ParleyNet
 
 /// A throwaway CA and server certificates made with the `openssl` command in a fresh
@@ -14,7 +15,8 @@ struct TestCertificates {
         var template = Array("/tmp/parley-tls-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw NetError(.io, errno: errno, "mkdtemp") }
         directory = String(cString: made)
-        try run("""
+        try run(
+            """
             openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
               -subj '/CN=Parley Test CA' -keyout ca.key -out ca.pem
             """)
@@ -23,7 +25,8 @@ struct TestCertificates {
 
     /// Makes `NAME.pem`/`NAME.key` signed by the CA, with the given serial number.
     func makeServer(name: String, serial: Int, commonName: String = "localhost") throws {
-        try run("""
+        try run(
+            """
             printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\nbasicConstraints=CA:FALSE\\nextendedKeyUsage=serverAuth\\n' > \(name).ext && \
             openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj '/CN=\(commonName)' \
               -keyout \(name).key -out \(name).csr && \

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+
 @testable import ParleyNet
 
 /// Collects values from loop threads and lets a test block until enough have arrived.

@@ -1,6 +1,7 @@
 import Glibc
 import ParleyWire
 import Testing
+
 @testable import ParleyNet
 
 /// Once a socket has reported its close, none of its other callbacks may run: the layer
@@ -25,8 +26,9 @@ struct WebSocketCloseOrderTests {
         let client = try RawClient(port: port)
         var small: Int32 = 4096
         setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        client.send("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        client.send(
+            "GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         _ = client.read(until: "\r\n\r\n")
         // Each message asks for 256 KiB of answers and the client reads none of them, so the
         // queue overflows while most of these frames are still unhandled in one read.
@@ -54,8 +56,9 @@ struct WebSocketCloseOrderTests {
         let client = try RawClient(port: port)
         var small: Int32 = 4096
         setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        client.send("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        client.send(
+            "GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         _ = client.read(until: "\r\n\r\n")
         var burst: [UInt8] = []
         for _ in 0..<400 { burst += maskedTextFrame("more") }

@@ -2,15 +2,21 @@ import Glibc
 import ParleyWire
 import Synchronization
 import Testing
+
 @testable import ParleyNet
 
 /// An echo endpoint at /ws: text "close:<code>" closes with that code; "flood" sends a
 /// megabyte at a time until the socket's outbound bound trips.
-func addEchoSocket(_ routes: inout HTTPRoutes, options: WebSocketRouteOptions = WebSocketRouteOptions(),
-                   overflows: Collector<UInt16>? = nil) {
-    routes.webSocket("/ws", options: options, shouldUpgrade: { request, _ in
-        request.query("deny") == nil ? nil : .error(HTTPStatus(403), code: "forbidden", message: "denied")
-    }) { _, socket in
+func addEchoSocket(
+    _ routes: inout HTTPRoutes, options: WebSocketRouteOptions = WebSocketRouteOptions(),
+    overflows: Collector<UInt16>? = nil
+) {
+    routes.webSocket(
+        "/ws", options: options,
+        shouldUpgrade: { request, _ in
+            request.query("deny") == nil ? nil : .error(HTTPStatus(403), code: "forbidden", message: "denied")
+        }
+    ) { _, socket in
         socket.onMessage = { socket, message in
             switch message {
             case .text(let text) where text.hasPrefix("close:"):
@@ -119,8 +125,9 @@ struct WebSocketLoopbackTests {
         defer { group.shutdownAndWait() }
         // A raw client that completes the handshake, asks for a flood, and never reads.
         let stalled = try RawClient(port: port)
-        stalled.send("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        stalled.send(
+            "GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         _ = stalled.read(until: "\r\n\r\n")
         stalled.send(maskedTextFrame("flood"))
         #expect(overflows.wait(count: 1) == [4100])
@@ -139,12 +146,13 @@ struct WebSocketLoopbackTests {
             ([0x81, 0x02] + Array("hi".utf8), 1002),  // unmasked
             (maskedFrame(opcode: 0x1, [0xFF, 0xFE]), 1007),  // invalid UTF-8
             (maskedFrame(opcode: 0x3, []), 1002),  // reserved opcode
-            (maskedFrame(opcode: 0x2, [UInt8](repeating: 0, count: 70_000)), 1009),  // over 64 KiB
+            (maskedFrame(opcode: 0x2, [UInt8](repeating: 0, count: 70_000)), 1009)  // over 64 KiB
         ]
         for (frame, code) in bad {
             let client = try RawClient(port: port)
-            client.send("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            client.send(
+                "GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
             _ = client.read(until: "\r\n\r\n")
             client.send(frame)
             let answer = client.read(count: 4)
@@ -183,8 +191,9 @@ struct WebSocketLoopbackTests {
         }
         defer { group.shutdownAndWait() }
         let silent = try RawClient(port: port)
-        silent.send("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        silent.send(
+            "GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         _ = silent.read(until: "\r\n\r\n")
         // Pings arrive (0x89) but are never answered: the server gives up with 1006.
         #expect(closes.wait(count: 1) == [1006])

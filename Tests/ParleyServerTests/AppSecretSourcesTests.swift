@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyServer
 
 @Suite struct AppSecretSourcesTests {
@@ -32,14 +33,18 @@ import Testing
 
     @Test func secretsEntriesMayNameAFileOrAVariable() throws {
         let path = try secretFile("filed\n", mode: 0o640)
-        let text = #"{"apps": [{"id": "1", "key": "k", "secret": "s", "secrets": [{"file": "\#(path)"}, "plain", {"env": "PARLEY_TEST_SECRET"}]}]}"#
+        let text =
+            #"{"apps": [{"id": "1", "key": "k", "secret": "s", "secrets": [{"file": "\#(path)"}, "plain", {"env": "PARLEY_TEST_SECRET"}]}]}"#
         #expect(ConfigFile(path: "apps.json", bytes: Array(text.utf8)).problems.isEmpty)
         #expect(try apps(text).get().config.apps[0].secrets == ["s", "filed", "plain", "from-env"])
     }
 
     @Test func aMissingFileOrVariableNamesTheSetting() {
-        let missing = apps(#"{"apps": [{"id": "1", "key": "k", "secret": "s"}, {"id": "2", "key": "k2", "secret_file": "/nonexistent/parley"}]}"#)
-        #expect(missing.failure?.description == "line 1, column 76: $.apps[1].secret_file: cannot read secret file /nonexistent/parley: No such file or directory")
+        let missing = apps(
+            #"{"apps": [{"id": "1", "key": "k", "secret": "s"}, {"id": "2", "key": "k2", "secret_file": "/nonexistent/parley"}]}"#)
+        #expect(
+            missing.failure?.description
+                == "line 1, column 76: $.apps[1].secret_file: cannot read secret file /nonexistent/parley: No such file or directory")
         let unset = apps(#"{"apps": [{"id": "1", "key": "k", "secret_env": "PARLEY_TEST_UNSET"}]}"#)
         #expect(unset.failure?.path == "$.apps[0].secret_env")
         #expect(unset.failure?.message == "environment variable PARLEY_TEST_UNSET is not set")
@@ -50,10 +55,12 @@ import Testing
 
     @Test func anEmptyOrWorldWritableFileIsRefusedAndAWorldReadableOneWarned() throws {
         let blank = try secretFile("\n\n")
-        #expect(apps(#"{"apps": [{"id": "1", "key": "k", "secret_file": "\#(blank)"}]}"#).failure?.message == "secret file \(blank) is empty")
+        #expect(
+            apps(#"{"apps": [{"id": "1", "key": "k", "secret_file": "\#(blank)"}]}"#).failure?.message == "secret file \(blank) is empty")
         let writable = try secretFile("w", mode: 0o606)
-        #expect(apps(#"{"apps": [{"id": "1", "key": "k", "secret_file": "\#(writable)"}]}"#).failure?.message
-            == "secret file \(writable) is writable by every user; chmod o-w it")
+        #expect(
+            apps(#"{"apps": [{"id": "1", "key": "k", "secret_file": "\#(writable)"}]}"#).failure?.message
+                == "secret file \(writable) is writable by every user; chmod o-w it")
         let readable = try secretFile("r", mode: 0o644)
         let read = try apps(#"{"apps": [{"id": "1", "key": "k", "secret_file": "\#(readable)"}]}"#).get()
         #expect(read.config.apps[0].secret == "r")
@@ -69,14 +76,17 @@ import Testing
     }
 
     @Test func theTableKnowsTheNewKeys() {
-        let problems = ConfigFile(path: "apps.json", bytes: Array(#"{"apps": [{"id": "1", "key": "k", "secret_fil": "/x", "secrets": [{"files": "/y"}, 3]}]}"#.utf8)).problems
+        let problems = ConfigFile(
+            path: "apps.json",
+            bytes: Array(#"{"apps": [{"id": "1", "key": "k", "secret_fil": "/x", "secrets": [{"files": "/y"}, 3]}]}"#.utf8)
+        ).problems
         #expect(problems.map(\.path) == ["$.apps[0].secret_fil", "$.apps[0].secrets[0].files", "$.apps[0].secrets[1]"])
         #expect(problems[0].message == #"unknown setting; did you mean "secret_file"?"#)
     }
 }
 
-private extension Result {
-    var failure: Failure? {
+extension Result {
+    fileprivate var failure: Failure? {
         if case .failure(let failure) = self { return failure }
         return nil
     }

@@ -2,6 +2,7 @@ import Foundation
 import ParleyChannels
 import ParleyStore
 import Testing
+
 @testable import ParleyServer
 
 /// `--redis`, `PARLEY_REDIS`, the config's `"redis"`/`"redis_env"`, `--node-id`, and the
@@ -14,7 +15,8 @@ import Testing
         #expect(none.cluster.redis == nil && none.cluster.nodeID == nil)
         let env = try ServeOptions.parse([], environment: ["PARLEY_REDIS": "redis://cache:6379/2", "PARLEY_NODE_ID": "n1"])
         #expect(env.cluster.redisURL?.database == 2 && env.cluster.nodeID == "n1")
-        let flag = try ServeOptions.parse(["--redis", "redis://:pw@other/0", "--node-id=n2"], environment: ["PARLEY_REDIS": "redis://cache"])
+        let flag = try ServeOptions.parse(
+            ["--redis", "redis://:pw@other/0", "--node-id=n2"], environment: ["PARLEY_REDIS": "redis://cache"])
         #expect(flag.cluster.redisURL?.host == "other" && flag.cluster.redisURL?.password == "pw" && flag.cluster.nodeID == "n2")
         #expect(none.cluster.resolvedNodeID(port: 6001).hasSuffix(":6001"))
     }
@@ -35,7 +37,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         try #"{"apps":[],"redis_env":"BUS_URL"}"#.write(to: file, atomically: true, encoding: .utf8)
         var options = try ServeOptions.parse(["--config", file.path])
-        let fromEnv = try ParleyServerMain.resolveCluster(options, location: postgres, environment: { $0 == "BUS_URL" ? "redis://bus:6380" : nil }).get()
+        let fromEnv = try ParleyServerMain.resolveCluster(
+            options, location: postgres, environment: { $0 == "BUS_URL" ? "redis://bus:6380" : nil }
+        ).get()
         #expect(fromEnv.cluster.redisURL?.port == 6380)
         let unset = ParleyServerMain.resolveCluster(options, location: postgres, environment: { _ in nil })
         #expect(throws: ServerStartError.self) { try unset.get() }
@@ -54,7 +58,9 @@ import Testing
             #expect(error.code == "redis_needs_postgres")
             #expect(error.message.contains("SQLite"))
         }
-        #expect(try ParleyServerMain.resolveCluster(try ServeOptions.parse([]), location: .sqlite(path: "/tmp/x.sqlite")).get().cluster.redis == nil)
+        #expect(
+            try ParleyServerMain.resolveCluster(try ServeOptions.parse([]), location: .sqlite(path: "/tmp/x.sqlite")).get().cluster.redis
+                == nil)
     }
 
     @Test func healthSaysTheNodeAndTheBus() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyServer
 
 @Suite struct ConfigSchemaTests {
@@ -8,16 +9,18 @@ import Testing
     }
 
     @Test func aMisspeltKeyNamesTheNearestOneWithItsLineAndColumn() {
-        let problems = check("""
+        let problems = check(
+            """
             {
               "apps": [{"id": "1", "key": "k", "secret": "s",
                         "limits": {
                           "max_connectionz": 10}}]
             }
             """)
-        #expect(problems.map(\.description) == [
-            #"line 4, column 15: $.apps[0].limits.max_connectionz: unknown setting; did you mean "max_connections"?"#,
-        ])
+        #expect(
+            problems.map(\.description) == [
+                #"line 4, column 15: $.apps[0].limits.max_connectionz: unknown setting; did you mean "max_connections"?"#
+            ])
     }
 
     @Test func aKeyInTheWrongSectionSaysWhereItBelongs() {
@@ -29,7 +32,8 @@ import Testing
     }
 
     @Test func everyProblemIsReportedNotJustTheFirst() {
-        let problems = check("""
+        let problems = check(
+            """
             {"apps": [{"id": "1", "key": "k", "secret": "s", "client_event": true},
                       {"id": "2", "secret": "s2"}],
              "http": {"max_connections": "many"},
@@ -67,7 +71,8 @@ import Testing
     }
 
     @Test func aRateIsCheckedByKindAndByValue() {
-        let problems = check("""
+        let problems = check(
+            """
             {"apps": [{"id": "1", "key": "k", "secret": "s", "limits": {"rates": {
               "mesages": {"per_second": 1}, "uploads": {"per_second": -1, "burts": 2}}}}]}
             """)

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyNet
 import Testing
+
 @testable import ParleyServer
 
 @Suite struct LoggingTests {
@@ -15,11 +16,15 @@ import Testing
     }
 
     @Test func jsonLinesEscapeWhatJSONNeeds() throws {
-        let line = Logger.jsonLine(time: "t", level: .warning, label: "access", message: "a \"quoted\"\nline",
-                                   fields: [("route", "/v1/{x}"), ("odd", "\u{1}\\")])
+        let line = Logger.jsonLine(
+            time: "t", level: .warning, label: "access", message: "a \"quoted\"\nline",
+            fields: [("route", "/v1/{x}"), ("odd", "\u{1}\\")])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
-        #expect(object == ["time": "t", "level": "warning", "component": "access", "msg": "a \"quoted\"\nline",
-                           "route": "/v1/{x}", "odd": "\u{1}\\"])
+        #expect(
+            object == [
+                "time": "t", "level": "warning", "component": "access", "msg": "a \"quoted\"\nline",
+                "route": "/v1/{x}", "odd": "\u{1}\\"
+            ])
     }
 
     @Test func durationsAreMillisecondsWithThreeDecimals() {

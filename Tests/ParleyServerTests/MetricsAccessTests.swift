@@ -1,6 +1,7 @@
 import ParleyChannels
 import ParleyWire
 import Testing
+
 @testable import ParleyServer
 
 /// `/metrics` answers only a bearer of the metrics token, or anyone on a loopback dev server.

@@ -1,6 +1,7 @@
 import ParleyChannels
 import ParleyNet
 import Testing
+
 @testable import ParleyServer
 
 /// The process figures, build info, histogram exposition and the text format's escaping.
@@ -19,8 +20,9 @@ import Testing
     }
 
     @Test func processFamiliesUseTheClientLibraryNamesAndUnits() {
-        let statistics = ProcessStatistics(openDescriptors: 12, descriptorLimit: 1024, residentBytes: 8_388_608, virtualBytes: 1 << 30,
-                                           cpuTicks: 375, threads: 7, startTicks: 123456)
+        let statistics = ProcessStatistics(
+            openDescriptors: 12, descriptorLimit: 1024, residentBytes: 8_388_608, virtualBytes: 1 << 30,
+            cpuTicks: 375, threads: 7, startTicks: 123456)
         let text = statistics.render(ticksPerSecond: 100, bootTime: 1_700_000_000)
         #expect(text.contains("# TYPE process_open_fds gauge\nprocess_open_fds 12\n"))
         #expect(text.contains("process_max_fds 1024\n"))
@@ -45,8 +47,9 @@ import Testing
     }
 
     @Test func histogramLinesAreCumulativeWithSumAndCount() {
-        let histogram = HTTPRouteLatency.Histogram(template: HTTPRouteTemplate(method: "GET", pattern: "/v1/rooms/{room_id}"),
-                                                   counts: [3, 0, 2, 1], sumMicroseconds: 2_500_250)
+        let histogram = HTTPRouteLatency.Histogram(
+            template: HTTPRouteTemplate(method: "GET", pattern: "/v1/rooms/{room_id}"),
+            counts: [3, 0, 2, 1], sumMicroseconds: 2_500_250)
         let text = RouteLatencyMetrics.render([histogram], buckets: LatencyBuckets(bounds: [250, 1_000, 2_500_000]))
         let labels = #"method="GET",route="/v1/rooms/{room_id}""#
         #expect(text.contains("# TYPE parley_http_request_duration_seconds histogram\n"))

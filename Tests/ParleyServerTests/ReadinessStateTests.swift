@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyServer
 
 @Suite struct ReadinessStateTests {

@@ -1,5 +1,6 @@
 import ParleyChat
 import Testing
+
 @testable import ParleyServer
 
 @Suite struct ServeOptionsTests {

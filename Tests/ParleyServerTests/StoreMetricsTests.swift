@@ -1,5 +1,6 @@
 import ParleyStore
 import Testing
+
 @testable import ParleyServer
 
 /// The store's counters as `/metrics` shows them.
@@ -58,16 +59,18 @@ import Testing
         #expect(text.contains("parley_store_queued_reads 2\n"))
         #expect(text.contains("parley_store_read_failures_total 3\n"))
         #expect(text.contains("parley_store_round_trips_total 9\n"))
-        for sqliteOnly in ["parley_store_log_syncs_total", "parley_store_checkpoints_total", "parley_store_log_restarts_total",
-                           "parley_store_synced_batches_total", "parley_store_checkpoint_failures_total"] {
+        for sqliteOnly in [
+            "parley_store_log_syncs_total", "parley_store_checkpoints_total", "parley_store_log_restarts_total",
+            "parley_store_synced_batches_total", "parley_store_checkpoint_failures_total"
+        ] {
             #expect(!text.contains(sqliteOnly))
         }
     }
 
     @Test func logFsyncDurationsAreAHistogramInSeconds() {
         var statistics = StoreStatistics()
-        statistics.logSyncDurations.record(nanoseconds: 80_000)      // 0.08 ms
-        statistics.logSyncDurations.record(nanoseconds: 9_000_000)   // 9 ms
+        statistics.logSyncDurations.record(nanoseconds: 80_000)  // 0.08 ms
+        statistics.logSyncDurations.record(nanoseconds: 9_000_000)  // 9 ms
         statistics.logSyncDurations.record(nanoseconds: 12_000_000)  // 12 ms
         statistics.logSyncDurations.record(nanoseconds: 3_000_000_000)  // 3 s: above every bound
         let text = StoreMetrics.render(statistics)

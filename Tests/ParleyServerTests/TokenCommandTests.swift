@@ -1,5 +1,6 @@
 import ParleyWire
 import Testing
+
 @testable import ParleyServer
 
 /// `parley token`: argument parsing and the token it mints.
@@ -28,8 +29,9 @@ import Testing
         #expect(c["iat"] == .int(1_000) && c["exp"] == .int(1_060))
         // The signature is HMAC-SHA256 over header.claims with the app secret.
         let signingInput = token.split(separator: ".").prefix(2).joined(separator: ".")
-        let expected = String(Base64.encode(Digest.hmacSHA256(key: Array("dev-secret".utf8), Array(signingInput.utf8)))
-            .compactMap { $0 == "=" ? nil : $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+        let expected = String(
+            Base64.encode(Digest.hmacSHA256(key: Array("dev-secret".utf8), Array(signingInput.utf8)))
+                .compactMap { $0 == "=" ? nil : $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
         #expect(String(token.split(separator: ".")[2]) == expected)
     }
 
@@ -44,11 +46,15 @@ import Testing
         #expect(throws: ServeOptionsError.self) { try TokenCommand.parse(["--dev", "--user"], environment: [:]) }
         #expect(throws: ServeOptionsError.self) { try TokenCommand.parse(["--user", "a", "--bogus"], environment: [:]) }
         let unknownApp = try TokenCommand.parse(["--dev", "--app", "9", "--user", "a"], environment: [:])
-        if case .failure(let error) = TokenCommand.mint(unknownApp, now: 0) { #expect(error.code == "unknown_app") } else {
+        if case .failure(let error) = TokenCommand.mint(unknownApp, now: 0) {
+            #expect(error.code == "unknown_app")
+        } else {
             Issue.record("an unknown app must fail")
         }
         let noApps = try TokenCommand.parse(["--user", "a"], environment: [:])
-        if case .failure(let error) = TokenCommand.mint(noApps, now: 0) { #expect(error.code == "no_apps") } else {
+        if case .failure(let error) = TokenCommand.mint(noApps, now: 0) {
+            #expect(error.code == "no_apps")
+        } else {
             Issue.record("no config and no --dev must fail")
         }
     }

@@ -1,18 +1,21 @@
 import ParleyChannels
 import ParleyWire
 import Testing
+
 @testable import ParleyServer
 
 @Suite struct WebClientTests {
     @Test func webFlagsAndTheirVariables() throws {
         let flags = try ServeOptions.parse(["--web-app", "7", "--web-token-url", "https://Auth.Example.com:8443/token?x=1", "--no-web"])
-        #expect(flags.web == {
-            var web = WebOptions()
-            web.enabled = false
-            web.appID = "7"
-            web.tokenURL = "https://Auth.Example.com:8443/token?x=1"
-            return web
-        }())
+        #expect(
+            flags.web
+                == {
+                    var web = WebOptions()
+                    web.enabled = false
+                    web.appID = "7"
+                    web.tokenURL = "https://Auth.Example.com:8443/token?x=1"
+                    return web
+                }())
         let env = try ServeOptions.parse([], environment: ["PARLEY_WEB_TOKEN_URL": "/auth/token", "PARLEY_NO_WEB": "0"])
         #expect(env.web.tokenURL == "/auth/token" && env.web.enabled)
         for bad in ["javascript:alert(1)", "ftp://host/x", "http://a b/", "https://x;script-src *"] {

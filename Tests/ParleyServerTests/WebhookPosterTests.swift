@@ -1,8 +1,10 @@
-@testable import ParleyChannels
 import ParleyNet
 import Synchronization
 import Testing
+
+@testable import ParleyChannels
 @testable import ParleyServer
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,9 +29,10 @@ import Glibc
         }
         var config = ChannelsConfig(apps: apps)
         config.webhookBatchMilliseconds = 0
-        let dispatcher = WebhookDispatcher(config: config, poster: HTTPClientWebhookPoster(group: group, timeout: .seconds(600)),
-                                           metrics: ChannelsMetrics(), clock: ServerClock.monotonicMilliseconds,
-                                           wallClock: ServerClock.unixMilliseconds)
+        let dispatcher = WebhookDispatcher(
+            config: config, poster: HTTPClientWebhookPoster(group: group, timeout: .seconds(600)),
+            metrics: ChannelsMetrics(), clock: ServerClock.monotonicMilliseconds,
+            wallClock: ServerClock.unixMilliseconds)
         for app in apps { dispatcher.enqueue(app: app, event: WebhookEvent(.channelOccupied, channel: "c")) }
         while server.heads < endpoints { try await Task.sleep(for: .milliseconds(5)) }
         let sockets = ThreadProbe.socketDescriptors(connectedToPort: server.port)
@@ -38,8 +41,9 @@ import Glibc
     }
 
     @Test func theDeliveryIsASignedPost() {
-        let delivery = WebhookDelivery(id: 1, url: WebhookURL("http://hooks.test:8080/in?x=1")!, key: "key", body: Array("{}".utf8),
-                                       signature: "abc", attempt: 1)
+        let delivery = WebhookDelivery(
+            id: 1, url: WebhookURL("http://hooks.test:8080/in?x=1")!, key: "key", body: Array("{}".utf8),
+            signature: "abc", attempt: 1)
         let request = HTTPClientWebhookPoster.request(for: delivery)
         #expect(request.method == "POST")
         #expect(request.url == "http://hooks.test:8080/in?x=1")
@@ -105,7 +109,8 @@ enum ThreadProbe {
         var descriptors = Set<Int>()
         for name in entries("/proc/self/fd") {
             guard let fd = Int(name), let target = link("/proc/self/fd/" + name),
-                  target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast())) else { continue }
+                target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast()))
+            else { continue }
             descriptors.insert(fd)
         }
         return descriptors
@@ -115,7 +120,8 @@ enum ThreadProbe {
     static func threadsWaiting(onAnyOf descriptors: Set<Int>) -> Int {
         entries("/proc/self/task").filter { task in
             guard let call = lines("/proc/self/task/\(task)/syscall").first?.split(separator: " "), call.count > 1,
-                  let fd = Int(call[1].dropFirst(2), radix: 16) else { return false }
+                let fd = Int(call[1].dropFirst(2), radix: 16)
+            else { return false }
             return descriptors.contains(fd)
         }.count
     }
@@ -148,6 +154,6 @@ enum ThreadProbe {
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 /// Sends that share one writer batch: on PostgreSQL they go out as one pipeline of
@@ -14,8 +15,10 @@ struct BatchedSendConformanceTests {
     }
 
     /// Holds the writer, queues `sends` in this order behind it, then lets the whole lot commit as one batch.
-    private func inOneBatch(_ store: SQLChatStore,
-                            _ sends: [@Sendable () async throws -> AppendResult]) async throws -> [Result<AppendResult, any Error>] {
+    private func inOneBatch(
+        _ store: SQLChatStore,
+        _ sends: [@Sendable () async throws -> AppendResult]
+    ) async throws -> [Result<AppendResult, any Error>] {
         let gate = Gate()
         let blocker = Task { try await store.database.write { _ in gate.pass() } }
         try await eventually { gate.hasEntered }
@@ -38,17 +41,28 @@ struct BatchedSendConformanceTests {
     func refusedSendsInTheMiddleOfABatchLeaveTheOthersAlone(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             let (main, side) = try await prepare(store)
-            _ = try await store.createAttachment(app: "a", NewAttachment(id: "img", roomID: main.id, uploaderID: "bob",
-                                                                    contentType: "image/png", size: 3, width: 1, height: 1, storagePath: "a/img"))
+            _ = try await store.createAttachment(
+                app: "a",
+                NewAttachment(
+                    id: "img", roomID: main.id, uploaderID: "bob",
+                    contentType: "image/png", size: 3, width: 1, height: 1, storagePath: "a/img"))
             let before = store.writerStatistics
-            let results = try await inOneBatch(store, [
-                { try await store.send("a", main.id, from: "alice", "one") },
-                { try await store.send("a", main.id, from: "mallory", "not a member") },
-                { try await store.send("a", "no-such-room", from: "alice", "nowhere") },
-                { try await store.appendMessage(app: "a", room: side.id, NewMessage(senderID: "alice", parts: [.attachment(id: "img")])) },
-                { try await store.appendMessage(app: "a", room: main.id, NewMessage(senderID: "bob", parts: [.attachment(id: "img"), .text("two")])) },
-                { try await store.send("a", side.id, from: "alice", "side one") },
-            ])
+            let results = try await inOneBatch(
+                store,
+                [
+                    { try await store.send("a", main.id, from: "alice", "one") },
+                    { try await store.send("a", main.id, from: "mallory", "not a member") },
+                    { try await store.send("a", "no-such-room", from: "alice", "nowhere") },
+                    {
+                        try await store.appendMessage(
+                            app: "a", room: side.id, NewMessage(senderID: "alice", parts: [.attachment(id: "img")]))
+                    },
+                    {
+                        try await store.appendMessage(
+                            app: "a", room: main.id, NewMessage(senderID: "bob", parts: [.attachment(id: "img"), .text("two")]))
+                    },
+                    { try await store.send("a", side.id, from: "alice", "side one") }
+                ])
             #expect(try results[0].get().message.seq == 1)
             #expect(Self.code(results[1]) == .notMember)
             #expect(Self.code(results[2]) == .notFound)
@@ -58,14 +72,18 @@ struct BatchedSendConformanceTests {
             #expect(withAttachment.parts == [.attachment(id: "img"), .text("two")])
             #expect(try results[5].get().message.seq == 1, "the refused sends consumed no seq of the side room")
 
-            #expect(try await store.history(app: "a", room: main.id, .latest()).map(\.parts) == [[.text("one")], [.attachment(id: "img"), .text("two")]])
+            #expect(
+                try await store.history(app: "a", room: main.id, .latest()).map(\.parts) == [
+                    [.text("one")], [.attachment(id: "img"), .text("two")]
+                ])
             #expect(try await store.room(app: "a", id: side.id).lastSeq == 1)
             let after = store.writerStatistics
             #expect(after.pipelineRetries == before.pipelineRetries, "a refusal is an answer, not an error that undoes the pipeline")
             if engine == .postgres {
                 #expect(after.pipelinedOperations - before.pipelinedOperations == 6)
-                #expect(after.coalescedOperations - before.coalescedOperations == 3,
-                        "the first three share one statement; attachments go one by one, and so does a lone send after them")
+                #expect(
+                    after.coalescedOperations - before.coalescedOperations == 3,
+                    "the first three share one statement; attachments go one by one, and so does a lone send after them")
             }
         }
     }
@@ -76,18 +94,21 @@ struct BatchedSendConformanceTests {
             let (main, side) = try await prepare(store)
             // A row the side room's counter does not know about: its next send collides on seq 1.
             _ = try await store.database.write { context in
-                try context.execute("""
+                try context.execute(
+                    """
                     INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
                     VALUES ('a', $1, 1, 'alice', NULL, '[{"type":"text","text":"planted"}]', 0)
                     """, [.text(side.id)])
             }
             let before = store.writerStatistics
-            let results = try await inOneBatch(store, [
-                { try await store.send("a", main.id, from: "alice", "first", clientID: "k1") },
-                { try await store.send("a", main.id, from: "bob", "second") },
-                { try await store.send("a", side.id, from: "alice", "collides") },
-                { try await store.send("a", main.id, from: "alice", "third", clientID: "k3") },
-            ])
+            let results = try await inOneBatch(
+                store,
+                [
+                    { try await store.send("a", main.id, from: "alice", "first", clientID: "k1") },
+                    { try await store.send("a", main.id, from: "bob", "second") },
+                    { try await store.send("a", side.id, from: "alice", "collides") },
+                    { try await store.send("a", main.id, from: "alice", "third", clientID: "k3") }
+                ])
             #expect(try results.indices.filter { $0 != 2 }.map { try results[$0].get().message.seq } == [1, 2, 3])
             #expect(Self.code(results[2]) == .alreadyExists, "the colliding send gets its own error")
             #expect(try await store.history(app: "a", room: main.id, .latest()).map(\.seq) == [1, 2, 3])
@@ -107,12 +128,14 @@ struct BatchedSendConformanceTests {
             let (main, _) = try await prepare(store)
             let earlier = try await store.send("a", main.id, from: "bob", "earlier", clientID: "old")
             _ = try await store.addReaction(app: "a", room: main.id, message: earlier.message.id, user: "alice", emoji: "👍")
-            let results = try await inOneBatch(store, [
-                { try await store.send("a", main.id, from: "alice", "original", clientID: "c-1") },
-                { try await store.send("a", main.id, from: "alice", "retried", clientID: "c-1") },
-                { try await store.send("a", main.id, from: "bob", "earlier, retried", clientID: "old") },
-                { try await store.send("a", main.id, from: "bob", "same id, other sender", clientID: "c-1") },
-            ])
+            let results = try await inOneBatch(
+                store,
+                [
+                    { try await store.send("a", main.id, from: "alice", "original", clientID: "c-1") },
+                    { try await store.send("a", main.id, from: "alice", "retried", clientID: "c-1") },
+                    { try await store.send("a", main.id, from: "bob", "earlier, retried", clientID: "old") },
+                    { try await store.send("a", main.id, from: "bob", "same id, other sender", clientID: "c-1") }
+                ])
             let original = try results[0].get()
             let retried = try results[1].get()
             #expect(original.created && original.message.seq == 2)
@@ -121,7 +144,8 @@ struct BatchedSendConformanceTests {
             let retriedEarlier = try results[2].get()
             #expect(!retriedEarlier.created)
             #expect(retriedEarlier.message.parts == [.text("earlier")])
-            #expect(retriedEarlier.message.reactions == [ReactionCount(emoji: "👍", count: 1)], "a retry's original comes with its reactions")
+            #expect(
+                retriedEarlier.message.reactions == [ReactionCount(emoji: "👍", count: 1)], "a retry's original comes with its reactions")
             #expect(try results[3].get().message.seq == 3)
             #expect(try await store.history(app: "a", room: main.id, .latest()).map(\.seq) == [1, 2, 3])
         }
@@ -140,8 +164,9 @@ struct BatchedSendConformanceTests {
                 for (senderIndex, sender) in senders.enumerated() {
                     for index in 0..<perSender {
                         group.addTask {
-                            try await store.send("a", roomIDs[(senderIndex + index) % roomIDs.count], from: sender, "m\(index)",
-                                                 clientID: "\(sender)-\(index)")
+                            try await store.send(
+                                "a", roomIDs[(senderIndex + index) % roomIDs.count], from: sender, "m\(index)",
+                                clientID: "\(sender)-\(index)")
                         }
                     }
                 }
@@ -191,10 +216,12 @@ struct BatchedSendConformanceTests {
     func aBatchOfSendsCostsAFewRoundTripsNotSevenPerMessage() async throws {
         try await withStore(.postgres) { store in
             let (main, _) = try await prepare(store)
-            _ = try await inOneBatch(store, [  // prepares the pipeline's statements once
-                { try await store.send("a", main.id, from: "alice", "warm-up") },
-                { try await store.send("a", main.id, from: "bob", "warm-up") },
-            ])
+            _ = try await inOneBatch(
+                store,
+                [  // prepares the pipeline's statements once
+                    { try await store.send("a", main.id, from: "alice", "warm-up") },
+                    { try await store.send("a", main.id, from: "bob", "warm-up") }
+                ])
             let count = 40
             let before = store.writerStatistics
             let sends: [@Sendable () async throws -> AppendResult] = (0..<count).map { index in

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 @Suite("Conformance: concurrent writers")
@@ -26,8 +27,10 @@ struct ConcurrencyConformanceTests {
         try await withStore(engine) { store in
             let senders = ["s0", "s1", "s2", "s3", "s4"]
             for sender in senders { try await store.makeUser("a", sender) }
-            let rooms = [try await store.makeRoom("a", creator: "s0", members: senders),
-                         try await store.makeRoom("a", creator: "s1", members: senders)]
+            let rooms = [
+                try await store.makeRoom("a", creator: "s0", members: senders),
+                try await store.makeRoom("a", creator: "s1", members: senders)
+            ]
             let perRoom = 150
             let results = try await withThrowingTaskGroup(of: AppendResult.self) { group in
                 for room in rooms {

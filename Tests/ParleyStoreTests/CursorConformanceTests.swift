@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 @Suite("Conformance: read cursors and room lists")
@@ -54,14 +55,17 @@ struct CursorConformanceTests {
         try await withStore(engine, clock: clock.storeClock) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let quiet = try await store.createRoom(app: "a", NewRoom(id: "quiet", kind: .public, creatorID: "alice"))
-            let busy = try await store.createRoom(app: "a", NewRoom(id: "busy", kind: .private, creatorID: "alice",
-                                                                   memberIDs: ["bob", "carol"]))
+            let busy = try await store.createRoom(
+                app: "a",
+                NewRoom(
+                    id: "busy", kind: .private, creatorID: "alice",
+                    memberIDs: ["bob", "carol"]))
             let direct = try await store.createDirectRoom(app: "a", between: "alice", and: "bob").room
 
             try await store.send("a", busy.id, from: "bob", "b1")
             try await store.send("a", busy.id, from: "carol", "c1")
             let doomed = try await store.send("a", busy.id, from: "bob", "b2").message
-            try await store.send("a", busy.id, from: "alice", "mine")   // moves alice's cursor to 4
+            try await store.send("a", busy.id, from: "alice", "mine")  // moves alice's cursor to 4
             try await store.send("a", busy.id, from: "carol", "c2")
             try await store.send("a", busy.id, from: "bob", "b3")
             _ = try await store.deleteMessage(app: "a", room: busy.id, id: doomed.id)
@@ -89,8 +93,9 @@ struct CursorConformanceTests {
             try await store.send("a", busy.id, from: "bob", "b4")
             #expect(try await store.roomSummary(app: "a", room: busy.id, user: "alice").unreadCount == 2)
             _ = try await store.deleteMessage(app: "a", room: busy.id, id: c3.id)
-            #expect(try await store.roomSummary(app: "a", room: busy.id, user: "alice").unreadCount == 1,
-                    "a message deleted after the cursor is no longer unread")
+            #expect(
+                try await store.roomSummary(app: "a", room: busy.id, user: "alice").unreadCount == 1,
+                "a message deleted after the cursor is no longer unread")
             let carolsLatest = try await store.roomSummary(app: "a", room: busy.id, user: "carol")
             #expect(carolsLatest.unreadCount == 1, "carol's own c3 moved her cursor; bob's b4 after it is unread")
 

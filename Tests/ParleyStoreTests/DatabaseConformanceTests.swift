@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 private struct DeliberateFailure: Error {}
@@ -101,8 +102,9 @@ struct DatabaseConformanceTests {
         let version = try await store.database.read { try Migrator.currentVersion($0) }
         #expect(version == Schema.latestVersion)
         _ = try await store.database.write { context in
-            try context.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'future', 0)",
-                                [.int(Schema.latestVersion + 1)])
+            try context.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'future', 0)",
+                [.int(Schema.latestVersion + 1)])
         }
         await store.close()
         await expectStoreError(.schemaTooNew) { try await database.open() }
@@ -129,8 +131,9 @@ struct DatabaseConformanceTests {
         try await withStore(engine) { store in
             let inserted = try await store.database.write { context in
                 try context.execute("CREATE TABLE scratch (k TEXT PRIMARY KEY, v BIGINT NOT NULL, b BYTEA)")
-                return try context.execute("INSERT INTO scratch (k, v, b) VALUES ($1, $2, $3), ($4, $5, NULL)",
-                                           ["one", .integer(-42), .blob([0, 1, 254, 255]), "two", .integer(Int64.max)])
+                return try context.execute(
+                    "INSERT INTO scratch (k, v, b) VALUES ($1, $2, $3), ($4, $5, NULL)",
+                    ["one", .integer(-42), .blob([0, 1, 254, 255]), "two", .integer(Int64.max)])
             }
             #expect(inserted == 2)
             let rows = try await store.database.read { context in
@@ -190,9 +193,11 @@ struct PostgresReconnectTests {
 
         let admin = try PostgresConnection(url: url)
         var killed = 0
-        try admin.query("""
+        try admin.query(
+            """
             SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1
-            """, [.text(name)]) { _ in killed += 1 }
+            """, [.text(name)]
+        ) { _ in killed += 1 }
         #expect(killed >= 2, "the writer and at least one reader were connected")
 
         let bob = try await store.makeUser("a", "bob")

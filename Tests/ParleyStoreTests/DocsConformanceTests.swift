@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 @Suite("Conformance: documents")
@@ -12,7 +13,8 @@ struct DocsConformanceTests {
 
             let owned = try await store.createDocument(app: "a", NewDocument(name: "notes", ownerRoomID: room.id, createdBy: "alice"))
             #expect(owned.ownerRoomID == room.id && owned.accessList.isEmpty)
-            let listed = try await store.createDocument(app: "a", NewDocument(id: "plan", name: "notes", accessList: ["bob", "bob"], createdBy: "alice"))
+            let listed = try await store.createDocument(
+                app: "a", NewDocument(id: "plan", name: "notes", accessList: ["bob", "bob"], createdBy: "alice"))
             #expect(listed.accessList == ["alice", "bob"], "the creator joins, duplicates collapse")
             #expect(try await store.document(app: "a", id: "plan") == listed)
             #expect(try await store.document(app: "a", id: owned.id) == owned)
@@ -56,7 +58,8 @@ struct DocsConformanceTests {
         try await withStore(engine) { chat in
             let store = SQLDocumentStore(database: chat.database)
             let doc = try await store.createDocument(app: "a", NewDocument(name: "d", createdBy: "alice"))
-            #expect(try await store.content(app: "a", id: doc.id) == DocumentContent(snapshot: nil, snapshotSeq: 0, updates: [], lastSeq: 0))
+            #expect(
+                try await store.content(app: "a", id: doc.id) == DocumentContent(snapshot: nil, snapshotSeq: 0, updates: [], lastSeq: 0))
 
             let binary: [UInt8] = [0, 0xFF, 0x80, 0x5C, 0x78, 0]  // NUL, high bytes, "\x" must survive both engines
             var result = try await store.appendUpdates(app: "a", id: doc.id, [[1], binary], snapshot: nil)
@@ -67,14 +70,16 @@ struct DocsConformanceTests {
 
             result = try await store.compact(app: "a", id: doc.id, snapshot: [9, 9, 9], throughSeq: 2)
             #expect(result == DocumentAppendResult(lastSeq: 3, logCount: 1, logBytes: 2, snapshotBytes: 3))
-            #expect(try await store.content(app: "a", id: doc.id)
+            #expect(
+                try await store.content(app: "a", id: doc.id)
                     == DocumentContent(snapshot: [9, 9, 9], snapshotSeq: 2, updates: [[3, 3]], lastSeq: 3))
             await expectStoreError(.conflict) { try await store.compact(app: "a", id: doc.id, snapshot: [0], throughSeq: 4) }
             await expectStoreError(.conflict) { try await store.compact(app: "a", id: doc.id, snapshot: [0], throughSeq: 1) }
 
             result = try await store.appendUpdates(app: "a", id: doc.id, [[4], [5]], snapshot: [7, 7])
             #expect(result == DocumentAppendResult(lastSeq: 5, logCount: 0, logBytes: 0, snapshotBytes: 2))
-            #expect(try await store.content(app: "a", id: doc.id)
+            #expect(
+                try await store.content(app: "a", id: doc.id)
                     == DocumentContent(snapshot: [7, 7], snapshotSeq: 5, updates: [], lastSeq: 5))
             result = try await store.appendUpdates(app: "a", id: doc.id, [[6]], snapshot: nil)
             #expect(result.lastSeq == 6 && result.logCount == 1)

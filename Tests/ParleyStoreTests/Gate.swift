@@ -5,7 +5,7 @@
 final class Gate: Sendable {
     private let lock = ConditionLock()
     private nonisolated(unsafe) var entered = false  // guarded by lock
-    private nonisolated(unsafe) var isOpen = false   // guarded by lock
+    private nonisolated(unsafe) var isOpen = false  // guarded by lock
 
     /// Called on the writer thread: records arrival, then blocks until `open()`.
     func pass() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 /// The order of the steps that let the SQLite log start over (`LogRestartSteps`), as values.

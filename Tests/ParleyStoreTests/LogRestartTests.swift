@@ -1,9 +1,11 @@
+import CSQLite
+import Testing
+
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSQLite
-import Testing
-@testable import ParleyStore
 
 /// The SQLite log starting over under a stream of writes, through the group-commit writer, the
 /// syncer and the checkpointer: the writer's thread makes no fsync for it beyond the new log's

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 @Suite("Conformance: messages")
@@ -43,10 +44,13 @@ struct MessageConformanceTests {
                 try await store.appendMessage(app: "a", room: room.id, NewMessage(senderID: "alice", parts: []))
             }
             await expectStoreError(.invalidArgument) {
-                try await store.appendMessage(app: "a", room: room.id,
-                                              NewMessage(senderID: "alice", parts: Array(repeating: .text("x"), count: 11)))
+                try await store.appendMessage(
+                    app: "a", room: room.id,
+                    NewMessage(senderID: "alice", parts: Array(repeating: .text("x"), count: 11)))
             }
-            await expectStoreError(.invalidArgument) { try await store.send("a", room.id, from: "alice", String(repeating: "y", count: 4_001)) }
+            await expectStoreError(.invalidArgument) {
+                try await store.send("a", room.id, from: "alice", String(repeating: "y", count: 4_001))
+            }
             let longest = try await store.send("a", room.id, from: "alice", String(repeating: "é", count: 4_000))
             #expect(longest.message.seq == 1, "rejected sends must not consume a seq")
             await expectStoreError(.invalidArgument) {
@@ -61,10 +65,14 @@ struct MessageConformanceTests {
         try await withStore(engine) { store in
             let room = try await prepare(store)
             let other = try await store.makeRoom("a", creator: "alice")
-            _ = try await store.createAttachment(app: "a", NewAttachment(id: "img", roomID: room.id, uploaderID: "bob",
-                                                                    contentType: "image/png", size: 3, width: 1, height: 1, storagePath: "a/img"))
-            let sent = try await store.appendMessage(app: "a", room: room.id,
-                                                     NewMessage(senderID: "bob", parts: [.attachment(id: "img"), .text("look")]))
+            _ = try await store.createAttachment(
+                app: "a",
+                NewAttachment(
+                    id: "img", roomID: room.id, uploaderID: "bob",
+                    contentType: "image/png", size: 3, width: 1, height: 1, storagePath: "a/img"))
+            let sent = try await store.appendMessage(
+                app: "a", room: room.id,
+                NewMessage(senderID: "bob", parts: [.attachment(id: "img"), .text("look")]))
             #expect(sent.message.parts == [.attachment(id: "img"), .text("look")])
             await expectStoreError(.invalidArgument) {
                 try await store.appendMessage(app: "a", room: other.id, NewMessage(senderID: "alice", parts: [.attachment(id: "img")]))
@@ -105,7 +113,8 @@ struct MessageConformanceTests {
             let window = try await store.history(app: "a", room: room.id, HistoryQuery(before: 10, after: 5, limit: 100))
             #expect(window.map(\.seq) == [6, 7, 8, 9])
             #expect(try await store.history(app: "a", room: room.id, HistoryQuery(after: 25)).isEmpty)
-            #expect(try await store.history(app: "a", room: room.id, HistoryQuery(limit: 0)).map(\.seq) == [25], "limit clamps to at least 1")
+            #expect(
+                try await store.history(app: "a", room: room.id, HistoryQuery(limit: 0)).map(\.seq) == [25], "limit clamps to at least 1")
             var paged: [Int64] = []
             var cursor: Int64 = 0
             while true {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 @Suite("Conformance: reactions and attachments")
@@ -20,7 +21,8 @@ struct ReactionAttachmentConformanceTests {
             #expect(repeated.reactions == [ReactionCount(emoji: "👍", count: 1)], "one user counts once per emoji")
             _ = try await store.addReaction(app: "a", room: room.id, message: message.id, user: "alice", emoji: "👍")
             let both = try await store.addReaction(app: "a", room: room.id, message: message.id, user: "alice", emoji: "🎉")
-            #expect(both.reactions == [ReactionCount(emoji: "🎉", count: 1), ReactionCount(emoji: "👍", count: 2)].sorted { $0.emoji < $1.emoji })
+            #expect(
+                both.reactions == [ReactionCount(emoji: "🎉", count: 1), ReactionCount(emoji: "👍", count: 2)].sorted { $0.emoji < $1.emoji })
 
             let history = try await store.history(app: "a", room: room.id, .latest())
             #expect(history.first { $0.id == message.id }?.reactions == both.reactions)
@@ -50,8 +52,9 @@ struct ReactionAttachmentConformanceTests {
         try await withStore(engine) { store in
             for id in ["alice", "mallory"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice")
-            let new = NewAttachment(id: "att-1", roomID: room.id, uploaderID: "alice", contentType: "image/webp",
-                                    size: 123_456_789_012, width: 640, height: 480, storagePath: "attachments/a/att-1")
+            let new = NewAttachment(
+                id: "att-1", roomID: room.id, uploaderID: "alice", contentType: "image/webp",
+                size: 123_456_789_012, width: 640, height: 480, storagePath: "attachments/a/att-1")
             let created = try await store.createAttachment(app: "a", new)
             #expect(created.size == 123_456_789_012)
             #expect(try await store.attachment(app: "a", id: "att-1") == created)

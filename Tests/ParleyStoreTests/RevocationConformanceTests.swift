@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 /// What deletions leave behind: retired room ids and user token cutoffs, on both engines.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 @Suite("Conformance: rooms")
@@ -7,8 +8,11 @@ struct RoomConformanceTests {
     func createGetUpdateDelete(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
-            let room = try await store.createRoom(app: "a", NewRoom(kind: .private, name: "Plans", customData: #"{"t":1}"#,
-                                                                   creatorID: "alice", memberIDs: ["bob", "alice", "bob"]))
+            let room = try await store.createRoom(
+                app: "a",
+                NewRoom(
+                    kind: .private, name: "Plans", customData: #"{"t":1}"#,
+                    creatorID: "alice", memberIDs: ["bob", "alice", "bob"]))
             #expect(room.kind == .private)
             #expect(room.memberCount == 2, "duplicates and the creator are counted once")
             #expect(room.lastSeq == 0)
@@ -16,15 +20,19 @@ struct RoomConformanceTests {
             #expect(try await store.membership(app: "a", room: room.id, user: "alice")?.role == .admin)
             #expect(try await store.membership(app: "a", room: room.id, user: "bob")?.role == .member)
 
-            let updated = try await store.updateRoom(app: "a", id: room.id,
-                                                     RoomPatch(name: .set("Plans 2"), customData: .set(nil), kind: .set(.public)))
+            let updated = try await store.updateRoom(
+                app: "a", id: room.id,
+                RoomPatch(name: .set("Plans 2"), customData: .set(nil), kind: .set(.public)))
             #expect(updated.name == "Plans 2")
             #expect(updated.customData == nil)
             #expect(updated.kind == .public)
             #expect(try await store.room(app: "a", id: room.id) == updated)
 
-            let image = try await store.createAttachment(app: "a", NewAttachment(id: "f1", roomID: room.id, uploaderID: "bob",
-                                                                                 contentType: "image/png", size: 10, storagePath: "files/f1"))
+            let image = try await store.createAttachment(
+                app: "a",
+                NewAttachment(
+                    id: "f1", roomID: room.id, uploaderID: "bob",
+                    contentType: "image/png", size: 10, storagePath: "files/f1"))
             try await store.send("a", room.id, from: "bob", "bye")
             let deleted = try await store.deleteRoom(app: "a", id: room.id)
             #expect(deleted.memberIDs == ["alice", "bob"])

@@ -1,11 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import ParleySystem
 import Synchronization
 import Testing
+
 @testable import ParleyStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 #if DEBUG
 /// A SQLite connection is opened with `SQLITE_OPEN_NOMUTEX`, so it must stay on its thread:

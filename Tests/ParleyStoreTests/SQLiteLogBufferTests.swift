@@ -1,8 +1,10 @@
+import Testing
+
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ParleyStore
 
 /// The log-buffering VFS: a transaction's log frames reach the file in a few writes, and always
 /// before another connection can see the commit.
@@ -18,8 +20,9 @@ import Testing
     private static func insert(_ connection: SQLiteConnection, rows: Range<Int>) throws {
         for row in rows {
             // Random-looking keys spread the index over many pages, as client ids do.
-            _ = try connection.execute("INSERT INTO t (id, v) VALUES ($1, $2)",
-                                       [.int(row), .text(String(row &* 2_654_435_761 % 1_000_003) + String(repeating: "x", count: 200))])
+            _ = try connection.execute(
+                "INSERT INTO t (id, v) VALUES ($1, $2)",
+                [.int(row), .text(String(row &* 2_654_435_761 % 1_000_003) + String(repeating: "x", count: 200))])
         }
     }
 

@@ -1,7 +1,8 @@
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ParleyStore
 
 /// A fresh directory under /tmp for one test's SQLite database (`test.sqlite`); `remove()`
 /// deletes the database, its log and its index, then the directory.

@@ -1,13 +1,17 @@
+import Testing
+
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ParleyStore
 
 @Suite("Store building blocks")
 struct StoreUnitTests {
     @Test func messagePartsRoundTripThroughJSON() throws {
-        let parts: [MessagePart] = [.text("a \"quoted\" \\ line\nnext\t\u{01}\u{1F} 🙂 ü"), .attachment(id: "att-1"), .url("https://x.y/z?a=1&b=\"2\"")]
+        let parts: [MessagePart] = [
+            .text("a \"quoted\" \\ line\nnext\t\u{01}\u{1F} 🙂 ü"), .attachment(id: "att-1"), .url("https://x.y/z?a=1&b=\"2\"")
+        ]
         let json = MessagePartsJSON.encode(parts)
         #expect(!json.contains("\n"), "control characters are escaped")
         #expect(try MessagePartsJSON.decode(json) == parts)
@@ -15,15 +19,18 @@ struct StoreUnitTests {
         #expect(try MessagePartsJSON.decode(#" [ { "type" : "text", "text" : "\u00e9\ud83d\ude00\/" } ] "#) == [.text("é😀/")])
     }
 
-    @Test(arguments: ["", "[", "[{}]", #"[{"type":"text"}]"#, #"[{"type":"video","url":"x"}]"#, #"[{"type":"text","text":"x"}] junk"#,
-                      #"[{"type":"text","text":"\ud800"}]"#, #"[{"type":"text","text":"\q"}]"#, #"{"type":"text"}"#])
+    @Test(arguments: [
+        "", "[", "[{}]", #"[{"type":"text"}]"#, #"[{"type":"video","url":"x"}]"#, #"[{"type":"text","text":"x"}] junk"#,
+        #"[{"type":"text","text":"\ud800"}]"#, #"[{"type":"text","text":"\q"}]"#, #"{"type":"text"}"#
+    ])
     func malformedPartsAreRejected(_ json: String) {
         #expect(throws: StoreError.self) { try MessagePartsJSON.decode(json) }
     }
 
     @Test func numberedParametersBecomeSQLiteParameters() {
-        #expect(SQLiteConnection.sqliteParameters("SELECT $1, $12 FROM t WHERE a = $2 AND b = '$'") ==
-                "SELECT ?1, ?12 FROM t WHERE a = ?2 AND b = '$'")
+        #expect(
+            SQLiteConnection.sqliteParameters("SELECT $1, $12 FROM t WHERE a = $2 AND b = '$'")
+                == "SELECT ?1, ?12 FROM t WHERE a = ?2 AND b = '$'")
     }
 
     @Test func sqlStatesMapToStableCodes() {
@@ -37,16 +44,19 @@ struct StoreUnitTests {
     }
 
     @Test func errorCodesAreStable() {
-        #expect(StoreError.Code.allCases.map(\.rawValue) == [
-            "not_found", "already_exists", "foreign_key_violation", "constraint_violation", "conflict", "invalid_argument",
-            "not_member", "last_admin", "schema_too_new", "busy", "io", "corrupt", "connection_lost", "closed", "internal",
-            "retired", "limit_reached",
-        ])
+        #expect(
+            StoreError.Code.allCases.map(\.rawValue) == [
+                "not_found", "already_exists", "foreign_key_violation", "constraint_violation", "conflict", "invalid_argument",
+                "not_member", "last_admin", "schema_too_new", "busy", "io", "corrupt", "connection_lost", "closed", "internal",
+                "retired", "limit_reached"
+            ])
     }
 
     @Test func databaseArgumentSelectsTheEngine() {
         #expect(StoreLocation(databaseArgument: nil, dataDirectory: "/var/parley/") == .sqlite(path: "/var/parley/parley.sqlite"))
-        #expect(StoreLocation(databaseArgument: "postgres://u:secret@db/parley", dataDirectory: "/d") == .postgres(url: "postgres://u:secret@db/parley"))
+        #expect(
+            StoreLocation(databaseArgument: "postgres://u:secret@db/parley", dataDirectory: "/d")
+                == .postgres(url: "postgres://u:secret@db/parley"))
         #expect(StoreLocation(databaseArgument: "postgresql:///x?host=/s", dataDirectory: "/d").dialect == .postgres)
         #expect(StoreLocation(databaseArgument: "/tmp/chat.db", dataDirectory: "/d") == .sqlite(path: "/tmp/chat.db"))
         #expect(StoreLocation.postgres(url: "postgres://u:secret@db/parley").description == "postgres://u:***@db/parley")
@@ -73,7 +83,8 @@ struct StoreUnitTests {
 
     @Test func unreachablePostgresIsAConnectionError() async {
         await expectStoreError(.connectionLost) {
-            try await StoreDatabase.open(StoreConfiguration(location: .postgres(url: "postgresql:///none?host=/nonexistent-socket-dir&connect_timeout=2")))
+            try await StoreDatabase.open(
+                StoreConfiguration(location: .postgres(url: "postgresql:///none?host=/nonexistent-socket-dir&connect_timeout=2")))
         }
     }
 

@@ -1,9 +1,11 @@
+import Synchronization
+import Testing
+
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
-import Testing
-@testable import ParleyStore
 
 /// The engines the conformance suite runs against.
 enum TestEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -91,8 +93,10 @@ struct TestDatabase: Sendable {
 }
 
 /// Opens a fresh store of `engine`, runs `body`, then closes and removes the database.
-func withStore<T>(_ engine: TestEngine, clock: StoreClock = .system,
-                  _ body: (SQLChatStore) async throws -> T) async throws -> T {
+func withStore<T>(
+    _ engine: TestEngine, clock: StoreClock = .system,
+    _ body: (SQLChatStore) async throws -> T
+) async throws -> T {
     let database = try engine.makeDatabase()
     defer { database.remove() }
     let store = try await database.open(clock: clock)
@@ -116,8 +120,10 @@ final class TickingClock: Sendable {
 }
 
 /// Expects `body` to throw a `StoreError` with `code`.
-func expectStoreError<T>(_ code: StoreError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                         _ body: () async throws -> T) async {
+func expectStoreError<T>(
+    _ code: StoreError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async {
     do {
         _ = try await body()
         Issue.record("expected StoreError \(code.rawValue), but the call succeeded", sourceLocation: sourceLocation)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyStore
 
 @Suite("Conformance: users")
@@ -6,13 +7,17 @@ struct UserConformanceTests {
     @Test(arguments: TestEngine.available)
     func createGetUpdateListDelete(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
-            let created = try await store.createUser(app: "a", NewUser(id: "alice", name: "Alice", avatarURL: "https://x/a.png",
-                                                                       customData: #"{"team":"blue"}"#))
+            let created = try await store.createUser(
+                app: "a",
+                NewUser(
+                    id: "alice", name: "Alice", avatarURL: "https://x/a.png",
+                    customData: #"{"team":"blue"}"#))
             #expect(created.name == "Alice")
             #expect(try await store.user(app: "a", id: "alice") == created)
 
-            let updated = try await store.updateUser(app: "a", id: "alice",
-                                                     UserPatch(name: .set("Alice B"), avatarURL: .set(nil)))
+            let updated = try await store.updateUser(
+                app: "a", id: "alice",
+                UserPatch(name: .set("Alice B"), avatarURL: .set(nil)))
             #expect(updated.name == "Alice B")
             #expect(updated.avatarURL == nil)
             #expect(updated.customData == .object(["team": .string("blue")]), "a kept field must not change")
@@ -58,7 +63,9 @@ struct UserConformanceTests {
         try await withStore(engine) { store in
             let atLimit = "\"" + String(repeating: "x", count: 5 * 1024 - 2) + "\""
             let user = try await store.createUser(app: "a", NewUser(id: "big", name: "Big", customData: atLimit))
-            #expect(try await store.user(app: "a", id: "big").customData == .string(String(repeating: "x", count: 5 * 1024 - 2)), "custom data at the limit is kept")
+            #expect(
+                try await store.user(app: "a", id: "big").customData == .string(String(repeating: "x", count: 5 * 1024 - 2)),
+                "custom data at the limit is kept")
             let overLimit = atLimit + " "
             await expectStoreError(.invalidArgument) {
                 try await store.createUser(app: "a", NewUser(id: "bigger", name: "B", customData: overLimit))

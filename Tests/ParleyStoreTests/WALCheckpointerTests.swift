@@ -1,8 +1,10 @@
+import Testing
+
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ParleyStore
 
 /// The background WAL checkpoint: the writer's commits never copy the log themselves unless
 /// it reaches its limit, and what was committed reaches the database file.
@@ -18,8 +20,9 @@ import Testing
     private static func commitRows(_ writer: SQLiteConnection, count: Int, from start: Int = 0) throws {
         for index in start..<start + count {
             try writer.run("BEGIN IMMEDIATE")
-            _ = try writer.execute("INSERT INTO t (id, body) VALUES ($1, $2)",
-                                   [.int(index), .text(String(repeating: "x", count: 2_048))])
+            _ = try writer.execute(
+                "INSERT INTO t (id, body) VALUES ($1, $2)",
+                [.int(index), .text(String(repeating: "x", count: 2_048))])
             while writer.holdsNextCommit { usleep(500) }
             try writer.releaseCommitHold()
             try writer.run("COMMIT")
@@ -145,8 +148,9 @@ import Testing
         }
         for index in 0..<50 {
             _ = try await database.write { context in
-                try context.execute("INSERT INTO t (id, body) VALUES ($1, $2)",
-                                    [.int(index), .text(String(repeating: "y", count: 4_096))])
+                try context.execute(
+                    "INSERT INTO t (id, body) VALUES ($1, $2)",
+                    [.int(index), .text(String(repeating: "y", count: 4_096))])
             }
         }
         await database.close()

@@ -1,8 +1,10 @@
+import Testing
+
+@testable import ParleyStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ParleyStore
 
 /// The SQLite writer's pipelined durability: COMMIT without fsync, callers answered only after
 /// the syncer's fsync of the log, reads held until what they may have seen is durable.
@@ -62,12 +64,13 @@ import Testing
         let performed = LockedCounter()
         var later: [Task<Int, any Error>] = []
         for index in 0..<5 {
-            later.append(Task {
-                try await writer.submit { context in
-                    performed.increment()
-                    return try context.execute("INSERT INTO t (v) VALUES ('\(index)')")
-                }
-            })
+            later.append(
+                Task {
+                    try await writer.submit { context in
+                        performed.increment()
+                        return try context.execute("INSERT INTO t (v) VALUES ('\(index)')")
+                    }
+                })
         }
         try await eventually { performed.value == 5 }
         #expect(writer.currentStatistics.transactions == 1)
@@ -170,7 +173,11 @@ private final class LockedCounter: Sendable {
 
     /// Adds one and returns the new count.
     @discardableResult
-    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func increment() -> Int {
+        lock.withLock {
+            count += 1; return count
+        }
+    }
 
     var value: Int { lock.withLock { count } }
 }

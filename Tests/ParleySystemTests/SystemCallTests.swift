@@ -1,6 +1,6 @@
 import Glibc
-import Testing
 import ParleySystem
+import Testing
 
 @Suite("System calls", .serialized)
 struct SystemCallTests {

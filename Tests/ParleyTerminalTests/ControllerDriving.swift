@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyTerminal
 
 /// Drives a ``ChatController`` as a person at the keyboard would and waits for what the
@@ -15,8 +16,10 @@ extension ControllerDriving {
     /// The first frame whose text satisfies `done`; if none comes within a generous bound,
     /// records the screen as it is so a failure says what was shown instead of hanging.
     @discardableResult
-    func screen(_ controller: ChatController, sourceLocation: SourceLocation = #_sourceLocation,
-                where done: @escaping @Sendable (String) -> Bool) async -> String {
+    func screen(
+        _ controller: ChatController, sourceLocation: SourceLocation = #_sourceLocation,
+        where done: @escaping @Sendable (String) -> Bool
+    ) async -> String {
         let found: String? = await withTaskGroup(of: String?.self) { group in
             group.addTask {
                 for await frame in controller.frames() where done(frame.text) { return frame.text }

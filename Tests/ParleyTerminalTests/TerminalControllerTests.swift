@@ -1,8 +1,9 @@
-import Testing
 import ParleyKit
 import ParleyKitTesting
-@testable import ParleyUI
+import Testing
+
 @testable import ParleyTerminal
+@testable import ParleyUI
 
 /// The terminal client's logic end to end against the in-memory server: keys in, screen text out.
 @Suite(.timeLimit(.minutes(1))) struct TerminalControllerTests: ControllerDriving {
@@ -12,8 +13,9 @@ import ParleyKitTesting
     func controller(_ user: String, readFile: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }) throws -> ChatController {
         server.addUser(user, name: user)
         let configuration = ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey, cursorDebounce: .milliseconds(10))
-        let client = try ParleyClient(configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
-                                      http: server, realtime: server)
+        let client = try ParleyClient(
+            configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
+            http: server, realtime: server)
         return ChatController(client: client, userName: user, size: size, options: .init(readFile: readFile))
     }
 
@@ -179,8 +181,9 @@ import ParleyKitTesting
     func controller(_ user: String) throws -> ChatController {
         server.addUser(user, name: user)
         let configuration = ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey)
-        let client = try ParleyClient(configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
-                                      http: server, realtime: server, documents: documents)
+        let client = try ParleyClient(
+            configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
+            http: server, realtime: server, documents: documents)
         return ChatController(client: client, userName: user, size: size)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyTerminal
 
 @Suite struct TerminalInputTests {

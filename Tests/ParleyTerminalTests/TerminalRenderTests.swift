@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyTerminal
 
 @Suite struct TerminalRenderTests {
@@ -20,14 +21,20 @@ import Testing
     @Test func firstFrameDrawsEverythingThenOnlyChangedRows() {
         let size = TerminalSize(rows: 3, columns: 10)
         var writer = FrameWriter()
-        let first = String(decoding: writer.render(Frame(size: size, lines: [StyledLine("one"), StyledLine("two"), StyledLine("three")],
-                                                         cursor: (row: 2, column: 1))), as: UTF8.self)
+        let first = String(
+            decoding: writer.render(
+                Frame(
+                    size: size, lines: [StyledLine("one"), StyledLine("two"), StyledLine("three")],
+                    cursor: (row: 2, column: 1))), as: UTF8.self)
         #expect(first.contains("\u{1B}[2J"))
         #expect(first.contains("\u{1B}[1;1H") && first.contains("\u{1B}[2;1H") && first.contains("\u{1B}[3;1H"))
         #expect(first.hasSuffix("\u{1B}[3;2H\u{1B}[?25h"))
 
-        let second = String(decoding: writer.render(Frame(size: size, lines: [StyledLine("one"), StyledLine("TWO"), StyledLine("three")],
-                                                          cursor: (row: 2, column: 1))), as: UTF8.self)
+        let second = String(
+            decoding: writer.render(
+                Frame(
+                    size: size, lines: [StyledLine("one"), StyledLine("TWO"), StyledLine("three")],
+                    cursor: (row: 2, column: 1))), as: UTF8.self)
         #expect(!second.contains("\u{1B}[2J"))
         #expect(second.contains("\u{1B}[2;1H"))
         #expect(second.contains("TWO"))
@@ -35,8 +42,11 @@ import Testing
         #expect(!second.contains("three"))
 
         // The same frame again writes no row at all.
-        let same = String(decoding: writer.render(Frame(size: size, lines: [StyledLine("one"), StyledLine("TWO"), StyledLine("three")],
-                                                        cursor: nil)), as: UTF8.self)
+        let same = String(
+            decoding: writer.render(
+                Frame(
+                    size: size, lines: [StyledLine("one"), StyledLine("TWO"), StyledLine("three")],
+                    cursor: nil)), as: UTF8.self)
         #expect(!same.contains("one") && !same.contains("TWO"))
         #expect(!same.contains("?25h"))
     }
@@ -44,8 +54,11 @@ import Testing
     @Test func aResizeRedrawsInFull() {
         var writer = FrameWriter()
         _ = writer.render(Frame(size: TerminalSize(rows: 2, columns: 10), lines: [StyledLine("a"), StyledLine("b")], cursor: nil))
-        let resized = String(decoding: writer.render(Frame(size: TerminalSize(rows: 3, columns: 12), lines: [StyledLine("a"), StyledLine("b")],
-                                                           cursor: nil)), as: UTF8.self)
+        let resized = String(
+            decoding: writer.render(
+                Frame(
+                    size: TerminalSize(rows: 3, columns: 12), lines: [StyledLine("a"), StyledLine("b")],
+                    cursor: nil)), as: UTF8.self)
         #expect(resized.contains("\u{1B}[2J"))
         #expect(resized.contains("\u{1B}[1;1H") && resized.contains("\u{1B}[3;1H"))
         writer.invalidate()
@@ -54,8 +67,9 @@ import Testing
     }
 
     @Test func framesArePaddedAndCutToTheSize() {
-        let frame = Frame(size: TerminalSize(rows: 2, columns: 4), lines: [StyledLine("abcdef"), StyledLine("x"), StyledLine("dropped")],
-                          cursor: nil)
+        let frame = Frame(
+            size: TerminalSize(rows: 2, columns: 4), lines: [StyledLine("abcdef"), StyledLine("x"), StyledLine("dropped")],
+            cursor: nil)
         #expect(frame.lines.count == 2)
         #expect(frame.lines.allSatisfy { $0.width == 4 })
         #expect(frame.text == "abcd\nx")

@@ -1,21 +1,27 @@
-import Testing
 import ParleyKit
-@testable import ParleyUI
+import Testing
+
 @testable import ParleyTerminal
+@testable import ParleyUI
 
 /// Snapshot tests: model snapshots and a size in, screen text out.
 @Suite struct TerminalScreenTests {
     // 2023-11-14 22:13:20 UTC, and an hour earlier on the day before it in UTC+2 terms.
     let t0: Int64 = 1_700_000_000_000
 
-    func row(_ seq: Int64, _ sender: String, _ text: String, at time: Int64, outgoing: Bool = false,
-             status: MessageRow.Status = .sent, parts: [MessagePart]? = nil) -> MessageRow {
-        MessageRow(id: "m\(seq)", messageID: seq + 100, seq: seq, clientID: nil, senderID: sender, senderName: sender, text: text,
-                   parts: parts ?? [.text(text)], direction: outgoing ? .outgoing : .incoming, status: status, createdAt: time,
-                   isEdited: false, isDeleted: false, reactions: [], seenBy: status == .seen ? ["bob"] : [])
+    func row(
+        _ seq: Int64, _ sender: String, _ text: String, at time: Int64, outgoing: Bool = false,
+        status: MessageRow.Status = .sent, parts: [MessagePart]? = nil
+    ) -> MessageRow {
+        MessageRow(
+            id: "m\(seq)", messageID: seq + 100, seq: seq, clientID: nil, senderID: sender, senderName: sender, text: text,
+            parts: parts ?? [.text(text)], direction: outgoing ? .outgoing : .incoming, status: status, createdAt: time,
+            isEdited: false, isDeleted: false, reactions: [], seenBy: status == .seen ? ["bob"] : [])
     }
 
-    func conversation(_ rows: [MessageRow], typing: String? = nil, banner: String? = nil, connection: ConnectionState = .online) -> ConversationSnapshot {
+    func conversation(
+        _ rows: [MessageRow], typing: String? = nil, banner: String? = nil, connection: ConnectionState = .online
+    ) -> ConversationSnapshot {
         var items: [ConversationItem] = []
         var day: DayStamp?
         for row in rows {
@@ -23,58 +29,66 @@ import ParleyKit
             if stamp != day { items.append(.day(stamp)); day = stamp }
             items.append(.message(row))
         }
-        return ConversationSnapshot(roomID: "r1", title: "general", partnerPresence: nil, items: items, typingLine: typing, banner: banner,
-                                    connection: connection, composer: ComposerState(), hasOlder: false, notice: nil)
+        return ConversationSnapshot(
+            roomID: "r1", title: "general", partnerPresence: nil, items: items, typingLine: typing, banner: banner,
+            connection: connection, composer: ComposerState(), hasOlder: false, notice: nil)
     }
 
     @Test func roomViewShowsDaysTimesNamesSeenTypingAndCounter() {
         var state = ChatScreenState(userName: "alice")
         state.mode = .room
-        state.conversation = conversation([
-            row(1, "bob", "morning!", at: t0 - 86_400_000),
-            row(2, "alice", "hi bob", at: t0, outgoing: true, status: .seen),
-            row(3, "alice", "are you there?", at: t0 + 60_000, outgoing: true, status: .pending),
-        ], typing: "bob is typing…")
+        state.conversation = conversation(
+            [
+                row(1, "bob", "morning!", at: t0 - 86_400_000),
+                row(2, "alice", "hi bob", at: t0, outgoing: true, status: .seen),
+                row(3, "alice", "are you there?", at: t0 + 60_000, outgoing: true, status: .pending)
+            ], typing: "bob is typing…")
         state.editor = LineEditor("draft")
         let frame = TerminalScreen(state: state, size: TerminalSize(rows: 10, columns: 44)).frame()
-        #expect(frame.text == """
-             parley · alice · general       ● connected
-            ──────────────── 2023-11-13 ────────────────
-            22:13 bob: morning!
-            ──────────────── 2023-11-14 ────────────────
-            22:13 alice: hi bob  ✓ seen
-            22:14 alice: are you there?  … sending
+        #expect(
+            frame.text == """
+                 parley · alice · general       ● connected
+                ──────────────── 2023-11-13 ────────────────
+                22:13 bob: morning!
+                ──────────────── 2023-11-14 ────────────────
+                22:13 alice: hi bob  ✓ seen
+                22:14 alice: are you there?  … sending
 
-             bob is typing…
-             Enter send · Esc rooms · PgUp older · /help
-            > draft                                5/256
-            """)
+                 bob is typing…
+                 Enter send · Esc rooms · PgUp older · /help
+                > draft                                5/256
+                """)
         #expect(frame.cursor?.row == 9)
         #expect(frame.cursor?.column == 7)
     }
 
     @Test func roomListShowsBadgesPresenceTimesAndSelection() {
         var state = ChatScreenState(userName: "alice")
-        state.roomList = RoomListSnapshot(rows: [
-            RoomRow(id: "r1", title: "general", kind: .private, unreadCount: 3, preview: "see you\nat ten", lastActivityAt: t0,
+        state.roomList = RoomListSnapshot(
+            rows: [
+                RoomRow(
+                    id: "r1", title: "general", kind: .private, unreadCount: 3, preview: "see you\nat ten", lastActivityAt: t0,
                     partnerID: nil, partnerOnline: nil),
-            RoomRow(id: "d1", title: "bob", kind: .direct, unreadCount: 0, preview: "ok", lastActivityAt: t0 - 3_600_000,
+                RoomRow(
+                    id: "d1", title: "bob", kind: .direct, unreadCount: 0, preview: "ok", lastActivityAt: t0 - 3_600_000,
                     partnerID: "bob", partnerOnline: true),
-            RoomRow(id: "d2", title: "carol", kind: .direct, unreadCount: 0, preview: nil, lastActivityAt: 0,
-                    partnerID: "carol", partnerOnline: false),
-        ], banner: nil, connection: .online)
+                RoomRow(
+                    id: "d2", title: "carol", kind: .direct, unreadCount: 0, preview: nil, lastActivityAt: 0,
+                    partnerID: "carol", partnerOnline: false)
+            ], banner: nil, connection: .online)
         state.selectedRow = 1
         let frame = TerminalScreen(state: state, size: TerminalSize(rows: 8, columns: 60)).frame()
-        #expect(frame.text == """
-             parley · alice · rooms (3 unread)              ● connected
-               # general              (3)   22:13  see you at ten
-             › ● bob                        21:13  ok
-               ○ carol
+        #expect(
+            frame.text == """
+                 parley · alice · rooms (3 unread)              ● connected
+                   # general              (3)   22:13  see you at ten
+                 › ● bob                        21:13  ok
+                   ○ carol
 
 
-             ↑↓ select · Enter open · /create NAME · /dm USER · /help ·
-            :
-            """)
+                 ↑↓ select · Enter open · /create NAME · /dm USER · /help ·
+                :
+                """)
         // The selected row is drawn in reverse video across the whole width.
         #expect(frame.lines[2].spans.allSatisfy { $0.style.reverse })
         #expect(frame.lines[1].spans.allSatisfy { !$0.style.reverse })
@@ -85,23 +99,26 @@ import ParleyKit
         var state = ChatScreenState(userName: "alice")
         state.mode = .room
         state.characterLimit = 10
-        state.conversation = conversation([
-            row(1, "bob", "", at: t0, parts: [.attachment(id: "att-1")]),
-            row(2, "bob", "", at: t0, parts: [.attachment(id: "att-2")]),
-        ], banner: "Reconnecting in 2 s…", connection: .reconnecting(attempt: 1, delay: .seconds(2)))
-        state.attachments["att-1"] = Attachment(id: "att-1", roomID: "r1", uploaderID: "bob", contentType: "image/png", size: 12_650,
-                                                width: 640, height: 480)
+        state.conversation = conversation(
+            [
+                row(1, "bob", "", at: t0, parts: [.attachment(id: "att-1")]),
+                row(2, "bob", "", at: t0, parts: [.attachment(id: "att-2")])
+            ], banner: "Reconnecting in 2 s…", connection: .reconnecting(attempt: 1, delay: .seconds(2)))
+        state.attachments["att-1"] = Attachment(
+            id: "att-1", roomID: "r1", uploaderID: "bob", contentType: "image/png", size: 12_650,
+            width: 640, height: 480)
         state.editor = LineEditor("this is too long")
         let frame = TerminalScreen(state: state, size: TerminalSize(rows: 7, columns: 50)).frame()
-        #expect(frame.text == """
-             parley · alice · general          ◌ reconnecting
-            ─────────────────── 2023-11-14 ───────────────────
-            22:13 bob: [image image/png 640×480, 12.4 KB]
-            22:13 bob: [attachment att-2]
+        #expect(
+            frame.text == """
+                 parley · alice · general          ◌ reconnecting
+                ─────────────────── 2023-11-14 ───────────────────
+                22:13 bob: [image image/png 640×480, 12.4 KB]
+                22:13 bob: [attachment att-2]
 
-             ⚠ Reconnecting in 2 s…
-            > this is too long                           16/10
-            """)
+                 ⚠ Reconnecting in 2 s…
+                > this is too long                           16/10
+                """)
         #expect(frame.lines[5].spans.contains { $0.style.color == .red && $0.style.reverse })
         #expect(frame.lines[6].spans.last?.style.color == .red)
     }
@@ -153,20 +170,22 @@ import ParleyKit
         var state = ChatScreenState(userName: "alice")
         state.mode = .document
         let text = "Shopping\n- milk and a very long line of bread\n😀 eggs"
-        state.document = DocumentEditorSnapshot(name: "notes", text: text, characterCount: text.unicodeScalars.count, caret: 14,
-                                                others: [.init(name: "bob", position: 52), .init(name: "carol", position: nil)],
-                                                connection: .synced)
+        state.document = DocumentEditorSnapshot(
+            name: "notes", text: text, characterCount: text.unicodeScalars.count, caret: 14,
+            others: [.init(name: "bob", position: 52), .init(name: "carol", position: nil)],
+            connection: .synced)
         let frame = TerminalScreen(state: state, size: TerminalSize(rows: 9, columns: 32)).frame()
-        #expect(frame.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n") == """
-            Shopping
-            - milk and a very long line of
-            bread
-            😀 eggs
+        #expect(
+            frame.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n") == """
+                Shopping
+                - milk and a very long line of
+                bread
+                😀 eggs
 
-             bob, carol editing
-             Esc back to the chat · edits ar
-             notes · 52 characters ● synced
-            """)
+                 bob, carol editing
+                 Esc back to the chat · edits ar
+                 notes · 52 characters ● synced
+                """)
         // Scalar 14 is the "k" of "milk": column 5 of the second text row.
         #expect(frame.cursor?.row == 2 && frame.cursor?.column == 5)
         // Bob's cursor at the end of the text: the blank cell after "eggs", in reverse video.
@@ -179,8 +198,9 @@ import ParleyKit
         var state = ChatScreenState(userName: "alice")
         state.mode = .document
         let text = (1...20).map { "line \($0)" }.joined(separator: "\n")
-        state.document = DocumentEditorSnapshot(name: "notes", text: text, characterCount: text.unicodeScalars.count,
-                                                caret: text.unicodeScalars.count, connection: .reconnecting(attempt: 1, delay: .seconds(1)))
+        state.document = DocumentEditorSnapshot(
+            name: "notes", text: text, characterCount: text.unicodeScalars.count,
+            caret: text.unicodeScalars.count, connection: .reconnecting(attempt: 1, delay: .seconds(1)))
         let frame = TerminalScreen(state: state, size: TerminalSize(rows: 8, columns: 60)).frame()
         let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(Array(lines[1...4]) == ["line 17", "line 18", "line 19", "line 20"])

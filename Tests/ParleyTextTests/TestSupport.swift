@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ParleyText
 
 /// Hand-assembly of lib0/Yjs v1 bytes for tests that need updates no replica would write.
@@ -82,9 +83,10 @@ enum TraceFixture {
 
     static func patches(_ txn: [String: Any]) -> [Patch] {
         (txn["patches"] as? [[Any]] ?? []).map { patch in
-            Patch(position: (patch[0] as? NSNumber)?.intValue ?? 0,
-                  deleteCount: (patch[1] as? NSNumber)?.intValue ?? 0,
-                  text: patch[2] as? String ?? "")
+            Patch(
+                position: (patch[0] as? NSNumber)?.intValue ?? 0,
+                deleteCount: (patch[1] as? NSNumber)?.intValue ?? 0,
+                text: patch[2] as? String ?? "")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyText
 
 @Suite struct LocalEditingTests {
@@ -19,7 +20,7 @@ import Testing
         try doc.insert("a😀é€", at: 0)
         #expect(doc.count == 4)
         #expect(doc.stateVector[9] == 5)  // the emoji takes two UTF-16 clocks
-        try doc.insert("|", at: 2)         // after the emoji, never inside it
+        try doc.insert("|", at: 2)  // after the emoji, never inside it
         #expect(doc.text == "a😀|é€")
         try doc.delete(at: 1, count: 1)
         #expect(doc.text == "a|é€")
@@ -117,8 +118,8 @@ import Testing
         var b = TextDocument(clientID: 2)
         try a.insert("hello", at: 0)
         try sync(&a, &b)
-        try a.insert("X", at: 2)          // he|X|llo
-        try b.delete(at: 1, count: 3)     // h___o
+        try a.insert("X", at: 2)  // he|X|llo
+        try b.delete(at: 1, count: 3)  // h___o
         try sync(&a, &b)
         #expect(a.text == "hXo")
         #expect(b.text == "hXo")
@@ -175,7 +176,7 @@ import Testing
         var b = TextDocument(clientID: 2)
         try b.insert("xyz", at: 0)
         try b.applyUpdate(first)
-        try b.insert("!", at: 1)   // origin inside a's text
+        try b.insert("!", at: 1)  // origin inside a's text
         let third = try take(&b)
 
         var c = TextDocument(clientID: 3)
@@ -215,7 +216,7 @@ import Testing
         let full = a.encodeStateAsUpdate()
         var b = TextDocument(clientID: 2)
         try b.applyUpdate(first)
-        try b.applyUpdate(full)      // overlaps what b has: integrated with an offset
+        try b.applyUpdate(full)  // overlaps what b has: integrated with an offset
         try b.applyUpdate(second)
         try b.applyUpdate(first)
         #expect(b.text == "one two")

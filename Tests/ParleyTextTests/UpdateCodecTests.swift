@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyText
 
 /// A document with some history: several clients, deletions, non-ASCII text.

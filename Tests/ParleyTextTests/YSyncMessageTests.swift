@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyText
 
 @Suite("y-protocols messages")
@@ -29,13 +30,14 @@ struct YSyncMessageTests {
             .syncStep2(update: update),
             .update(update),
             .update([]),
-            .awareness(AwarenessUpdate(entries: [
-                .init(clientID: 1, clock: 0, state: #"{"user":{"name":"Zoë"}}"#),
-                .init(clientID: (1 << 53) - 1, clock: 77, state: nil),
-            ])),
+            .awareness(
+                AwarenessUpdate(entries: [
+                    .init(clientID: 1, clock: 0, state: #"{"user":{"name":"Zoë"}}"#),
+                    .init(clientID: (1 << 53) - 1, clock: 77, state: nil)
+                ])),
             .awareness(AwarenessUpdate(entries: [])),
             .permissionDenied(reason: "room membership required"),
-            .queryAwareness,
+            .queryAwareness
         ]
         for message in messages {
             #expect(try YSyncMessage.decode(message.encode()) == message)
@@ -50,19 +52,19 @@ struct YSyncMessageTests {
             ([0, 3, 0], .unknownSyncType(3)),
             ([0, 0], .truncated),
             ([0, 2, 5, 1, 2], .truncated),
-            ([0, 0, 1, 7], .invalidStateVector),            // claims 7 entries, has none
-            ([0, 0, 2, 1, 5], .invalidStateVector),         // client without a clock
+            ([0, 0, 1, 7], .invalidStateVector),  // claims 7 entries, has none
+            ([0, 0, 2, 1, 5], .invalidStateVector),  // client without a clock
             ([0, 2, 0, 9], .trailingBytes),
             ([3, 0], .trailingBytes),
             ([2, 1, 0], .unknownAuthType(1)),
             ([2, 0, 2, 0xC3, 0x28], .invalidUTF8),
-            ([1, 4, 1, 1, 1, 1], .truncated),               // the update ends inside the state string
+            ([1, 4, 1, 1, 1, 1], .truncated),  // the update ends inside the state string
             ([1, 5, 1, 1, 1, 1, 0xFF], .invalidUTF8),
-            ([1, 2, 0, 0], .trailingBytes),                 // bytes after the awareness entries
+            ([1, 2, 0, 0], .trailingBytes),  // bytes after the awareness entries
             ([1, 3, 0x85, 0x80, 0x00], .varintOverlong),
-            ([1, 1, 200], .truncated),                      // 200 entries in a one-byte payload
+            ([1, 1, 200], .truncated),  // 200 entries in a one-byte payload
             ([0, 2] + Array(repeating: 0xFF, count: 10) + [0x01], .varintOverflow),
-            ([1, 11, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 2], .valueOutOfRange),
+            ([1, 11, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 2], .valueOutOfRange)
         ]
         for (bytes, expected) in cases {
             #expect(throws: expected, "\(bytes)") { try YSyncMessage.decode(bytes) }
@@ -70,9 +72,11 @@ struct YSyncMessageTests {
     }
 
     @Test func everyTruncationOfAValidMessageFailsCleanly() throws {
-        let message = YSyncMessage.awareness(AwarenessUpdate(entries: [
-            .init(clientID: 12345, clock: 3, state: #"{"cursor":{"anchor":4}}"#),
-        ])).encode()
+        let message = YSyncMessage.awareness(
+            AwarenessUpdate(entries: [
+                .init(clientID: 12345, clock: 3, state: #"{"cursor":{"anchor":4}}"#)
+            ])
+        ).encode()
         for length in 0..<message.count {
             #expect(throws: YSyncError.self) { try YSyncMessage.decode(Array(message[..<length])) }
         }
@@ -160,15 +164,18 @@ struct AwarenessTests {
 
     @Test func queryAnswerHoldsEveryPresentClient() {
         var awareness = Awareness()
-        awareness.apply(AwarenessUpdate(entries: [
-            .init(clientID: 3, clock: 1, state: "{}"),
-            .init(clientID: 1, clock: 5, state: #"{"x":1}"#),
-            .init(clientID: 2, clock: 1, state: nil),
-        ]), now: 0)
-        #expect(awareness.fullUpdate() == AwarenessUpdate(entries: [
-            .init(clientID: 1, clock: 5, state: #"{"x":1}"#),
-            .init(clientID: 3, clock: 1, state: "{}"),
-        ]))
+        awareness.apply(
+            AwarenessUpdate(entries: [
+                .init(clientID: 3, clock: 1, state: "{}"),
+                .init(clientID: 1, clock: 5, state: #"{"x":1}"#),
+                .init(clientID: 2, clock: 1, state: nil)
+            ]), now: 0)
+        #expect(
+            awareness.fullUpdate()
+                == AwarenessUpdate(entries: [
+                    .init(clientID: 1, clock: 5, state: #"{"x":1}"#),
+                    .init(clientID: 3, clock: 1, state: "{}")
+                ]))
         #expect(awareness.remove([3, 9], now: 1) == AwarenessChange(removed: [3]))
     }
 }

@@ -1,13 +1,15 @@
-import Testing
 import ParleyKit
 import ParleyKitTesting
+import Testing
+
 @testable import ParleyUI
 
 func makeClient(_ server: InMemoryChatServer, _ user: String, clock: ManualClock) throws -> ParleyClient {
     server.addUser(user, name: user.prefix(1).uppercased() + user.dropFirst())
-    return try ParleyClient(configuration: ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey),
-                            tokenProvider: StaticTokenProvider(server.token(for: user)), http: server, realtime: server,
-                            clock: clock, random: { 0.5 })
+    return try ParleyClient(
+        configuration: ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey),
+        tokenProvider: StaticTokenProvider(server.token(for: user)), http: server, realtime: server,
+        clock: clock, random: { 0.5 })
 }
 
 /// The first snapshot from `stream` satisfying `done`.

@@ -1,6 +1,7 @@
 import ParleyKit
 import ParleyKitTesting
 import Testing
+
 @testable import ParleyUI
 
 /// The shared-document editor model against the in-memory y-websocket server.
@@ -9,8 +10,9 @@ import Testing
     let url = "ws://fake/v1/rooms/r1/docs/notes/ws"
 
     func editor(_ name: String, clientID: UInt64) async -> (DocumentEditorModel, DocumentSession) {
-        let session = DocumentSession(url: url, tokenProvider: StaticTokenProvider("t"), presence: DocumentPresence(name: name),
-                                      transport: server, clientID: clientID)
+        let session = DocumentSession(
+            url: url, tokenProvider: StaticTokenProvider("t"), presence: DocumentPresence(name: name),
+            transport: server, clientID: clientID)
         await session.start()
         let model = DocumentEditorModel(session: session, name: "notes")
         await model.start()
@@ -51,12 +53,12 @@ import Testing
         let (model, session) = await editor("alice", clientID: 1)
         try await session.waitUntilSynced()
         for character in "one\ntwo" { try await model.type(String(character)) }
-        await model.move(.up)          // "one|"  (column 3 of line 0)
-        try await model.backspace()        // "on|"
-        await model.move(.lineStart)   // "|on"
+        await model.move(.up)  // "one|"  (column 3 of line 0)
+        try await model.backspace()  // "on|"
+        await model.move(.lineStart)  // "|on"
         try await model.type(">")
-        await model.move(.down)        // line 1 column 1: "t|wo"
-        try await model.deleteForward()    // "t|o"
+        await model.move(.down)  // line 1 column 1: "t|wo"
+        try await model.deleteForward()  // "t|o"
         await model.move(.lineEnd)
         try await model.type("!")
         let done = await waitFor(model) { $0.text == ">on\nto!" }
@@ -83,10 +85,10 @@ import Testing
 
     @Test func caretMovesAreArithmeticOnLines() {
         let text = "ab\n\nlonger line\nx"
-        #expect(CaretMove.up.apply(to: 10, in: text) == 3)       // line 2 col 6 -> empty line 1
-        #expect(CaretMove.down.apply(to: 1, in: text) == 3)      // line 0 col 1 -> empty line 1
-        #expect(CaretMove.down.apply(to: 3, in: text) == 4)      // empty line -> line 2 col 0
-        #expect(CaretMove.down.apply(to: 14, in: text) == 17)    // col 10 of line 2 -> end of "x"
+        #expect(CaretMove.up.apply(to: 10, in: text) == 3)  // line 2 col 6 -> empty line 1
+        #expect(CaretMove.down.apply(to: 1, in: text) == 3)  // line 0 col 1 -> empty line 1
+        #expect(CaretMove.down.apply(to: 3, in: text) == 4)  // empty line -> line 2 col 0
+        #expect(CaretMove.down.apply(to: 14, in: text) == 17)  // col 10 of line 2 -> end of "x"
         #expect(CaretMove.up.apply(to: 1, in: text) == 0)
         #expect(CaretMove.lineEnd.apply(to: 5, in: text) == 15)
         #expect(CaretMove.lineStart.apply(to: 15, in: text) == 4)

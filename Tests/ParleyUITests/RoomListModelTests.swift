@@ -1,6 +1,7 @@
-import Testing
 import ParleyKit
 import ParleyKitTesting
+import Testing
+
 @testable import ParleyUI
 
 @Test func roomListOrdersByActivityWithBadgesPreviewsAndPresence() async throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct CORSPolicyTests {
@@ -8,8 +9,10 @@ import Testing
         #expect(CORSPolicy.normalize("https://example.com:443") == "https://example.com")
         #expect(CORSPolicy.normalize("http://127.0.0.1:8080") == "http://127.0.0.1:8080")
         #expect(CORSPolicy.normalize("http://[::1]:3000") == "http://[::1]:3000")
-        for bad in ["example.com", "ftp://example.com", "https://example.com/app", "https://", "http://a:0", "http://a:99999",
-                    "null", "*", "http://user@host", "http://[::1"] {
+        for bad in [
+            "example.com", "ftp://example.com", "https://example.com/app", "https://", "http://a:0", "http://a:99999",
+            "null", "*", "http://user@host", "http://[::1"
+        ] {
             #expect(CORSPolicy.normalize(bad) == nil, "\(bad)")
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct DigestTests {
@@ -7,8 +8,9 @@ import Testing
         #expect(Digest.md5(Array("".utf8)).hexString == "d41d8cd98f00b204e9800998ecf8427e")
         #expect(Digest.sha256(Array("abc".utf8)).hexString == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // RFC 4231 test case 2.
-        #expect(Digest.hmacSHA256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8)).hexString
-            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            Digest.hmacSHA256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8)).hexString
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     @Test func randomBytesDiffer() {

@@ -1,11 +1,13 @@
 import Testing
+
 @testable import ParleyWire
 
 /// The request clocks with time passed in: no sockets, no sleeps.
 @Suite struct HTTPRequestDeadlineTests {
     static let second: UInt64 = 1_000_000_000
-    static let policy = HTTPRequestDeadline.Policy(headTimeout: .seconds(10), bodyTimeout: .seconds(60),
-                                                   minimumBodyRate: 1000, bodyGracePeriod: .seconds(5))
+    static let policy = HTTPRequestDeadline.Policy(
+        headTimeout: .seconds(10), bodyTimeout: .seconds(60),
+        minimumBodyRate: 1000, bodyGracePeriod: .seconds(5))
 
     @Test func nothingArrivingIsNotWatched() {
         let deadline = HTTPRequestDeadline(policy: Self.policy)
@@ -85,15 +87,19 @@ import Testing
     }
 
     @Test func boundsCanBeTurnedOff() {
-        var deadline = HTTPRequestDeadline(policy: .init(headTimeout: .seconds(1), bodyTimeout: nil, minimumBodyRate: 0,
-                                                         bodyGracePeriod: .seconds(1)))
+        var deadline = HTTPRequestDeadline(
+            policy: .init(
+                headTimeout: .seconds(1), bodyTimeout: nil, minimumBodyRate: 0,
+                bodyGracePeriod: .seconds(1)))
         deadline.bodyStarted(at: 0)
         #expect(deadline.verdict(at: 1_000_000 * Self.second) == .wait(until: .max))
     }
 
     @Test func hugeValuesDoNotOverflow() {
-        var deadline = HTTPRequestDeadline(policy: .init(headTimeout: .seconds(Int64.max / 2), bodyTimeout: .seconds(Int64.max / 2),
-                                                         minimumBodyRate: 1, bodyGracePeriod: .seconds(Int64.max / 2)))
+        var deadline = HTTPRequestDeadline(
+            policy: .init(
+                headTimeout: .seconds(Int64.max / 2), bodyTimeout: .seconds(Int64.max / 2),
+                minimumBodyRate: 1, bodyGracePeriod: .seconds(Int64.max / 2)))
         deadline.headStarted(at: .max - 5)
         #expect(deadline.verdict(at: .max - 5) == .wait(until: .max))
         deadline.bodyStarted(at: 10)

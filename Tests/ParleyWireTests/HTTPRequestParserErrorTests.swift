@@ -135,7 +135,7 @@ private typealias T = HTTPTestSupport
         for line in [
             "GET", "GET /", "GET  / HTTP/1.1", "GET /  HTTP/1.1", "GET\t/ HTTP/1.1", "GET / HTTP/1.1 ",
             " GET / HTTP/1.1", "G(T / HTTP/1.1", "GET / http/1.1", "GET / HTTP/1", "GET / HTTP/1.1x",
-            "GET / HTTP/11.1", "GET /\u{7F} HTTP/1.1", "GET / HTTP/x.y", "\u{1}GET / HTTP/1.1",
+            "GET / HTTP/11.1", "GET /\u{7F} HTTP/1.1", "GET / HTTP/x.y", "\u{1}GET / HTTP/1.1"
         ] {
             expectError(line + "\r\nHost: a\r\n\r\n", "malformed_request_line", 400)
         }
@@ -165,7 +165,7 @@ private typealias T = HTTPTestSupport
     @Test func malformedHeaderLinesGet400() {
         for line in [
             "Host : a", "Host\t: a", "NoColon", ": empty-name", "Bad Name: v", "X: a\u{0}b", "X: a\u{7F}",
-            "X(y): v", "X: \u{1B}[31m",
+            "X(y): v", "X: \u{1B}[31m"
         ] {
             expectError("GET / HTTP/1.1\r\nHost: a\r\n\(line)\r\n\r\n", "malformed_header", 400)
         }
@@ -258,7 +258,7 @@ private typealias T = HTTPTestSupport
         for body in [
             "\r\n", "g\r\n", "-1\r\n", "0x5\r\nhello\r\n", "5\r\nhelloXX", "5\r\nhello\n0\r\n\r\n", "5\nhello\r\n",
             "5 x\r\nhello\r\n", "5;a\u{0}b\r\nhello\r\n", "1\r\na\r\n0\r\nT: 1\n\n", "0\r\n\n",
-            "10000000000000000\r\n",
+            "10000000000000000\r\n"
         ] {
             expectError(head + body, "bad_chunk", 400)
         }

@@ -88,7 +88,7 @@ private typealias T = HTTPTestSupport
             "PUT /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1A\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\nDigest: x\r\n\r\n",
             "\r\n\nGET / HTTP/1.0\n\n",
             "GET / HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n",
-            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n"
         ]
         for input in inputs {
             let bytes = Array(input.utf8)

@@ -1,5 +1,5 @@
-import Testing
 import ParleyWire
+import Testing
 
 @Suite struct HTTPResponseParserTests {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -18,7 +18,9 @@ import ParleyWire
 
     @Test func dechunksReadsUntilEOFAndKnowsBodilessAnswers() throws {
         var chunked = HTTPResponseParser()
-        let response = try #require(try chunked.receive(bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: 1\r\n\r\n")))
+        let response = try #require(
+            try chunked.receive(
+                bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: 1\r\n\r\n")))
         #expect(response.body == bytes("abcde"))
         #expect(chunked.leavesConnectionReusable)
         var eof = HTTPResponseParser()
@@ -44,8 +46,10 @@ import ParleyWire
     }
 
     @Test func aConnectionIsReusableOnlyWhenTheAnswerEndsItCleanly() throws {
-        for text in ["HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
-                     "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nX"] {
+        for text in [
+            "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nX"
+        ] {
             var parser = HTTPResponseParser()
             #expect(try parser.receive(bytes(text)) != nil)
             #expect(!parser.leavesConnectionReusable, "\(text)")
@@ -65,7 +69,7 @@ import ParleyWire
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .malformedChunk),
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n", .malformedChunk),
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY", .malformedChunk),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n", .bodyTooLarge),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n", .bodyTooLarge)
     ])
     func rejects(_ text: String, _ code: HTTPResponseParseError.Code) {
         var parser = HTTPResponseParser(bodyLimit: 4)
@@ -79,7 +83,9 @@ import ParleyWire
 
     @Test func boundsTheHeadLinesAndAnEndlessBodyAndReportsTruncation() {
         var head = HTTPResponseParser(headLimit: 100)
-        #expect(throws: HTTPResponseParseError.self) { _ = try head.receive(bytes("HTTP/1.1 200 OK\r\n" + String(repeating: "a", count: 200))) }
+        #expect(throws: HTTPResponseParseError.self) {
+            _ = try head.receive(bytes("HTTP/1.1 200 OK\r\n" + String(repeating: "a", count: 200)))
+        }
         var chunkLine = HTTPResponseParser(headLimit: 100)
         #expect(throws: HTTPResponseParseError.self) {
             _ = try chunkLine.receive(bytes("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1" + String(repeating: " ", count: 200)))

@@ -60,8 +60,9 @@ struct HTTPServerConnectionHarness {
     }
 
     static func response(_ body: String, status: Int = 200) -> Machine.Response {
-        Machine.Response(head: HTTPResponseHead(status: HTTPStatus(status), headers: ["Content-Type": "text/plain"]),
-                         body: Array(body.utf8))
+        Machine.Response(
+            head: HTTPResponseHead(status: HTTPStatus(status), headers: ["Content-Type": "text/plain"]),
+            body: Array(body.utf8))
     }
 
     mutating func perform(_ actions: [Machine.Action]) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 /// HTTP/1.1 connection handling as values: bytes in, actions out, the clock set by the test.
@@ -110,8 +111,11 @@ import Testing
 
     @Test func anAnswerWithoutExpectationReadsPastTheBody() {
         var h = HTTPServerConnectionHarness()
-        h.decide = { head in head.target == "/missing" ? .answer(.error(.notFound, code: "not_found", message: "no"))
-                                                       : .read(maxBodySize: nil) }
+        h.decide = { head in
+            head.target == "/missing"
+                ? .answer(.error(.notFound, code: "not_found", message: "no"))
+                : .read(maxBodySize: nil)
+        }
         h.receive(Self.post("/missing", body: "abc") + Self.get("/b"))
         #expect(h.output.hasPrefix("HTTP/1.1 404 "))
         #expect(h.delivered.map(\.target) == ["/b"])
@@ -129,8 +133,10 @@ import Testing
         #expect(h.offered.isEmpty)
         h.respond(0, "A")
         #expect(h.offered == [.init(slot: 1, target: "/ws", body: "")])
-        h.perform(h.machine.upgradeAccepted(slot: 1, response: Array("HTTP/1.1 101 Switching Protocols\r\n\r\n".utf8),
-                                            now: h.now))
+        h.perform(
+            h.machine.upgradeAccepted(
+                slot: 1, response: Array("HTTP/1.1 101 Switching Protocols\r\n\r\n".utf8),
+                now: h.now))
         #expect(h.output.hasSuffix("HTTP/1.1 101 Switching Protocols\r\n\r\n"))
         #expect(h.leftover == Array("FRAME".utf8))
         #expect(h.answered.last.map { [$0.slot, $0.status] } == [1, 101])
@@ -152,8 +158,9 @@ import Testing
 
     // MARK: Deadlines
 
-    static let clocks = HTTPRequestDeadline.Policy(headTimeout: .seconds(10), bodyTimeout: .seconds(60),
-                                                   minimumBodyRate: 0, bodyGracePeriod: .seconds(5))
+    static let clocks = HTTPRequestDeadline.Policy(
+        headTimeout: .seconds(10), bodyTimeout: .seconds(60),
+        minimumBodyRate: 0, bodyGracePeriod: .seconds(5))
 
     @Test func aSlowHeadGets408MeasuredFromItsFirstByte() {
         var h = HTTPServerConnectionHarness(.init(deadlinePolicy: Self.clocks))
@@ -205,8 +212,9 @@ import Testing
     }
 
     @Test func aBodyBelowTheMinimumRateGets408() {
-        let policy = HTTPRequestDeadline.Policy(headTimeout: .seconds(10), bodyTimeout: nil, minimumBodyRate: 100,
-                                                bodyGracePeriod: .seconds(5))
+        let policy = HTTPRequestDeadline.Policy(
+            headTimeout: .seconds(10), bodyTimeout: nil, minimumBodyRate: 100,
+            bodyGracePeriod: .seconds(5))
         var h = HTTPServerConnectionHarness(.init(deadlinePolicy: policy))
         h.receive("POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
         while !h.closed, let due = h.timer { h.advance(to: due) }

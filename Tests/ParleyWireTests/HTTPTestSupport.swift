@@ -15,7 +15,9 @@ enum HTTPTestSupport {
     }
 
     /// Feeds the bytes one at a time, draining events after each, and merges body pieces.
-    static func eventsByteByByte(_ bytes: [UInt8], limits: HTTPRequestParser.Limits = .init()) -> [HTTPRequestParser
+    static func eventsByteByByte(
+        _ bytes: [UInt8], limits: HTTPRequestParser.Limits = .init()
+    ) -> [HTTPRequestParser
         .Event]
     {
         var parser = HTTPRequestParser(limits: limits)

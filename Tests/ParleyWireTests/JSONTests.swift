@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct JSONTests {
@@ -54,7 +55,7 @@ import Testing
         ("1e", .invalidNumber), ("\"\\x\"", .invalidEscape), ("\"\\ud800\"", .invalidEscape),
         ("\"\\udc00\"", .invalidEscape), ("\"a\nb\"", .controlCharacter), ("tru", .unexpectedEnd),
         ("nul1", .unexpectedByte), ("{} {}", .trailingBytes), ("'a'", .unexpectedByte), ("\"abc", .unexpectedEnd),
-        ("{\"a\":1,}", .unexpectedByte), ("\"\\u12zz\"", .invalidEscape),
+        ("{\"a\":1,}", .unexpectedByte), ("\"\\u12zz\"", .invalidEscape)
     ])
     func rejectsMalformed(text: String, code: JSONError.Code) {
         #expect(throws: JSONError.self) { try JSONParser.parse(text) }

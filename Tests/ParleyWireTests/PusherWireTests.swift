@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 /// Known answers and codecs of the Pusher protocol (shared/docs/pusher-protocol.md).
@@ -10,10 +11,18 @@ import Testing
     @Test func privateChannelKnownAnswer() {
         let auth = PusherSignature.channelAuth(key: key, secret: secret, socketID: socket, channel: "private-foobar")
         #expect(auth == "\(key):58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4")
-        #expect(PusherSignature.verifyChannelAuth(auth, key: key, secret: secret, socketID: socket, channel: "private-foobar", channelData: nil))
-        #expect(!PusherSignature.verifyChannelAuth(auth, key: key, secret: secret, socketID: "1234.1235", channel: "private-foobar", channelData: nil))
-        #expect(!PusherSignature.verifyChannelAuth(auth, key: "other", secret: secret, socketID: socket, channel: "private-foobar", channelData: nil))
-        #expect(!PusherSignature.verifyChannelAuth("nocolon", key: key, secret: secret, socketID: socket, channel: "private-foobar", channelData: nil))
+        #expect(
+            PusherSignature.verifyChannelAuth(auth, key: key, secret: secret, socketID: socket, channel: "private-foobar", channelData: nil)
+        )
+        #expect(
+            !PusherSignature.verifyChannelAuth(
+                auth, key: key, secret: secret, socketID: "1234.1235", channel: "private-foobar", channelData: nil))
+        #expect(
+            !PusherSignature.verifyChannelAuth(
+                auth, key: "other", secret: secret, socketID: socket, channel: "private-foobar", channelData: nil))
+        #expect(
+            !PusherSignature.verifyChannelAuth(
+                "nocolon", key: key, secret: secret, socketID: socket, channel: "private-foobar", channelData: nil))
     }
 
     @Test func presenceChannelKnownAnswer() {
@@ -22,7 +31,9 @@ import Testing
         #expect(auth == "\(key):31935e7d86dba64c2a90aed31fdc61869f9b22ba9d8863bba239c03ca481bc80")
         // The exact bytes are signed: a re-serialisation with other spacing does not verify.
         let respaced = #"{"user_id": 10, "user_info": {"name": "Mr. Channels"}}"#
-        #expect(!PusherSignature.verifyChannelAuth(auth, key: key, secret: secret, socketID: socket, channel: "presence-foobar", channelData: respaced))
+        #expect(
+            !PusherSignature.verifyChannelAuth(
+                auth, key: key, secret: secret, socketID: socket, channel: "presence-foobar", channelData: respaced))
     }
 
     @Test func userSigninKnownAnswer() {
@@ -35,45 +46,73 @@ import Testing
     @Test func httpAPIKnownAnswer() {
         let body = Array(#"{"name":"foo","channels":["project-3"],"data":"{\"some\":\"data\"}"}"#.utf8)
         #expect(PusherRequestSignature.bodyMD5(body) == "ec365a775a4cd0599faeb73354201b6f")
-        let query = PusherQuery([("auth_key", key), ("auth_timestamp", "1353088179"), ("auth_version", "1.0"),
-                                 ("body_md5", "ec365a775a4cd0599faeb73354201b6f")])
+        let query = PusherQuery([
+            ("auth_key", key), ("auth_timestamp", "1353088179"), ("auth_version", "1.0"),
+            ("body_md5", "ec365a775a4cd0599faeb73354201b6f")
+        ])
         let signature = PusherRequestSignature.sign(secret: secret, method: "POST", path: "/apps/3/events", query: query)
         #expect(signature == "da454824c97ba181a32ccc17a72625ba02771f50b50e1e7430e47a1f3f457e6c")
         var signed = query
         signed.parameters.append(.init(key: "auth_signature", rawValue: signature, value: signature))
-        #expect(PusherRequestSignature.verify(method: "POST", path: "/apps/3/events", query: signed, body: body, secret: secret, now: 1353088179) == nil)
-        #expect(PusherRequestSignature.verify(method: "POST", path: "/apps/3/events", query: signed, body: body, secret: secret, now: 1353088179 + 601) == .staleTimestamp)
-        #expect(PusherRequestSignature.verify(method: "POST", path: "/apps/3/events", query: signed, body: body + [0x20], secret: secret, now: 1353088179) == .bodyMD5Mismatch)
-        #expect(PusherRequestSignature.verify(method: "POST", path: "/apps/3/events", query: signed, body: body, secret: "wrong", now: 1353088179) == .badSignature)
-        #expect(PusherRequestSignature.verify(method: "GET", path: "/apps/3/events", query: signed, body: body, secret: secret, now: 1353088179) == .badSignature)
+        #expect(
+            PusherRequestSignature.verify(
+                method: "POST", path: "/apps/3/events", query: signed, body: body, secret: secret, now: 1353088179) == nil)
+        #expect(
+            PusherRequestSignature.verify(
+                method: "POST", path: "/apps/3/events", query: signed, body: body, secret: secret, now: 1353088179 + 601) == .staleTimestamp
+        )
+        #expect(
+            PusherRequestSignature.verify(
+                method: "POST", path: "/apps/3/events", query: signed, body: body + [0x20], secret: secret, now: 1353088179)
+                == .bodyMD5Mismatch)
+        #expect(
+            PusherRequestSignature.verify(
+                method: "POST", path: "/apps/3/events", query: signed, body: body, secret: "wrong", now: 1353088179) == .badSignature)
+        #expect(
+            PusherRequestSignature.verify(method: "GET", path: "/apps/3/events", query: signed, body: body, secret: secret, now: 1353088179)
+                == .badSignature)
         // From the head alone: the signature (which covers body_md5) and the window, not the body.
-        #expect(PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: secret, now: 1353088179) == nil)
-        #expect(PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: "wrong", now: 1353088179) == .badSignature)
-        #expect(PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: secret, now: 1353088179 + 601) == .staleTimestamp)
+        #expect(
+            PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: secret, now: 1353088179) == nil
+        )
+        #expect(
+            PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: "wrong", now: 1353088179)
+                == .badSignature)
+        #expect(
+            PusherRequestSignature.verifyHead(method: "POST", path: "/apps/3/events", query: signed, secret: secret, now: 1353088179 + 601)
+                == .staleTimestamp)
     }
 
     @Test func signatureOverDecodedQueryValues() {
         // The Python library signs `info=user_count,subscription_count` but sends `%2C`.
         let ts = "1700000000"
-        let decoded = PusherQuery([("auth_key", key), ("auth_timestamp", ts), ("auth_version", "1.0"), ("info", "user_count,subscription_count")])
+        let decoded = PusherQuery([
+            ("auth_key", key), ("auth_timestamp", ts), ("auth_version", "1.0"), ("info", "user_count,subscription_count")
+        ])
         let signature = PusherRequestSignature.sign(secret: secret, method: "GET", path: "/apps/3/channels/presence-x", query: decoded)
-        let wire = PusherQuery(parsing: "auth_key=\(key)&auth_timestamp=\(ts)&auth_version=1.0&info=user_count%2Csubscription_count&auth_signature=\(signature)")
+        let wire = PusherQuery(
+            parsing:
+                "auth_key=\(key)&auth_timestamp=\(ts)&auth_version=1.0&info=user_count%2Csubscription_count&auth_signature=\(signature)")
         #expect(wire["info"] == "user_count,subscription_count")
-        #expect(PusherRequestSignature.verify(method: "GET", path: "/apps/3/channels/presence-x", query: wire, body: [], secret: secret, now: 1700000000) == nil)
+        #expect(
+            PusherRequestSignature.verify(
+                method: "GET", path: "/apps/3/channels/presence-x", query: wire, body: [], secret: secret, now: 1700000000) == nil)
         let missing = PusherQuery(parsing: "auth_key=\(key)&auth_version=1.0&auth_signature=\(signature)")
-        #expect(PusherRequestSignature.verify(method: "GET", path: "/x", query: missing, body: [], secret: secret, now: 0) == .missingParameter("auth_timestamp"))
+        #expect(
+            PusherRequestSignature.verify(method: "GET", path: "/x", query: missing, body: [], secret: secret, now: 0)
+                == .missingParameter("auth_timestamp"))
     }
 
     @Test func queryParsingKeepsRawAndDecodedForms() {
         let query = PusherQuery(parsing: "a=1&&b&c=x%2Cy+z&d%5B%5D=%E2%82%AC&e=%zz&f==g&=h&")
         let expected: [PusherQuery.Parameter] = [
             .init(key: "a", rawValue: "1", value: "1"),
-            .init(key: "b", rawValue: "", value: ""),                       // no '=': empty value
+            .init(key: "b", rawValue: "", value: ""),  // no '=': empty value
             .init(key: "c", rawValue: "x%2Cy+z", value: "x,y z"),
-            .init(key: "d[]", rawValue: "%E2%82%AC", value: "€"),           // encoded key, multi-byte value
-            .init(key: "e", rawValue: "%zz", value: "%zz"),                 // malformed escape: kept as received
-            .init(key: "f", rawValue: "=g", value: "=g"),                   // only the first '=' splits
-            .init(key: "", rawValue: "h", value: "h"),
+            .init(key: "d[]", rawValue: "%E2%82%AC", value: "€"),  // encoded key, multi-byte value
+            .init(key: "e", rawValue: "%zz", value: "%zz"),  // malformed escape: kept as received
+            .init(key: "f", rawValue: "=g", value: "=g"),  // only the first '=' splits
+            .init(key: "", rawValue: "h", value: "h")
         ]
         #expect(query.parameters == expected)
         #expect(PusherQuery(parsing: "").parameters.isEmpty)
@@ -140,20 +179,24 @@ import Testing
         #expect(error.data?["code"] == .int(4001) && error.data?["message"] == .string("nope"))
         #expect(try PusherMessage.parse(PusherFrame.error(code: nil, message: "x")).data?["code"] == .null)
 
-        let presence = try PusherMessage.parse(PusherFrame.presenceSubscriptionSucceeded(
-            channel: "presence-a", members: [(id: "1", info: .object(["n": .string("x")])), (id: "2", info: .null)]))
+        let presence = try PusherMessage.parse(
+            PusherFrame.presenceSubscriptionSucceeded(
+                channel: "presence-a", members: [(id: "1", info: .object(["n": .string("x")])), (id: "2", info: .null)]))
         let p = try #require(presence.dataObject?["presence"])
         #expect(p["ids"] == .array([.string("1"), .string("2")]) && p["count"] == .int(2))
         #expect(p["hash"]?["1"]?["n"] == .string("x"))
 
         let event = PusherFrame.channelEvent(event: "text_update", channel: "collabo", data: .string(#"{"text":"hi"}"#))
         #expect(String(decoding: event, as: UTF8.self) == #"{"event":"text_update","channel":"collabo","data":"{\"text\":\"hi\"}"}"#)
-        let client = try PusherMessage.parse(PusherFrame.channelEvent(event: "client-x", channel: "presence-a", data: .object(["a": .int(1)]), userID: "u1"))
+        let client = try PusherMessage.parse(
+            PusherFrame.channelEvent(event: "client-x", channel: "presence-a", data: .object(["a": .int(1)]), userID: "u1"))
         #expect(client.userID == "u1" && client.data == .object(["a": .int(1)]))
         let data: JSONValue = .object(["a": .int(1), "s": .string("q\"\n")])
-        #expect(PusherFrame.channelEvent(event: "e", channel: "c", encodedData: JSONWriter.serialize(data), userID: "u1")
+        #expect(
+            PusherFrame.channelEvent(event: "e", channel: "c", encodedData: JSONWriter.serialize(data), userID: "u1")
                 == PusherFrame.channelEvent(event: "e", channel: "c", data: data, userID: "u1"))
-        #expect(PusherFrame.channelEvent(event: "e", channel: "c", encodedData: JSONWriter.serialize(data))
+        #expect(
+            PusherFrame.channelEvent(event: "e", channel: "c", encodedData: JSONWriter.serialize(data))
                 == PusherFrame.channelEvent(event: "e", channel: "c", data: data))
 
         let signin = try PusherMessage.parse(PusherFrame.signinSuccess(userData: #"{"id":"1"}"#))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct RESPParserTests {
@@ -22,27 +23,35 @@ import Testing
     }
 
     @Test func readsEveryRESP2Type() throws {
-        #expect(try values("+OK\r\n-ERR wrong type\r\n:-42\r\n$5\r\nhe\0lo\r\n$0\r\n\r\n$-1\r\n*-1\r\n") == [
-            .simpleString("OK"), .error("ERR wrong type"), .integer(-42), .bulkString(Array("he\0lo".utf8)),
-            .bulkString([]), .null, .null,
-        ])
+        #expect(
+            try values("+OK\r\n-ERR wrong type\r\n:-42\r\n$5\r\nhe\0lo\r\n$0\r\n\r\n$-1\r\n*-1\r\n") == [
+                .simpleString("OK"), .error("ERR wrong type"), .integer(-42), .bulkString(Array("he\0lo".utf8)),
+                .bulkString([]), .null, .null
+            ])
     }
 
     @Test func readsAPubSubMessageAsRedisSendsIt() throws {
         let wire = "*3\r\n$7\r\nmessage\r\n$13\r\nparley:events\r\n$4\r\n\u{1}\u{2}\r\n\r\n"
-        #expect(try values(wire) == [.array([.bulkString(Array("message".utf8)), .bulkString(Array("parley:events".utf8)),
-                                             .bulkString([1, 2, 13, 10])])])
+        #expect(
+            try values(wire) == [
+                .array([
+                    .bulkString(Array("message".utf8)), .bulkString(Array("parley:events".utf8)),
+                    .bulkString([1, 2, 13, 10])
+                ])
+            ])
     }
 
     @Test func readsRESP3Types() throws {
-        let wire = "_\r\n#t\r\n#f\r\n,3.5\r\n,-inf\r\n(12345678901234567890123\r\n!9\r\nERR oops!\r\n=8\r\ntxt:some\r\n"
+        let wire =
+            "_\r\n#t\r\n#f\r\n,3.5\r\n,-inf\r\n(12345678901234567890123\r\n!9\r\nERR oops!\r\n=8\r\ntxt:some\r\n"
             + "%2\r\n+a\r\n:1\r\n+b\r\n*0\r\n~1\r\n:7\r\n>2\r\n+message\r\n+hi\r\n"
-        #expect(try values(wire) == [
-            .null, .boolean(true), .boolean(false), .double(3.5), .double(-.infinity), .bigNumber("12345678901234567890123"),
-            .error("ERR oops!"), .verbatim(format: "txt", text: Array("some".utf8)),
-            .map([RESPPair(key: .simpleString("a"), value: .integer(1)), RESPPair(key: .simpleString("b"), value: .array([]))]),
-            .set([.integer(7)]), .push([.simpleString("message"), .simpleString("hi")]),
-        ])
+        #expect(
+            try values(wire) == [
+                .null, .boolean(true), .boolean(false), .double(3.5), .double(-.infinity), .bigNumber("12345678901234567890123"),
+                .error("ERR oops!"), .verbatim(format: "txt", text: Array("some".utf8)),
+                .map([RESPPair(key: .simpleString("a"), value: .integer(1)), RESPPair(key: .simpleString("b"), value: .array([]))]),
+                .set([.integer(7)]), .push([.simpleString("message"), .simpleString("hi")])
+            ])
     }
 
     @Test func dropsAttributesAndKeepsTheValueTheyAnnotate() throws {
@@ -51,9 +60,10 @@ import Testing
     }
 
     @Test func nestedAggregatesAssembleInOrder() throws {
-        #expect(try values("*2\r\n*2\r\n:1\r\n*0\r\n%1\r\n+k\r\n*1\r\n_\r\n") == [
-            .array([.array([.integer(1), .array([])]), .map([RESPPair(key: .simpleString("k"), value: .array([.null]))])]),
-        ])
+        #expect(
+            try values("*2\r\n*2\r\n:1\r\n*0\r\n%1\r\n+k\r\n*1\r\n_\r\n") == [
+                .array([.array([.integer(1), .array([])]), .map([RESPPair(key: .simpleString("k"), value: .array([.null]))])])
+            ])
     }
 
     @Test func theSameValuesWhateverTheReadsAre() throws {
@@ -125,7 +135,7 @@ import Testing
             .simpleString("OK"), .error("ERR x"), .integer(Int64.min), .bulkString([0, 13, 10, 255]), .null,
             .boolean(true), .double(-2.5), .double(.infinity), .bigNumber("-123"), .verbatim(format: "mkd", text: Array("# hi".utf8)),
             .array([.integer(1), .array([])]), .set([.null]), .push([.bulkString(Array("message".utf8))]),
-            .map([RESPPair(key: .bulkString([1]), value: .map([]))]),
+            .map([RESPPair(key: .bulkString([1]), value: .map([]))])
         ]
         for sample in samples {
             var parser = RESPParser()

@@ -1,19 +1,24 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct RedisConnectionStateMachineTests {
     typealias Machine = RedisConnectionStateMachine
 
-    private func machine(_ url: String = "redis://127.0.0.1:6379", seed: UInt64 = 7,
-                         configure: (inout RedisConnectionConfiguration) -> Void = { _ in }) throws -> Machine {
+    private func machine(
+        _ url: String = "redis://127.0.0.1:6379", seed: UInt64 = 7,
+        configure: (inout RedisConnectionConfiguration) -> Void = { _ in }
+    ) throws -> Machine {
         var configuration = RedisConnectionConfiguration(url: try RedisURL(parsing: url))
         configure(&configuration)
         return Machine(configuration: configuration, seed: seed)
     }
 
     /// A machine whose connection is open and logged in at time 0.
-    private func ready(_ url: String = "redis://127.0.0.1:6379",
-                       configure: (inout RedisConnectionConfiguration) -> Void = { _ in }) throws -> Machine {
+    private func ready(
+        _ url: String = "redis://127.0.0.1:6379",
+        configure: (inout RedisConnectionConfiguration) -> Void = { _ in }
+    ) throws -> Machine {
         var m = try machine(url, configure: configure)
         _ = m.start(now: 0)
         _ = m.connected(now: 0)
@@ -101,11 +106,12 @@ import Testing
         let replies = Array("+OK\r\n-WRONGTYPE Operation against a key holding the wrong kind of value\r\n$1\r\n1\r\n".utf8)
         var actions: [Machine.Action] = []
         for byte in replies { actions += m.receive([byte], now: 2) }
-        #expect(actions == [
-            .succeed(1, .simpleString("OK")),
-            .fail(2, RedisError(.serverError, "WRONGTYPE Operation against a key holding the wrong kind of value")),
-            .succeed(3, .bulkString(Array("1".utf8))),
-        ])
+        #expect(
+            actions == [
+                .succeed(1, .simpleString("OK")),
+                .fail(2, RedisError(.serverError, "WRONGTYPE Operation against a key holding the wrong kind of value")),
+                .succeed(3, .bulkString(Array("1".utf8)))
+            ])
         #expect(m.phase == .ready)
     }
 
@@ -181,17 +187,20 @@ import Testing
         #expect(m.subscribe([b, p, a], now: 1) == [.write(command("SUBSCRIBE", "a", "b") + command("PSUBSCRIBE", "room:*"))])
         #expect(errorCode(m.send(RESPCommand("GET", "k"), id: 1, now: 1), id: 1) == .subscriberMode)
         #expect(m.send(RESPCommand("PING"), id: 2, now: 1) == [.write(command("PING"))])
-        let confirmations = "*3\r\n$9\r\nsubscribe\r\n$1\r\na\r\n:1\r\n*3\r\n$9\r\nsubscribe\r\n$1\r\nb\r\n:2\r\n"
+        let confirmations =
+            "*3\r\n$9\r\nsubscribe\r\n$1\r\na\r\n:1\r\n*3\r\n$9\r\nsubscribe\r\n$1\r\nb\r\n:2\r\n"
             + "*3\r\n$10\r\npsubscribe\r\n$6\r\nroom:*\r\n:3\r\n"
         #expect(m.receive(Array(confirmations.utf8), now: 2) == [.subscribed(a), .subscribed(b), .subscribed(p)])
-        let traffic = "*3\r\n$7\r\nmessage\r\n$1\r\na\r\n$3\r\nh\0i\r\n"
+        let traffic =
+            "*3\r\n$7\r\nmessage\r\n$1\r\na\r\n$3\r\nh\0i\r\n"
             + "*4\r\n$8\r\npmessage\r\n$6\r\nroom:*\r\n$6\r\nroom:1\r\n$0\r\n\r\n"
             + "*2\r\n$4\r\npong\r\n$0\r\n\r\n"
-        #expect(m.receive(Array(traffic.utf8), now: 3) == [
-            .message(RedisPubSubMessage(channel: Array("a".utf8), payload: Array("h\0i".utf8))),
-            .message(RedisPubSubMessage(channel: Array("room:1".utf8), pattern: Array("room:*".utf8), payload: [])),
-            .succeed(2, .array([.bulkString(Array("pong".utf8)), .bulkString([])])),
-        ])
+        #expect(
+            m.receive(Array(traffic.utf8), now: 3) == [
+                .message(RedisPubSubMessage(channel: Array("a".utf8), payload: Array("h\0i".utf8))),
+                .message(RedisPubSubMessage(channel: Array("room:1".utf8), pattern: Array("room:*".utf8), payload: [])),
+                .succeed(2, .array([.bulkString(Array("pong".utf8)), .bulkString([])]))
+            ])
         #expect(m.subscribe([a], now: 4) == [.subscribed(a)])
     }
 
@@ -231,15 +240,18 @@ import Testing
         let deadline = try #require(m.nextDeadline)
         #expect(m.tick(now: deadline) == [.connect(host: "127.0.0.1", port: 6379)])
         #expect(m.connected(now: deadline + 1) == [.ready, .write(command("SUBSCRIBE", "a") + command("PSUBSCRIBE", "p*"))])
-        let again = m.receive(Array("*3\r\n$9\r\nsubscribe\r\n$1\r\na\r\n:1\r\n*3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:2\r\n".utf8),
-                              now: deadline + 2)
+        let again = m.receive(
+            Array("*3\r\n$9\r\nsubscribe\r\n$1\r\na\r\n:1\r\n*3\r\n$10\r\npsubscribe\r\n$2\r\np*\r\n:2\r\n".utf8),
+            now: deadline + 2)
         #expect(again == [.subscribed(a), .subscribed(p)])
     }
 
     // MARK: Timers and reconnects
 
     @Test func aReplyThatDoesNotComeInTimeClosesTheConnection() throws {
-        var m = try ready { $0.replyTimeout = 2000; $0.pingInterval = nil }
+        var m = try ready {
+            $0.replyTimeout = 2000; $0.pingInterval = nil
+        }
         _ = m.send(RESPCommand("GET", "a"), id: 1, now: 100)
         #expect(m.nextDeadline == 2100)
         #expect(m.tick(now: 2099) == [])
@@ -249,7 +261,9 @@ import Testing
     }
 
     @Test func aQuietConnectionIsPingedAndASilentServerTimesOut() throws {
-        var m = try ready { $0.replyTimeout = 1000; $0.pingInterval = 5000 }
+        var m = try ready {
+            $0.replyTimeout = 1000; $0.pingInterval = 5000
+        }
         #expect(m.nextDeadline == 5000)
         #expect(m.tick(now: 4999) == [])
         #expect(m.tick(now: 5000) == [.write(command("PING"))])
@@ -260,7 +274,9 @@ import Testing
     }
 
     @Test func reconnectsBackOffExponentiallyWithSeededJitterUpToTheCap() throws {
-        var m = try ready { $0.reconnectInitialDelay = 100; $0.reconnectMaxDelay = 1000 }
+        var m = try ready {
+            $0.reconnectInitialDelay = 100; $0.reconnectMaxDelay = 1000
+        }
         var random = SplitMix64(seed: 7)
         var now: Int64 = 10
         _ = m.connectionClosed(nil, now: now)

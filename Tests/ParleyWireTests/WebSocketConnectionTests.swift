@@ -1,11 +1,14 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct WebSocketConnectionTests {
     typealias Action = WebSocketConnection.Action
 
-    static func server(maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
-                       deflate: WebSocketDeflateParameters? = nil) -> WebSocketConnection {
+    static func server(
+        maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
+        deflate: WebSocketDeflateParameters? = nil
+    ) -> WebSocketConnection {
         WebSocketConnection(role: .server, options: WebSocketOptions(maxMessageSize: maxMessageSize, deflate: deflate))
     }
 
@@ -46,13 +49,15 @@ import Testing
     }
 
     @Test func reservedBitsAndOpcodes() {
-        #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], rsv: 0b010)) == 1002) // RSV2
-        #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], rsv: 0b001)) == 1002) // RSV3
-        #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], rsv: 0b100)) == 1002) // RSV1 without deflate
+        #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], rsv: 0b010)) == 1002)  // RSV2
+        #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], rsv: 0b001)) == 1002)  // RSV3
+        #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], rsv: 0b100)) == 1002)  // RSV1 without deflate
         let deflate = WebSocketDeflateParameters()
         // RSV1 only on the first frame of a data message.
-        #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], fin: false) + WSWire.client(0x0, [0x61], rsv: 0b100),
-                                     deflate: deflate) == 1002)
+        #expect(
+            Self.serverCloseCode(
+                WSWire.client(0x1, [0x61], fin: false) + WSWire.client(0x0, [0x61], rsv: 0b100),
+                deflate: deflate) == 1002)
         #expect(Self.serverCloseCode(WSWire.client(0x9, [], rsv: 0b100), deflate: deflate) == 1002)
         #expect(Self.serverCloseCode(WSWire.client(0x1, [0x61], rsv: 0b010), deflate: deflate) == 1002)
         for opcode: UInt8 in [3, 4, 5, 6, 7, 0xB, 0xC, 0xD, 0xE, 0xF] {
@@ -76,7 +81,8 @@ import Testing
 
     @Test func fragmentationWithInterleavedPing() throws {
         var connection = Self.server()
-        let bytes = WSWire.client(0x1, Array("Hel".utf8), fin: false)
+        let bytes =
+            WSWire.client(0x1, Array("Hel".utf8), fin: false)
             + WSWire.client(0x9, Array("are you there".utf8))
             + WSWire.client(0x0, Array("lo, ".utf8), fin: false)
             + WSWire.client(0xA, [])
@@ -97,7 +103,8 @@ import Testing
     }
 
     @Test func byteByByteFeedingGivesTheSameActions() {
-        let stream = WSWire.client(0x1, Array("κόσμε".utf8), fin: false) + WSWire.client(0x9, [1, 2, 3])
+        let stream =
+            WSWire.client(0x1, Array("κόσμε".utf8), fin: false) + WSWire.client(0x9, [1, 2, 3])
             + WSWire.client(0x0, Array(" and more".utf8)) + WSWire.client(0x2, [UInt8](repeating: 5, count: 300))
             + WSWire.client(0x2, [UInt8](repeating: 6, count: 70_000))
             + WSWire.client(0x8, WSWire.closePayload(1000, "done"))
@@ -113,8 +120,9 @@ import Testing
         let euro: [UInt8] = [0xE2, 0x82, 0xAC]
         for cut in 1..<3 {
             var connection = Self.server()
-            let actions = connection.receive(WSWire.client(0x1, [0x61] + euro[..<cut], fin: false)
-                                             + WSWire.client(0x0, Array(euro[cut...]) + [0x62]))
+            let actions = connection.receive(
+                WSWire.client(0x1, [0x61] + euro[..<cut], fin: false)
+                    + WSWire.client(0x0, Array(euro[cut...]) + [0x62]))
             #expect(actions == [.message(.text("a€b"))], "cut \(cut)")
         }
         // The same split with a bad continuation byte fails with 1007.
@@ -176,8 +184,9 @@ import Testing
         #expect(connection.close() == [], "a second close sends nothing")
         #expect(connection.send(text: "x") == [] && connection.ping() == [])
         // Data and pings after our close are ignored; the peer's close completes the handshake.
-        let actions = connection.receive(WSWire.client(0x1, Array("ignored".utf8)) + WSWire.client(0x9, [1])
-                                         + WSWire.client(0x8, WSWire.closePayload(1001)))
+        let actions = connection.receive(
+            WSWire.client(0x1, Array("ignored".utf8)) + WSWire.client(0x9, [1])
+                + WSWire.client(0x8, WSWire.closePayload(1001)))
         #expect(actions == [.ping([1]), .closed(code: .goingAway, reason: "")])
         #expect(connection.state == .closed)
     }
@@ -186,8 +195,9 @@ import Testing
         var connection = Self.server()
         #expect(connection.receive(WSWire.client(0x1, Array("part".utf8), fin: false)) == [])
         _ = connection.close()
-        let actions = connection.receive(WSWire.client(0x0, Array(" two".utf8), fin: false) + WSWire.client(0x0, [0xFF])
-                                         + WSWire.client(0x8, WSWire.closePayload(1000)))
+        let actions = connection.receive(
+            WSWire.client(0x0, Array(" two".utf8), fin: false) + WSWire.client(0x0, [0xFF])
+                + WSWire.client(0x8, WSWire.closePayload(1000)))
         #expect(actions == [.closed(code: .normalClosure, reason: "")])
     }
 
@@ -200,7 +210,7 @@ import Testing
 
     @Test func closeReasonIsTruncatedOnACharacterBoundary() throws {
         var connection = Self.server()
-        let reason = String(repeating: "é", count: 100) // 200 bytes
+        let reason = String(repeating: "é", count: 100)  // 200 bytes
         let frame = try #require(WSWire.decode(connection.close(code: .normalClosure, reason: reason)))
         #expect(frame.payload.count == 2 + 122)
         #expect(String(validating: frame.payload[2...], as: UTF8.self) == String(repeating: "é", count: 61))
@@ -213,7 +223,7 @@ import Testing
         var atLimit = Self.server()
         #expect(atLimit.receive(WSWire.client(0x2, [UInt8](repeating: 1, count: limit))).messages.count == 1)
         // Rejected as soon as the header announces too much: no payload is sent here.
-        let header = Array(WSWire.client(0x2, [UInt8](repeating: 1, count: limit + 1)).prefix(14)) // 2 + 8 + mask
+        let header = Array(WSWire.client(0x2, [UInt8](repeating: 1, count: limit + 1)).prefix(14))  // 2 + 8 + mask
         var early = Self.server()
         #expect(early.receive(header).closeCode == 1009)
         // A 64-bit length far beyond anything.
@@ -222,13 +232,15 @@ import Testing
         #expect(Self.serverCloseCode([0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4]) == 1002)
         // Fragments adding up to too much.
         var fragments = Self.server(maxMessageSize: 100)
-        let parts = WSWire.client(0x1, [UInt8](repeating: 0x61, count: 60), fin: false)
+        let parts =
+            WSWire.client(0x1, [UInt8](repeating: 0x61, count: 60), fin: false)
             + WSWire.client(0x0, [UInt8](repeating: 0x61, count: 41))
         #expect(fragments.receive(parts).closeCode == 1009)
         // Control frames do not count against the message.
         var withPing = Self.server(maxMessageSize: 10)
-        let ok = withPing.receive(WSWire.client(0x1, Array("12345".utf8), fin: false) + WSWire.client(0x9, [UInt8](repeating: 0, count: 100))
-                                  + WSWire.client(0x0, Array("67890".utf8)))
+        let ok = withPing.receive(
+            WSWire.client(0x1, Array("12345".utf8), fin: false) + WSWire.client(0x9, [UInt8](repeating: 0, count: 100))
+                + WSWire.client(0x0, Array("67890".utf8)))
         #expect(ok.messages == [.text("1234567890")])
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 /// Sides that reset after every message borrow their zlib stream from the shared pool for

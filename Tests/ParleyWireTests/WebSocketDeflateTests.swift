@@ -1,11 +1,15 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct WebSocketDeflateTests {
     typealias Action = WebSocketConnection.Action
 
-    static func pair(_ parameters: WebSocketDeflateParameters, maxMessageSize: Int = 1 << 20)
-        -> (server: WebSocketConnection, client: WebSocketConnection) {
+    static func pair(
+        _ parameters: WebSocketDeflateParameters, maxMessageSize: Int = 1 << 20
+    )
+        -> (server: WebSocketConnection, client: WebSocketConnection)
+    {
         let options = WebSocketOptions(maxMessageSize: maxMessageSize, deflate: parameters)
         return (WebSocketConnection(role: .server, options: options), WebSocketConnection(role: .client, options: options))
     }
@@ -15,21 +19,25 @@ import Testing
         // RFC 7692 §7.2.3.1 and §7.2.3.2 (the second message reuses the LZ77 window).
         #expect(server.send(text: "Hello") == [0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00])
         #expect(server.send(text: "Hello") == [0xC1, 0x05, 0xF2, 0x00, 0x11, 0x00, 0x00])
-        let received = client.receive([0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00,
-                                       0xC1, 0x05, 0xF2, 0x00, 0x11, 0x00, 0x00])
+        let received = client.receive([
+            0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00,
+            0xC1, 0x05, 0xF2, 0x00, 0x11, 0x00, 0x00
+        ])
         #expect(received == [.message(.text("Hello")), .message(.text("Hello"))])
     }
 
     @Test func rfc7692OtherEncodingsOfHello() {
         let frames: [[UInt8]] = [
-            [0xC1, 0x0B, 0x00, 0x05, 0x00, 0xFA, 0xFF, 0x48, 0x65, 0x6C, 0x6C, 0x6F, 0x00],     // stored block
-            [0xC1, 0x08, 0xF3, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x00],                         // BFINAL set
-            [0xC1, 0x0D, 0xF2, 0x48, 0x05, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xCA, 0xC9, 0xC9, 0x07, 0x00], // two blocks
-            [0x41, 0x03, 0xF2, 0x48, 0xCD, 0x80, 0x04, 0xC9, 0xC9, 0x07, 0x00],                   // fragmented
+            [0xC1, 0x0B, 0x00, 0x05, 0x00, 0xFA, 0xFF, 0x48, 0x65, 0x6C, 0x6C, 0x6F, 0x00],  // stored block
+            [0xC1, 0x08, 0xF3, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x00],  // BFINAL set
+            [0xC1, 0x0D, 0xF2, 0x48, 0x05, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xCA, 0xC9, 0xC9, 0x07, 0x00],  // two blocks
+            [0x41, 0x03, 0xF2, 0x48, 0xCD, 0x80, 0x04, 0xC9, 0xC9, 0x07, 0x00]  // fragmented
         ]
         for frame in frames {
-            var client = WebSocketConnection(role: .client, options: WebSocketOptions(
-                deflate: WebSocketDeflateParameters(serverNoContextTakeover: true)))
+            var client = WebSocketConnection(
+                role: .client,
+                options: WebSocketOptions(
+                    deflate: WebSocketDeflateParameters(serverNoContextTakeover: true)))
             #expect(client.receive(frame) == [.message(.text("Hello"))], "\(frame)")
             #expect(receiveByteByByte(&client, frame) == [.message(.text("Hello"))], "\(frame) byte by byte")
         }
@@ -46,8 +54,11 @@ import Testing
         // zlib emits nothing for an empty sync flush right after another one.
         var (server, client) = Self.pair(WebSocketDeflateParameters())
         let frames = server.send(text: "Hello") + server.send(binary: []) + server.send(text: "") + server.send(text: "Hello")
-        #expect(client.receive(frames) == [.message(.text("Hello")), .message(.binary([])), .message(.text("")),
-                                           .message(.text("Hello"))])
+        #expect(
+            client.receive(frames) == [
+                .message(.text("Hello")), .message(.binary([])), .message(.text("")),
+                .message(.text("Hello"))
+            ])
     }
 
     static let contextCases: [WebSocketDeflateParameters] = [
@@ -55,7 +66,7 @@ import Testing
         WebSocketDeflateParameters(serverNoContextTakeover: true, clientNoContextTakeover: true),
         WebSocketDeflateParameters(serverNoContextTakeover: true),
         WebSocketDeflateParameters(clientNoContextTakeover: true, serverMaxWindowBits: 8, clientMaxWindowBits: 8),
-        WebSocketDeflateParameters(serverMaxWindowBits: 9, clientMaxWindowBits: 12),
+        WebSocketDeflateParameters(serverMaxWindowBits: 9, clientMaxWindowBits: 12)
     ]
 
     @Test(arguments: contextCases)
@@ -65,8 +76,8 @@ import Testing
             .text(String(repeating: "the quick brown fox jumps over the lazy dog ", count: 50)),
             .text("κόσμε € 𝄞"),
             .binary((0..<5000).map { UInt8(truncatingIfNeeded: $0 % 251) }),
-            .binary(Digest.randomBytes(3000)), // incompressible
-            .text(String(repeating: "the quick brown fox jumps over the lazy dog ", count: 50)),
+            .binary(Digest.randomBytes(3000)),  // incompressible
+            .text(String(repeating: "the quick brown fox jumps over the lazy dog ", count: 50))
         ]
         for message in messages {
             let fromServer: [UInt8], fromClient: [UInt8]
@@ -99,14 +110,18 @@ import Testing
         var (server, client) = Self.pair(WebSocketDeflateParameters())
         let stream = client.send(text: text) + client.send(text: text) + client.send(text: text)
         #expect(server.receive(stream).messages == [.text(text), .text(text), .text(text)])
-        var resettingServer = WebSocketConnection(role: .server, options: WebSocketOptions(
-            deflate: WebSocketDeflateParameters(clientNoContextTakeover: true)))
+        var resettingServer = WebSocketConnection(
+            role: .server,
+            options: WebSocketOptions(
+                deflate: WebSocketDeflateParameters(clientNoContextTakeover: true)))
         #expect(resettingServer.receive(stream).closeCode == 1007)
     }
 
     @Test func compressionThresholdSendsSmallMessagesPlain() {
-        var server = WebSocketConnection(role: .server, options: WebSocketOptions(
-            deflate: WebSocketDeflateParameters(), compressionThreshold: 64))
+        var server = WebSocketConnection(
+            role: .server,
+            options: WebSocketOptions(
+                deflate: WebSocketDeflateParameters(), compressionThreshold: 64))
         #expect(server.send(text: "tiny") == WebSocketFrame.serverText("tiny"))
         #expect(server.send(text: String(repeating: "x", count: 100))[0] == 0xC1)
     }
@@ -137,11 +152,13 @@ import Testing
         var (_, client) = Self.pair(WebSocketDeflateParameters())
         let payload = [UInt8](repeating: 3, count: 1000)
         let frame = client.send(binary: payload)
-        var exact = WebSocketConnection(role: .server, options: WebSocketOptions(maxMessageSize: 1000, deflate: WebSocketDeflateParameters()))
+        var exact = WebSocketConnection(
+            role: .server, options: WebSocketOptions(maxMessageSize: 1000, deflate: WebSocketDeflateParameters()))
         #expect(exact.receive(frame) == [.message(.binary(payload))])
         var (_, again) = Self.pair(WebSocketDeflateParameters())
         let sameFrame = again.send(binary: payload)
-        var under = WebSocketConnection(role: .server, options: WebSocketOptions(maxMessageSize: 999, deflate: WebSocketDeflateParameters()))
+        var under = WebSocketConnection(
+            role: .server, options: WebSocketOptions(maxMessageSize: 999, deflate: WebSocketDeflateParameters()))
         #expect(under.receive(sameFrame).closeCode == 1009)
     }
 

@@ -1,13 +1,19 @@
 import Testing
+
 @testable import ParleyWire
 
 /// A message must end: endless fragments (empty ones cost nothing against the size limit)
 /// close the connection with 1008 instead of keeping it busy forever.
 @Suite struct WebSocketFragmentLimitTests {
-    static func server(deflate: WebSocketDeflateParameters? = nil, fragments: Int = WebSocketOptions.defaultMaxFragmentsPerMessage,
-                       empty: Int = WebSocketOptions.defaultMaxEmptyFragmentsPerMessage) -> WebSocketConnection {
-        WebSocketConnection(role: .server, options: WebSocketOptions(deflate: deflate, maxFragmentsPerMessage: fragments,
-                                                                     maxEmptyFragmentsPerMessage: empty))
+    static func server(
+        deflate: WebSocketDeflateParameters? = nil, fragments: Int = WebSocketOptions.defaultMaxFragmentsPerMessage,
+        empty: Int = WebSocketOptions.defaultMaxEmptyFragmentsPerMessage
+    ) -> WebSocketConnection {
+        WebSocketConnection(
+            role: .server,
+            options: WebSocketOptions(
+                deflate: deflate, maxFragmentsPerMessage: fragments,
+                maxEmptyFragmentsPerMessage: empty))
     }
 
     /// Feeds `frame` until the connection closes or `attempts` run out; returns the close
@@ -36,7 +42,7 @@ import Testing
         let written = try #require(actions.compactMap(\.written).last)
         let frame = try #require(WSWire.decode(written))
         #expect(frame.opcode == 0x8)
-        #expect(Array(frame.payload.prefix(2)) == [0x03, 0xF0]) // 1008
+        #expect(Array(frame.payload.prefix(2)) == [0x03, 0xF0])  // 1008
         #expect(actions.closeCode == 1008)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct WebSocketFrameTests {
@@ -8,8 +9,9 @@ import Testing
     @Test func rfc6455Examples() {
         // RFC 6455 §5.7.
         #expect(WebSocketFrame(opcode: .text, payload: Self.hello).encoded() == [0x81, 0x05, 0x48, 0x65, 0x6C, 0x6C, 0x6F])
-        #expect(WebSocketFrame(opcode: .text, payload: Self.hello).encoded(maskKey: Self.rfcKey)
-            == [0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58])
+        #expect(
+            WebSocketFrame(opcode: .text, payload: Self.hello).encoded(maskKey: Self.rfcKey)
+                == [0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58])
         #expect(WebSocketFrame(fin: false, opcode: .text, payload: Array("Hel".utf8)).encoded() == [0x01, 0x03, 0x48, 0x65, 0x6C])
         #expect(WebSocketFrame(opcode: .continuation, payload: Array("lo".utf8)).encoded() == [0x80, 0x02, 0x6C, 0x6F])
         #expect(WebSocketFrame(opcode: .ping, payload: Self.hello).encoded() == [0x89, 0x05, 0x48, 0x65, 0x6C, 0x6C, 0x6F])
@@ -82,7 +84,7 @@ import Testing
             keys.insert(frame.mask)
             #expect(server.receive(bytes).messages == [.text("message \(index)")])
         }
-        #expect(keys.count > 90) // 100 random 32-bit keys: collisions are vanishingly rare
+        #expect(keys.count > 90)  // 100 random 32-bit keys: collisions are vanishingly rare
         let ping = try #require(WSWire.decode(client.ping([1, 2])))
         #expect(ping.masked && ping.opcode == 0x9 && ping.payload == [1, 2])
         let serverFrame = try #require(WSWire.decode(server.send(text: "x")))
@@ -96,17 +98,17 @@ import Testing
         }
         #expect(valid(Array("plain ascii that is longer than eight bytes".utf8)))
         #expect(valid(Array("κόσμε €𝄞 ✓".utf8)))
-        #expect(valid([0xF4, 0x8F, 0xBF, 0xBF])) // U+10FFFF
-        #expect(valid([0xED, 0x9F, 0xBF]))       // U+D7FF
-        #expect(!valid([0xC0, 0xAF]))             // overlong
-        #expect(!valid([0xE0, 0x80, 0xAF]))       // overlong
-        #expect(!valid([0xF0, 0x80, 0x80, 0xAF])) // overlong
-        #expect(!valid([0xED, 0xA0, 0x80]))       // surrogate
-        #expect(!valid([0xF4, 0x90, 0x80, 0x80])) // above U+10FFFF
+        #expect(valid([0xF4, 0x8F, 0xBF, 0xBF]))  // U+10FFFF
+        #expect(valid([0xED, 0x9F, 0xBF]))  // U+D7FF
+        #expect(!valid([0xC0, 0xAF]))  // overlong
+        #expect(!valid([0xE0, 0x80, 0xAF]))  // overlong
+        #expect(!valid([0xF0, 0x80, 0x80, 0xAF]))  // overlong
+        #expect(!valid([0xED, 0xA0, 0x80]))  // surrogate
+        #expect(!valid([0xF4, 0x90, 0x80, 0x80]))  // above U+10FFFF
         #expect(!valid([0xF5, 0x80, 0x80, 0x80]))
         #expect(!valid([0x80]))
         #expect(!valid([0xFF]))
-        #expect(!valid([0xE2, 0x82]))             // truncated
+        #expect(!valid([0xE2, 0x82]))  // truncated
         // Split anywhere, the verdict is the same.
         let text = Array("aé€𝄞z".utf8)
         for cut in 0...text.count {
@@ -116,11 +118,16 @@ import Testing
     }
 
     @Test func closeCodeNamesAndWireValidity() {
-        let named: [WebSocketCloseCode] = [.normalClosure, .goingAway, .protocolError, .unsupportedData,
-                                           .invalidPayload, .policyViolation, .messageTooBig, .internalError]
+        let named: [WebSocketCloseCode] = [
+            .normalClosure, .goingAway, .protocolError, .unsupportedData,
+            .invalidPayload, .policyViolation, .messageTooBig, .internalError
+        ]
         #expect(named.map(\.rawValue) == [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1011])
-        #expect(named.map(\.name) == ["normal_closure", "going_away", "protocol_error", "unsupported_data",
-                                      "invalid_payload", "policy_violation", "message_too_big", "internal_error"])
+        #expect(
+            named.map(\.name) == [
+                "normal_closure", "going_away", "protocol_error", "unsupported_data",
+                "invalid_payload", "policy_violation", "message_too_big", "internal_error"
+            ])
         #expect(named.allSatisfy { $0.isValidOnWire })
         for invalid: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535] {
             #expect(!WebSocketCloseCode(invalid).isValidOnWire, "\(invalid)")

@@ -1,14 +1,17 @@
 import Testing
+
 @testable import ParleyWire
 
 @Suite struct WebSocketServerHandshakeTests {
     static let rfcKey = "dGhlIHNhbXBsZSBub25jZQ=="
 
-    static func request(_ extra: [(String, String)] = [], drop: Set<String> = [], method: HTTPMethod = .GET,
-                        version: HTTPVersion = .http1_1) -> HTTPRequestHead {
+    static func request(
+        _ extra: [(String, String)] = [], drop: Set<String> = [], method: HTTPMethod = .GET,
+        version: HTTPVersion = .http1_1
+    ) -> HTTPRequestHead {
         var pairs: [(String, String)] = [
             ("Host", "server.example.com"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
-            ("Sec-WebSocket-Key", rfcKey), ("Sec-WebSocket-Version", "13"),
+            ("Sec-WebSocket-Key", rfcKey), ("Sec-WebSocket-Version", "13")
         ]
         pairs.removeAll { drop.contains($0.0) }
         return HTTPRequestHead(method: method, target: "/chat?x=1", version: version, headers: HTTPHeaders(pairs + extra))
@@ -68,7 +71,7 @@ import Testing
             (Self.request([("Sec-WebSocket-Key", "not base64 at all!!")], drop: ["Sec-WebSocket-Key"]), .invalidKey),
             (Self.request([("Sec-WebSocket-Key", Self.rfcKey)]), .invalidKey),
             (Self.request([("Sec-WebSocket-Extensions", "permessage-deflate; =")]), .invalidExtensions),
-            (Self.request([("Sec-WebSocket-Extensions", "permessage-deflate; x=\"open")]), .invalidExtensions),
+            (Self.request([("Sec-WebSocket-Extensions", "permessage-deflate; x=\"open")]), .invalidExtensions)
         ]
         for (request, code) in cases {
             let error = try #require(Self.failure(request), "expected \(code)")
@@ -79,8 +82,10 @@ import Testing
     }
 
     @Test func subprotocolsAndOriginAreExposed() throws {
-        let request = Self.request([("Sec-WebSocket-Protocol", "chat.v2, Chat"), ("Sec-WebSocket-Protocol", "pusher"),
-                                    ("Origin", "https://app.example")])
+        let request = Self.request([
+            ("Sec-WebSocket-Protocol", "chat.v2, Chat"), ("Sec-WebSocket-Protocol", "pusher"),
+            ("Origin", "https://app.example")
+        ])
         let handshake = try WebSocketServerHandshake(request: request)
         #expect(handshake.requestedSubprotocols == ["chat.v2", "Chat", "pusher"])
         #expect(handshake.origin == "https://app.example")
@@ -89,7 +94,7 @@ import Testing
         let byPreference = handshake.accept(supportedSubprotocols: ["pusher", "chat.v2"])
         #expect(byPreference.subprotocol == "pusher")
         #expect(byPreference.response.headers.first("Sec-WebSocket-Protocol") == "pusher")
-        #expect(handshake.accept(supportedSubprotocols: ["chat"]).subprotocol == nil) // case-sensitive
+        #expect(handshake.accept(supportedSubprotocols: ["chat"]).subprotocol == nil)  // case-sensitive
         #expect(handshake.accept(supportedSubprotocols: ["chat"]).response.headers.first("Sec-WebSocket-Protocol") == nil)
 
         #expect(throws: WebSocketHandshakeError(.subprotocolNotRequested, "subprotocol mqtt was not requested")) {
@@ -111,20 +116,28 @@ import Testing
     static let matrix: [(offer: String, policy: WebSocketDeflateOptions, response: String?)] = [
         ("permessage-deflate", .init(), "permessage-deflate"),
         ("permessage-deflate; client_max_window_bits", .init(), "permessage-deflate"),
-        ("permessage-deflate; client_max_window_bits", .init(clientMaxWindowBits: 10),
-         "permessage-deflate; client_max_window_bits=10"),
+        (
+            "permessage-deflate; client_max_window_bits", .init(clientMaxWindowBits: 10),
+            "permessage-deflate; client_max_window_bits=10"
+        ),
         ("permessage-deflate; client_max_window_bits=12", .init(), "permessage-deflate; client_max_window_bits=12"),
-        ("permessage-deflate; client_max_window_bits=12", .init(clientMaxWindowBits: 9),
-         "permessage-deflate; client_max_window_bits=9"),
+        (
+            "permessage-deflate; client_max_window_bits=12", .init(clientMaxWindowBits: 9),
+            "permessage-deflate; client_max_window_bits=9"
+        ),
         ("permessage-deflate", .init(clientMaxWindowBits: 10), nil),
         ("permessage-deflate; server_max_window_bits=10", .init(), "permessage-deflate; server_max_window_bits=10"),
         ("permessage-deflate; server_max_window_bits=8", .init(), "permessage-deflate; server_max_window_bits=8"),
-        ("permessage-deflate; server_max_window_bits=12", .init(serverMaxWindowBits: 10),
-         "permessage-deflate; server_max_window_bits=10"),
+        (
+            "permessage-deflate; server_max_window_bits=12", .init(serverMaxWindowBits: 10),
+            "permessage-deflate; server_max_window_bits=10"
+        ),
         ("permessage-deflate", .init(serverMaxWindowBits: 11), "permessage-deflate; server_max_window_bits=11"),
         ("permessage-deflate; server_max_window_bits=\"10\"", .init(), "permessage-deflate; server_max_window_bits=10"),
-        ("permessage-deflate; server_no_context_takeover; client_no_context_takeover", .init(),
-         "permessage-deflate; server_no_context_takeover; client_no_context_takeover"),
+        (
+            "permessage-deflate; server_no_context_takeover; client_no_context_takeover", .init(),
+            "permessage-deflate; server_no_context_takeover; client_no_context_takeover"
+        ),
         ("permessage-deflate", .init(serverNoContextTakeover: true), "permessage-deflate; server_no_context_takeover"),
         ("permessage-deflate", .init(clientNoContextTakeover: true), "permessage-deflate; client_no_context_takeover"),
         ("permessage-deflate; server_max_window_bits", .init(), nil),
@@ -136,10 +149,12 @@ import Testing
         ("permessage-deflate; server_no_context_takeover; server_no_context_takeover", .init(), nil),
         ("permessage-deflate; mystery", .init(), nil),
         ("x-webkit-deflate-frame", .init(), nil),
-        ("permessage-deflate; mystery, permessage-deflate; server_max_window_bits=12", .init(),
-         "permessage-deflate; server_max_window_bits=12"),
+        (
+            "permessage-deflate; mystery, permessage-deflate; server_max_window_bits=12", .init(),
+            "permessage-deflate; server_max_window_bits=12"
+        ),
         ("x-webkit-deflate-frame, permessage-deflate; client_max_window_bits", .init(), "permessage-deflate"),
-        ("Permessage-Deflate", .init(), "permessage-deflate"),
+        ("Permessage-Deflate", .init(), "permessage-deflate")
     ]
 
     @Test func negotiationMatrix() throws {
@@ -155,8 +170,11 @@ import Testing
         let offer = "permessage-deflate; server_no_context_takeover; server_max_window_bits=10; client_max_window_bits"
         let request = WebSocketServerHandshakeTests.request([("Sec-WebSocket-Extensions", offer)])
         let accepted = try WebSocketServerHandshake(request: request).accept(deflate: .init(clientMaxWindowBits: 12))
-        #expect(accepted.deflate == WebSocketDeflateParameters(serverNoContextTakeover: true, clientNoContextTakeover: false,
-                                                               serverMaxWindowBits: 10, clientMaxWindowBits: 12))
+        #expect(
+            accepted.deflate
+                == WebSocketDeflateParameters(
+                    serverNoContextTakeover: true, clientNoContextTakeover: false,
+                    serverMaxWindowBits: 10, clientMaxWindowBits: 12))
     }
 
     @Test func noPolicyMeansNoCompression() throws {
@@ -168,10 +186,12 @@ import Testing
 
     @Test func clientOfferAndConfirmation() {
         let options = WebSocketDeflateOptions(serverNoContextTakeover: true, serverMaxWindowBits: 10)
-        #expect(WebSocketDeflateNegotiation.offer(options).headerValue
-            == "permessage-deflate; server_no_context_takeover; server_max_window_bits=10; client_max_window_bits")
-        #expect(WebSocketDeflateNegotiation.offer(.init(clientMaxWindowBits: 9)).headerValue
-            == "permessage-deflate; client_max_window_bits=9")
+        #expect(
+            WebSocketDeflateNegotiation.offer(options).headerValue
+                == "permessage-deflate; server_no_context_takeover; server_max_window_bits=10; client_max_window_bits")
+        #expect(
+            WebSocketDeflateNegotiation.offer(.init(clientMaxWindowBits: 9)).headerValue
+                == "permessage-deflate; client_max_window_bits=9")
 
         func confirm(_ header: String, _ options: WebSocketDeflateOptions = .init()) -> WebSocketDeflateParameters? {
             guard let response = WebSocketExtension.parse([header])?.first else { return nil }
@@ -179,25 +199,27 @@ import Testing
         }
         #expect(confirm("permessage-deflate") == WebSocketDeflateParameters())
         #expect(confirm("permessage-deflate; client_max_window_bits=11")?.clientMaxWindowBits == 11)
-        #expect(confirm("permessage-deflate; client_max_window_bits") == nil) // value required in a response
+        #expect(confirm("permessage-deflate; client_max_window_bits") == nil)  // value required in a response
         #expect(confirm("permessage-deflate; client_max_window_bits=12", .init(clientMaxWindowBits: 10)) == nil)
         #expect(confirm("permessage-deflate", .init(clientMaxWindowBits: 10))?.clientMaxWindowBits == 10)
         #expect(confirm("permessage-deflate; server_max_window_bits=9")?.serverMaxWindowBits == 9)
-        #expect(confirm("permessage-deflate; server_max_window_bits=12", options) == nil) // wider than asked
-        #expect(confirm("permessage-deflate; server_max_window_bits=10", options) == nil) // dropped no_context_takeover
-        #expect(confirm("permessage-deflate; server_no_context_takeover", options) == nil) // dropped window bits
-        #expect(confirm("permessage-deflate; server_no_context_takeover; server_max_window_bits=9", options)
-            == WebSocketDeflateParameters(serverNoContextTakeover: true, serverMaxWindowBits: 9))
+        #expect(confirm("permessage-deflate; server_max_window_bits=12", options) == nil)  // wider than asked
+        #expect(confirm("permessage-deflate; server_max_window_bits=10", options) == nil)  // dropped no_context_takeover
+        #expect(confirm("permessage-deflate; server_no_context_takeover", options) == nil)  // dropped window bits
+        #expect(
+            confirm("permessage-deflate; server_no_context_takeover; server_max_window_bits=9", options)
+                == WebSocketDeflateParameters(serverNoContextTakeover: true, serverMaxWindowBits: 9))
         #expect(confirm("permessage-deflate; bogus") == nil)
         #expect(confirm("other-extension") == nil)
     }
 
     @Test func extensionHeaderParsing() throws {
         let parsed = try #require(WebSocketExtension.parse(["a; b=1 ; c=\"x\\\"y\", , d", "e"]))
-        #expect(parsed == [
-            WebSocketExtension(name: "a", parameters: [.init("b", "1"), .init("c", "x\"y")]),
-            WebSocketExtension(name: "d"), WebSocketExtension(name: "e"),
-        ])
+        #expect(
+            parsed == [
+                WebSocketExtension(name: "a", parameters: [.init("b", "1"), .init("c", "x\"y")]),
+                WebSocketExtension(name: "d"), WebSocketExtension(name: "e")
+            ])
         #expect(WebSocketExtension.parse(["a;"]) == nil)
         #expect(WebSocketExtension.parse(["a b"]) == nil)
         #expect(WebSocketExtension.parse(["a; b=\"unterminated"]) == nil)
@@ -209,8 +231,10 @@ import Testing
     static let key: [UInt8] = Array(0..<16)
 
     /// Runs our client request through our server handshake.
-    static func serverAnswer(_ client: WebSocketClientHandshake, subprotocols: [String] = [],
-                             deflate: WebSocketDeflateOptions? = nil) throws -> WebSocketServerHandshake.Accepted {
+    static func serverAnswer(
+        _ client: WebSocketClientHandshake, subprotocols: [String] = [],
+        deflate: WebSocketDeflateOptions? = nil
+    ) throws -> WebSocketServerHandshake.Accepted {
         try WebSocketServerHandshake(request: client.request).accept(supportedSubprotocols: subprotocols, deflate: deflate)
     }
 
@@ -219,15 +243,18 @@ import Testing
     }
 
     @Test func requestCarriesTheUpgradeHeaders() throws {
-        let client = WebSocketClientHandshake(host: "example.com:6001", path: "/app/key?protocol=7",
-                                              subprotocols: ["v2", "v1"], origin: "http://example.com",
-                                              headers: ["User-Agent": "parley"], deflate: .init())
+        let client = WebSocketClientHandshake(
+            host: "example.com:6001", path: "/app/key?protocol=7",
+            subprotocols: ["v2", "v1"], origin: "http://example.com",
+            headers: ["User-Agent": "parley"], deflate: .init())
         let text = String(decoding: client.requestBytes, as: UTF8.self)
         #expect(text.hasPrefix("GET /app/key?protocol=7 HTTP/1.1\r\nHost: example.com:6001\r\n"))
-        for line in ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
-                     "Sec-WebSocket-Protocol: v2, v1", "Origin: http://example.com", "User-Agent: parley",
-                     "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits",
-                     "Sec-WebSocket-Key: \(client.key)"] {
+        for line in [
+            "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+            "Sec-WebSocket-Protocol: v2, v1", "Origin: http://example.com", "User-Agent: parley",
+            "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits",
+            "Sec-WebSocket-Key: \(client.key)"
+        ] {
             #expect(text.contains("\r\n\(line)\r\n"), "missing \(line)")
         }
         #expect(text.hasSuffix("\r\n\r\n"))

@@ -4,8 +4,10 @@
 enum WSWire {
     static let sampleKey: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
 
-    static func frame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, rsv: UInt8 = 0,
-                      mask: [UInt8]? = sampleKey) -> [UInt8] {
+    static func frame(
+        _ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, rsv: UInt8 = 0,
+        mask: [UInt8]? = sampleKey
+    ) -> [UInt8] {
         var out: [UInt8] = [(fin ? 0x80 : 0) | (rsv << 4) | opcode]
         let maskBit: UInt8 = mask == nil ? 0 : 0x80
         if payload.count < 126 {

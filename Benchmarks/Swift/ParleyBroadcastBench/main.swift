@@ -17,8 +17,9 @@ do {
     routes.get("/healthz") { _, responder in responder.respond(.text("ok\n")) }
     routes.webSocket("/") { _, socket in hub.adopt(socket) }
     // Benchmark clients stay idle between trials for longer than a production timeout.
-    let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: options.port, backlog: 4096,
-                                                idleTimeout: .seconds(3600))
+    let configuration = HTTPServerConfiguration(
+        host: "127.0.0.1", port: options.port, backlog: 4096,
+        idleTimeout: .seconds(3600))
     let server = HTTPServer(group: group, configuration: configuration, routes: routes)
     try server.start()
     try ShutdownSignals.install(on: group.loops[0]) { _ in

@@ -31,7 +31,7 @@ final class BlockingHTTPClient {
     func perform(_ request: [UInt8], keepBody: Bool = true) throws(BenchError) -> ResponseScanner.Response {
         do {
             return try exchange(request, keepBody: keepBody)
-        } catch where error.code == "closed" {
+        } catch  where error.code == "closed" {
             socket = try BenchSocket(host: host, port: port)
             scanner = ResponseScanner()
             return try exchange(request, keepBody: keepBody)

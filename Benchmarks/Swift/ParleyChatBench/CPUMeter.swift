@@ -18,15 +18,18 @@ struct CPUMeter {
         var hostPercent: Double
 
         func fields(_ prefix: String) -> [(String, String)] {
-            var fields = [("\(prefix)_bench_cpu_pct", LatencySummary.fixed(ownPercent, decimals: 0)),
-                          ("\(prefix)_host_cpu_pct", LatencySummary.fixed(hostPercent, decimals: 0))]
+            var fields = [
+                ("\(prefix)_bench_cpu_pct", LatencySummary.fixed(ownPercent, decimals: 0)),
+                ("\(prefix)_host_cpu_pct", LatencySummary.fixed(hostPercent, decimals: 0))
+            ]
             if let serverPercent { fields.append(("\(prefix)_server_cpu_pct", LatencySummary.fixed(serverPercent, decimals: 0))) }
             return fields
         }
 
         var text: String {
             let server = serverPercent.map { "server \(LatencySummary.fixed($0, decimals: 0))% of a core, " } ?? ""
-            return "\(server)bench \(LatencySummary.fixed(ownPercent, decimals: 0))% of a core, host \(LatencySummary.fixed(hostPercent, decimals: 0))% of all cores busy"
+            return
+                "\(server)bench \(LatencySummary.fixed(ownPercent, decimals: 0))% of a core, host \(LatencySummary.fixed(hostPercent, decimals: 0))% of all cores busy"
         }
     }
 
@@ -35,17 +38,19 @@ struct CPUMeter {
 
     func read() -> Reading {
         let host = Self.hostTicks()
-        return Reading(server: serverPID.flatMap { processTicks("/proc/\($0)/stat") }.map { $0 / ticksPerSecond },
-                       own: (processTicks("/proc/self/stat") ?? 0) / ticksPerSecond,
-                       hostBusy: host.busy, hostTotal: host.total, wall: BenchClock.now())
+        return Reading(
+            server: serverPID.flatMap { processTicks("/proc/\($0)/stat") }.map { $0 / ticksPerSecond },
+            own: (processTicks("/proc/self/stat") ?? 0) / ticksPerSecond,
+            hostBusy: host.busy, hostTotal: host.total, wall: BenchClock.now())
     }
 
     func usage(from start: Reading, to end: Reading) -> Usage {
         let seconds = Double(end.wall - start.wall) / 1e9
         let server: Double? = if let a = start.server, let b = end.server { (b - a) / seconds * 100 } else { nil }
         let total = end.hostTotal - start.hostTotal
-        return Usage(serverPercent: server, ownPercent: (end.own - start.own) / seconds * 100,
-                     hostPercent: total > 0 ? (end.hostBusy - start.hostBusy) / total * 100 : 0)
+        return Usage(
+            serverPercent: server, ownPercent: (end.own - start.own) / seconds * 100,
+            hostPercent: total > 0 ? (end.hostBusy - start.hostBusy) / total * 100 : 0)
     }
 
     /// utime + stime of a process (fields 14 and 15 of /proc/PID/stat, after the command name).

@@ -22,8 +22,9 @@ struct ChatSetup {
         let users = (0..<options.senders).map(BenchNames.sender) + [BenchNames.reader]
         try forEach(users) { (client, user) throws(BenchError) in
             let body = JSONWriter.serialize(.object(["name": .string("Bench \(user)"), "id": .string(user)]))
-            try expect([200, 201], try client.perform(BlockingHTTPClient.request("POST", "/v1/dev/users", authorization: nil, body: body)),
-                       "create user \(user)")
+            try expect(
+                [200, 201], try client.perform(BlockingHTTPClient.request("POST", "/v1/dev/users", authorization: nil, body: body)),
+                "create user \(user)")
         }
         let tokens = Mutex<[String: String]>([:])
         try forEach(users) { (client, user) throws(BenchError) in
@@ -43,37 +44,44 @@ struct ChatSetup {
                 members = stride(from: room, to: options.senders, by: options.rooms).map { .string(BenchNames.sender($0)) }
             }
             if options.listRooms > 0 { members.append(.string(BenchNames.reader)) }
-            let body = JSONWriter.serialize(.object([
-                "id": .string(BenchNames.room(room)), "kind": .string("private"),
-                "name": .string("Bench room \(room)"), "member_ids": .array(members),
-            ]))
+            let body = JSONWriter.serialize(
+                .object([
+                    "id": .string(BenchNames.room(room)), "kind": .string("private"),
+                    "name": .string("Bench room \(room)"), "member_ids": .array(members)
+                ]))
             let created = try client.perform(BlockingHTTPClient.request("POST", "/v1/rooms", authorization: basic, body: body))
             guard created.status == 409 else { return try expect([201], created, "create room \(room)") }
             // The room is left from an earlier run against the same server: make sure of its members.
             for member in members {
                 let join = JSONWriter.serialize(.object(["user_id": member]))
                 let path = "/v1/rooms/\(BenchNames.room(room))/members"
-                try expect([200, 201], try client.perform(BlockingHTTPClient.request("POST", path, authorization: basic, body: join)),
-                           "add a member to room \(room)")
+                try expect(
+                    [200, 201], try client.perform(BlockingHTTPClient.request("POST", path, authorization: basic, body: join)),
+                    "add a member to room \(room)")
             }
         }
         let readerToken = tokens.withLock { $0[BenchNames.reader] } ?? ""
         try forEach(Array(options.rooms..<roomCount)) { (client, room) throws(BenchError) in
-            let body = JSONWriter.serialize(.object([
-                "client_id": .string("seed-\(room)"),
-                "parts": .array([.object(["type": .string("text"), "text": .string(BenchNames.text(options.textBytes))])]),
-            ]))
+            let body = JSONWriter.serialize(
+                .object([
+                    "client_id": .string("seed-\(room)"),
+                    "parts": .array([.object(["type": .string("text"), "text": .string(BenchNames.text(options.textBytes))])])
+                ]))
             let path = "/v1/rooms/\(BenchNames.room(room))/messages"
-            try expect([200, 201], try client.perform(BlockingHTTPClient.request("POST", path, authorization: "Bearer " + readerToken, body: body)),
-                       "seed message in room \(room)")
+            try expect(
+                [200, 201],
+                try client.perform(BlockingHTTPClient.request("POST", path, authorization: "Bearer " + readerToken, body: body)),
+                "seed message in room \(room)")
         }
         let all = tokens.withLock { $0 }
         return Result(senderTokens: (0..<options.senders).map { all[BenchNames.sender($0)] ?? "" }, readerToken: readerToken)
     }
 
     /// Runs `body` for every item, spread over `setupConnections` connections in parallel.
-    private func forEach<Item: Sendable>(_ items: [Item],
-                                         _ body: @escaping @Sendable (BlockingHTTPClient, Item) throws(BenchError) -> Void)
+    private func forEach<Item: Sendable>(
+        _ items: [Item],
+        _ body: @escaping @Sendable (BlockingHTTPClient, Item) throws(BenchError) -> Void
+    )
         throws(BenchError)
     {
         let workers = max(1, min(options.setupConnections, items.count))

@@ -64,8 +64,9 @@ final class Epoll {
         for index in 0..<count {
             let flags = clinux_epoll_event_flags(events, index)
             let failed = flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0
-            try body(clinux_epoll_event_data(events, index), flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
-                     flags & EPOLLOUT.rawValue != 0, failed)
+            try body(
+                clinux_epoll_event_data(events, index), flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0,
+                flags & EPOLLOUT.rawValue != 0, failed)
         }
         return Int(count)
     }

@@ -33,8 +33,10 @@ struct LatencySummary {
 
     /// The RESULT fields under `prefix`.
     func fields(_ prefix: String) -> [(String, String)] {
-        [("\(prefix)_p50_ms", Self.ms(p50)), ("\(prefix)_p90_ms", Self.ms(p90)), ("\(prefix)_p99_ms", Self.ms(p99)),
-         ("\(prefix)_p999_ms", Self.ms(p999)), ("\(prefix)_max_ms", Self.ms(max)), ("\(prefix)_samples", String(count))]
+        [
+            ("\(prefix)_p50_ms", Self.ms(p50)), ("\(prefix)_p90_ms", Self.ms(p90)), ("\(prefix)_p99_ms", Self.ms(p99)),
+            ("\(prefix)_p999_ms", Self.ms(p999)), ("\(prefix)_max_ms", Self.ms(max)), ("\(prefix)_samples", String(count))
+        ]
     }
 
     /// Milliseconds with three decimals.

@@ -11,8 +11,9 @@ struct LoadRun {
         result.append("rooms", String(options.rooms))
         let setupStart = BenchClock.now()
         let setup = try ChatSetup(options: options).run()
-        report("setup: \(options.senders + 1) users and tokens, \(max(options.rooms, options.listRooms)) rooms in "
-               + LatencySummary.fixed(Double(BenchClock.now() - setupStart) / 1e9, decimals: 1) + " s (untimed)")
+        report(
+            "setup: \(options.senders + 1) users and tokens, \(max(options.rooms, options.listRooms)) rooms in "
+                + LatencySummary.fixed(Double(BenchClock.now() - setupStart) / 1e9, decimals: 1) + " s (untimed)")
 
         let driver = try SendDriver(options: options, tokens: setup.senderTokens)
         report("\(options.senders) sender connections open, \(options.senders / options.rooms) senders per room")

@@ -19,7 +19,8 @@ final class RawPostgresWriter: RawWriter {
     func createRooms(app: String, _ ids: [String], now: Int64) throws(BenchError) {
         try execute("BEGIN")
         for id in ids {
-            try execute("""
+            try execute(
+                """
                 INSERT INTO rooms (app_id, id, kind, name, last_seq, last_activity_at, member_count, created_at, updated_at)
                 VALUES ('\(app)', '\(id)', 'private', '\(id)', 0, \(now), 0, \(now), \(now))
                 """)
@@ -41,8 +42,9 @@ final class RawPostgresWriter: RawWriter {
     }
 
     func updateRoom(app: String, _ id: String, lastSeq: Int64, now: Int64) throws(BenchError) {
-        try executePrepared("room", "UPDATE rooms SET last_seq = $1, last_activity_at = $2 WHERE app_id = $3 AND id = $4",
-                            [String(lastSeq), String(now), app, id])
+        try executePrepared(
+            "room", "UPDATE rooms SET last_seq = $1, last_activity_at = $2 WHERE app_id = $3 AND id = $4",
+            [String(lastSeq), String(now), app, id])
     }
 
     private func executePrepared(_ name: String, _ sql: @autoclosure () -> String, _ values: [String]) throws(BenchError) {

@@ -21,8 +21,10 @@ struct RawRun {
         let location: StoreLocation = options.isPostgres ? .postgres(url: options.database) : .sqlite(path: options.database)
         let migrated = try await StoreDatabase.open(StoreConfiguration(location: location, readerCount: 1))
         await migrated.close()
-        let writer: any RawWriter = options.isPostgres ? try RawPostgresWriter(url: options.database)
-                                                       : try RawSQLiteWriter(path: options.database)
+        let writer: any RawWriter =
+            options.isPostgres
+            ? try RawPostgresWriter(url: options.database)
+            : try RawSQLiteWriter(path: options.database)
         let app = "raw-" + String(getpid(), radix: 36) + "-" + String(BenchClock.now() % 1_000_000_007, radix: 36)
         let roomIDs = (0..<options.rooms).map(BenchNames.room)
         try writer.createRooms(app: app, roomIDs, now: Self.unixMilliseconds())
@@ -36,8 +38,10 @@ struct RawRun {
     }
 
     /// Writes `rows` rows in transactions of `transactionRows`, statements of `statementRows`.
-    private func transactions(_ writer: any RawWriter, _ source: inout RowSource, rows: Int,
-                              statementRows: Int) throws(BenchError) -> Outcome {
+    private func transactions(
+        _ writer: any RawWriter, _ source: inout RowSource, rows: Int,
+        statementRows: Int
+    ) throws(BenchError) -> Outcome {
         var outcome = Outcome(statementRows: statementRows, rows: 0, transactions: 0, seconds: 0, commitSeconds: 0)
         let start = BenchClock.now()
         while outcome.rows < rows {

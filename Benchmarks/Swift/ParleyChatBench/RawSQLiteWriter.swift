@@ -11,7 +11,8 @@ final class RawSQLiteWriter: RawWriter {
     init(path: String) throws(BenchError) {
         var database: OpaquePointer?
         guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-              let database else {
+            let database
+        else {
             throw BenchError("sql", "cannot open \(path)")
         }
         handle = database
@@ -30,7 +31,8 @@ final class RawSQLiteWriter: RawWriter {
     func createRooms(app: String, _ ids: [String], now: Int64) throws(BenchError) {
         try execute("BEGIN IMMEDIATE")
         for id in ids {
-            try execute("""
+            try execute(
+                """
                 INSERT INTO rooms (app_id, id, kind, name, last_seq, last_activity_at, member_count, created_at, updated_at)
                 VALUES ('\(app)', '\(id)', 'private', '\(id)', 0, \(now), 0, \(now), \(now))
                 """)

@@ -37,8 +37,9 @@ struct ReadProbe {
         let client = try BlockingHTTPClient(host: options.host, port: options.port)
         let body = Array(#"{"seq":1000000000000}"#.utf8)
         for room in 0..<max(options.rooms, options.listRooms) {
-            let request = BlockingHTTPClient.request("PUT", "/v1/rooms/\(BenchNames.room(room))/cursor",
-                                                     authorization: "Bearer " + readerToken, body: body)
+            let request = BlockingHTTPClient.request(
+                "PUT", "/v1/rooms/\(BenchNames.room(room))/cursor",
+                authorization: "Bearer " + readerToken, body: body)
             let response = try client.perform(request)
             guard response.status == 200 else {
                 throw BenchError("http_status", "read cursor in room \(room): HTTP \(response.status)")
@@ -47,12 +48,15 @@ struct ReadProbe {
     }
 
     /// Warms up with 50 requests, then times `samples` requests one after the other.
-    private func measure(_ requests: [[UInt8]], samples: Int, what: String,
-                         check: ([UInt8]) throws(BenchError) -> Void) throws(BenchError) -> LatencySummary {
+    private func measure(
+        _ requests: [[UInt8]], samples: Int, what: String,
+        check: ([UInt8]) throws(BenchError) -> Void
+    ) throws(BenchError) -> LatencySummary {
         let client = try BlockingHTTPClient(host: options.host, port: options.port)
         let first = try client.perform(requests[0])
         guard first.status == 200 else {
-            throw BenchError("http_status", "\(what): HTTP \(first.status) \(String(decoding: (first.body ?? []).prefix(300), as: UTF8.self))")
+            throw BenchError(
+                "http_status", "\(what): HTTP \(first.status) \(String(decoding: (first.body ?? []).prefix(300), as: UTF8.self))")
         }
         try check(first.body ?? [])
         for index in 0..<50 { _ = try client.perform(requests[index % requests.count], keepBody: false) }

@@ -84,7 +84,8 @@ struct ResponseScanner {
     private func parseHead(headEnd: Int) throws(BenchError) -> PendingHead {
         let head = buffer[start..<headEnd]
         guard head.count >= 12, head.starts(with: "HTTP/1.".utf8),
-              let status = Self.digits(buffer[(start + 9)..<(start + 12)]) else {
+            let status = Self.digits(buffer[(start + 9)..<(start + 12)])
+        else {
             throw BenchError("protocol", "not an HTTP/1.x status line: \(String(decoding: head.prefix(40), as: UTF8.self))")
         }
         var length = 0

@@ -26,8 +26,10 @@ struct RowSource {
             let room = BenchNames.room(ofSender: sender, rooms: rooms)
             lastSeq[room] += 1
             touched.insert(room)
-            rows.append(RawRow(app: app, room: BenchNames.room(room), seq: lastSeq[room], sender: BenchNames.sender(sender),
-                               clientID: "raw-\(counter)", parts: parts, createdAt: now))
+            rows.append(
+                RawRow(
+                    app: app, room: BenchNames.room(room), seq: lastSeq[room], sender: BenchNames.sender(sender),
+                    clientID: "raw-\(counter)", parts: parts, createdAt: now))
             counter += 1
         }
         return rows

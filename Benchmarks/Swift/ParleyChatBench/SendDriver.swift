@@ -33,8 +33,9 @@ final class SendDriver {
             let socket = try BenchSocket(host: options.host, port: options.port)
             try socket.makeNonBlocking()
             let room = BenchNames.room(BenchNames.room(ofSender: index, rooms: options.rooms))
-            let connection = SenderConnection(index: index, socket: socket, room: room, token: tokens[index],
-                                              clientPrefix: "\(prefix)-\(index)", text: text)
+            let connection = SenderConnection(
+                index: index, socket: socket, room: room, token: tokens[index],
+                clientPrefix: "\(prefix)-\(index)", text: text)
             try epoll.add(socket.descriptor, token: UInt64(index))
             connections.append(connection)
             pushIdle(index)

@@ -58,9 +58,11 @@ struct SendPhase {
         }
 
         func fields() -> [(String, String)] {
-            var fields = [("\(key)_sends_per_s", LatencySummary.fixed(acknowledgedPerSecond, decimals: 0)),
-                          ("\(key)_acked", String(acknowledged)), ("\(key)_failed", String(failed + duplicates)),
-                          ("\(key)_rate_limited", String(rateLimited)), ("\(key)_sustained", sustained ? "1" : "0")]
+            var fields = [
+                ("\(key)_sends_per_s", LatencySummary.fixed(acknowledgedPerSecond, decimals: 0)),
+                ("\(key)_acked", String(acknowledged)), ("\(key)_failed", String(failed + duplicates)),
+                ("\(key)_rate_limited", String(rateLimited)), ("\(key)_sustained", sustained ? "1" : "0")
+            ]
             fields += latency.fields("\(key)_ack")
             if case .rate = pacing {
                 fields.append(("\(key)_offered", String(offered)))
@@ -78,11 +80,16 @@ struct SendPhase {
             case .closed: name = "closed loop"
             case .rate(let rate): name = "open loop at \(rate)/s"
             }
-            var lines = ["\(name), \(LatencySummary.fixed(seconds, decimals: 1)) s: \(LatencySummary.fixed(acknowledgedPerSecond, decimals: 0)) acknowledged sends/s (\(acknowledged) acked, \(sent) sent, \(failed) failed, \(duplicates) duplicate, \(rateLimited) rate-limited)",
-                         "  ack latency: \(latency.text)"]
+            var lines = [
+                "\(name), \(LatencySummary.fixed(seconds, decimals: 1)) s: \(LatencySummary.fixed(acknowledgedPerSecond, decimals: 0)) acknowledged sends/s (\(acknowledged) acked, \(sent) sent, \(failed) failed, \(duplicates) duplicate, \(rateLimited) rate-limited)",
+                "  ack latency: \(latency.text)"
+            ]
             if case .rate = pacing {
-                lines.append("  offered \(offered), unsent \(unsent), sustained \(sustained ? "yes" : "NO")"
-                             + (lateness.map { "; send lateness p50 \(LatencySummary.ms($0.p50)) p99 \(LatencySummary.ms($0.p99)) max \(LatencySummary.ms($0.max)) ms" } ?? ""))
+                lines.append(
+                    "  offered \(offered), unsent \(unsent), sustained \(sustained ? "yes" : "NO")"
+                        + (lateness.map {
+                            "; send lateness p50 \(LatencySummary.ms($0.p50)) p99 \(LatencySummary.ms($0.p99)) max \(LatencySummary.ms($0.max)) ms"
+                        } ?? ""))
             }
             if let cpu { lines.append("  cpu: \(cpu.text)") }
             if let firstFailure { lines.append("  first failure: \(firstFailure)") }

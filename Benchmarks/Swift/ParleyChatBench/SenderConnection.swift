@@ -29,7 +29,8 @@ final class SenderConnection {
         let placeholder = String(repeating: "0", count: Self.counterDigits)
         let bodyStart = #"{"client_id":""# + clientPrefix + "-"
         let body = bodyStart + placeholder + #"","parts":[{"type":"text","text":""# + text + #""}]}"#
-        let head = "POST /v1/rooms/\(room)/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+        let head =
+            "POST /v1/rooms/\(room)/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
         request = Array((head + body).utf8)
         counterOffset = head.utf8.count + bodyStart.utf8.count

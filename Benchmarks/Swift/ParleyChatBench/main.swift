@@ -37,12 +37,15 @@ case "raw":
         result.append("txn_rows", String(options.transactionRows))
         for outcome in try await RawRun(options: options).run() {
             let key = "s\(outcome.statementRows)"
-            FileOutput.standardOutput("raw \(options.isPostgres ? "postgres" : "sqlite"), \(outcome.statementRows) row(s) per INSERT, "
-                  + "\(options.transactionRows) rows per transaction: \(outcome.rows) rows in "
-                  + "\(LatencySummary.fixed(outcome.seconds, decimals: 2)) s = \(LatencySummary.fixed(outcome.rowsPerSecond, decimals: 0)) rows/s "
-                  + "(\(outcome.transactions) commits, \(LatencySummary.fixed(outcome.commitSeconds / Double(max(1, outcome.transactions)) * 1000, decimals: 2)) ms per COMMIT)")
+            FileOutput.standardOutput(
+                "raw \(options.isPostgres ? "postgres" : "sqlite"), \(outcome.statementRows) row(s) per INSERT, "
+                    + "\(options.transactionRows) rows per transaction: \(outcome.rows) rows in "
+                    + "\(LatencySummary.fixed(outcome.seconds, decimals: 2)) s = \(LatencySummary.fixed(outcome.rowsPerSecond, decimals: 0)) rows/s "
+                    + "(\(outcome.transactions) commits, \(LatencySummary.fixed(outcome.commitSeconds / Double(max(1, outcome.transactions)) * 1000, decimals: 2)) ms per COMMIT)"
+            )
             result.append("\(key)_rows_per_s", LatencySummary.fixed(outcome.rowsPerSecond, decimals: 0))
-            result.append("\(key)_commit_ms", LatencySummary.fixed(outcome.commitSeconds / Double(max(1, outcome.transactions)) * 1000, decimals: 3))
+            result.append(
+                "\(key)_commit_ms", LatencySummary.fixed(outcome.commitSeconds / Double(max(1, outcome.transactions)) * 1000, decimals: 3))
         }
         FileOutput.standardOutput(result.text)
     } catch {

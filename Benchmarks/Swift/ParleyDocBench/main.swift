@@ -20,7 +20,8 @@ let runs = option("--runs", 5)
 let ops = option("--ops", 100_000)
 let seed = option("--seed", 1)
 let environment = ProcessInfo.processInfo.environment
-let python = environment["PARLEY_PYTHON"]
+let python =
+    environment["PARLEY_PYTHON"]
     ?? (FileManager.default.fileExists(atPath: "/work/venv/bin/python") ? "/work/venv/bin/python" : "python3")
 
 /// Runs the pycrdt side with `arguments`; its standard output.
@@ -76,19 +77,27 @@ let mapKeys: Int
 if case .object(let entries)? = final.value(root: "map") { mapKeys = entries.count } else { mapKeys = 0 }
 let arrayLength = final.elementCount(ofArray: "array")
 print("workload: \(updates.count) updates (\(totalBytes) bytes) from \(ops) edits")
-print(String(format: "Parley YDocument: apply best %.1f ms, median %.1f ms (%d runs); %d map keys, %d array elements; encoded %d bytes, load %.2f ms",
-             best * 1000, median * 1000, runs, mapKeys, arrayLength, encoded.count, loadTime * 1000))
+print(
+    String(
+        format:
+            "Parley YDocument: apply best %.1f ms, median %.1f ms (%d runs); %d map keys, %d array elements; encoded %d bytes, load %.2f ms",
+        best * 1000, median * 1000, runs, mapKeys, arrayLength, encoded.count, loadTime * 1000))
 
 if !arguments.contains("--no-pycrdt") {
     do {
         let output = try runPython(["--apply", workload.path, "--runs", String(min(runs, 3))])
         if let result = try JSONSerialization.jsonObject(with: output) as? [String: Any],
-           let pyBest = result["best_ms"] as? Double, let pyMedian = result["median_ms"] as? Double {
-            print(String(format: "pycrdt: apply best %.1f ms, median %.1f ms; %d map keys, %d array elements; encoded %d bytes",
-                         pyBest, pyMedian, result["map_keys"] as? Int ?? -1, result["array_length"] as? Int ?? -1,
-                         result["encoded_bytes"] as? Int ?? -1))
-            print(String(format: "ratio: Parley applies the workload %.1fx faster (best), %.1fx (median)",
-                         pyBest / (best * 1000), pyMedian / (median * 1000)))
+            let pyBest = result["best_ms"] as? Double, let pyMedian = result["median_ms"] as? Double
+        {
+            print(
+                String(
+                    format: "pycrdt: apply best %.1f ms, median %.1f ms; %d map keys, %d array elements; encoded %d bytes",
+                    pyBest, pyMedian, result["map_keys"] as? Int ?? -1, result["array_length"] as? Int ?? -1,
+                    result["encoded_bytes"] as? Int ?? -1))
+            print(
+                String(
+                    format: "ratio: Parley applies the workload %.1fx faster (best), %.1fx (median)",
+                    pyBest / (best * 1000), pyMedian / (median * 1000)))
             if result["map_keys"] as? Int != mapKeys || result["array_length"] as? Int != arrayLength {
                 print("WARNING: the final sizes differ from pycrdt's")
             }

@@ -30,7 +30,8 @@ struct SequentialTrace {
         var trace = SequentialTrace()
         do {
             guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let txns = root["txns"] as? [[String: Any]] else {
+                let txns = root["txns"] as? [[String: Any]]
+            else {
                 throw CocoaError(.fileReadCorruptFile)
             }
             trace.endContent = root["endContent"] as? String ?? ""
@@ -77,8 +78,9 @@ func seconds(_ duration: Duration) -> Double {
 func replay(_ trace: SequentialTrace, takeUpdates: Bool) throws -> TextDocument {
     var doc = TextDocument(clientID: 1)
     for index in trace.positions.indices {
-        try doc.splice(at: trace.positions[index], deleting: trace.deleteCounts[index],
-                       inserting: trace.inserts[index])
+        try doc.splice(
+            at: trace.positions[index], deleting: trace.deleteCounts[index],
+            inserting: trace.inserts[index])
         if takeUpdates { _ = doc.takeLocalUpdate() }
     }
     return doc
@@ -110,8 +112,10 @@ for run in 0..<runs {
     replayTimes.append(seconds(clock.now - start))
     if run == 0 {
         let peak = Memory.field("VmHWM")
-        print(String(format: "memory growth (peak RSS over baseline): %.1f MB (items: %d)",
-                     Double(peak - rssBefore) / 1024, doc.itemCount))
+        print(
+            String(
+                format: "memory growth (peak RSS over baseline): %.1f MB (items: %d)",
+                Double(peak - rssBefore) / 1024, doc.itemCount))
         finalDoc = doc
     }
 }
@@ -121,8 +125,10 @@ guard finalDoc.text == trace.endContent else {
 }
 replayTimes.sort()
 let replayBest = replayTimes[0]
-print(String(format: "replay: best %.1f ms, median %.1f ms over %d runs (endContent matches)",
-             replayBest * 1000, replayTimes[runs / 2] * 1000, runs))
+print(
+    String(
+        format: "replay: best %.1f ms, median %.1f ms over %d runs (endContent matches)",
+        replayBest * 1000, replayTimes[runs / 2] * 1000, runs))
 
 var withUpdates: [Double] = []
 for _ in 0..<max(1, runs / 2) {
@@ -178,12 +184,15 @@ for _ in 0..<runs {
     try loaded.applyUpdate(replicaEncoded)
     replicaLoads.append(seconds(clock.now - start))
 }
-print(String(format: "server replica: %d updates applied in best %.1f ms; encoded %d bytes; load best %.2f ms",
-             editUpdates.count, replicaTimes.min()! * 1000, replicaEncoded.count, replicaLoads.min()! * 1000))
+print(
+    String(
+        format: "server replica: %d updates applied in best %.1f ms; encoded %d bytes; load best %.2f ms",
+        editUpdates.count, replicaTimes.min()! * 1000, replicaEncoded.count, replicaLoads.min()! * 1000))
 
 // The same replay through pycrdt, for the ratios.
 if !arguments.contains("--no-pycrdt") {
-    let python = environment["PARLEY_PYTHON"]
+    let python =
+        environment["PARLEY_PYTHON"]
         ?? (FileManager.default.fileExists(atPath: "/work/venv/bin/python") ? "/work/venv/bin/python" : "python3")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -195,13 +204,18 @@ if !arguments.contains("--no-pycrdt") {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         if process.terminationStatus == 0,
-           let result = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-           let pyReplay = result["replay_s"] as? Double, let pySize = result["encoded_bytes"] as? Int {
-            print(String(format: "pycrdt: replay %.0f ms, encoded %d bytes, load %.2f ms, memory growth %.1f MB",
-                         pyReplay * 1000, pySize, (result["load_s"] as? Double ?? 0) * 1000,
-                         result["memory_growth_mb"] as? Double ?? 0))
-            print(String(format: "ratio: ParleyText replay is %.0fx faster; encoded size %.1f%% of pycrdt's",
-                         pyReplay / replayBest, 100 * Double(encoded.count) / Double(pySize)))
+            let result = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let pyReplay = result["replay_s"] as? Double, let pySize = result["encoded_bytes"] as? Int
+        {
+            print(
+                String(
+                    format: "pycrdt: replay %.0f ms, encoded %d bytes, load %.2f ms, memory growth %.1f MB",
+                    pyReplay * 1000, pySize, (result["load_s"] as? Double ?? 0) * 1000,
+                    result["memory_growth_mb"] as? Double ?? 0))
+            print(
+                String(
+                    format: "ratio: ParleyText replay is %.0fx faster; encoded size %.1f%% of pycrdt's",
+                    pyReplay / replayBest, 100 * Double(encoded.count) / Double(pySize)))
         } else {
             print("pycrdt comparison unavailable (exit \(process.terminationStatus))")
         }

@@ -40,9 +40,11 @@ extension PusherAPI {
             case .success(let t): triggers.append(t)
             }
         }
-        hub.publish(app: app, events: triggers.flatMap { t in
-            t.channels.map { HubEvent(channel: $0, event: t.name, data: t.data, excluding: t.socketID) }
-        })
+        hub.publish(
+            app: app,
+            events: triggers.flatMap { t in
+                t.channels.map { HubEvent(channel: $0, event: t.name, data: t.data, excluding: t.socketID) }
+            })
         guard triggers.contains(where: { !$0.info.isEmpty }) else { return .empty }
         let results: [JSONValue] = triggers.map { .object(info($0.info, app: app, channel: $0.channels[0])) }
         return PusherAPIResponse(status: 200, json: .object(["batch": .array(results)]))
@@ -80,7 +82,9 @@ extension PusherAPI {
         }
         var socketID: String?
         if let value = object["socket_id"], value != .null {
-            guard let s = value.stringValue, PusherSocketID.isValid(s) else { return .failure(.error(400, "socket_id must look like 123.456")) }
+            guard let s = value.stringValue, PusherSocketID.isValid(s) else {
+                return .failure(.error(400, "socket_id must look like 123.456"))
+            }
             socketID = s
         }
         let info = Set((object["info"]?.stringValue ?? "").split(separator: ",").map { String($0) })

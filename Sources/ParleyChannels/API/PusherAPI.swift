@@ -63,7 +63,9 @@ public struct PusherAPI: Sendable {
         }
         named = app
         guard let key = request.query["auth_key"] else { return .error(401, "Missing auth_key parameter") }
-        guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else { return .error(401, "auth_key does not belong to app \(app.id)") }
+        guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else {
+            return .error(401, "auth_key does not belong to app \(app.id)")
+        }
         let now = unixTime()
         if let failure = app.failureWithEverySecret({
             PusherRequestSignature.verifyHead(method: request.method, path: request.path, query: request.query, secret: $0, now: now)
@@ -127,10 +129,13 @@ public struct PusherAPI: Sendable {
     /// Checks the key, the signature window and body MD5, then whether the app is enabled.
     private func authorised(_ request: PusherAPIRequest, app: AppConfig, _ body: () -> PusherAPIResponse) -> PusherAPIResponse {
         guard let key = request.query["auth_key"] else { return .error(401, "Missing auth_key parameter") }
-        guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else { return .error(401, "auth_key does not belong to app \(app.id)") }
+        guard Digest.constantTimeEqual(Array(key.utf8), Array(app.key.utf8)) else {
+            return .error(401, "auth_key does not belong to app \(app.id)")
+        }
         let now = unixTime()
         if let failure = app.failureWithEverySecret({
-            PusherRequestSignature.verify(method: request.method, path: request.path, query: request.query, body: request.body, secret: $0, now: now)
+            PusherRequestSignature.verify(
+                method: request.method, path: request.path, query: request.query, body: request.body, secret: $0, now: now)
         }) {
             return .error(401, failure.message)
         }

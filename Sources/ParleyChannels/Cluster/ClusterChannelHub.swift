@@ -43,9 +43,11 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     private let state = Mutex(State())
 
     /// Creates the hub; call `start()` before serving. `clock` is monotonic milliseconds.
-    public init(local: LocalChannelHub, nodeID: String, transport: any ClusterTransport, apps: AppRegistry,
-                clock: @escaping @Sendable () -> Int64, timings: ClusterTimings = ClusterTimings(),
-                statistics: ClusterStatistics = ClusterStatistics()) {
+    public init(
+        local: LocalChannelHub, nodeID: String, transport: any ClusterTransport, apps: AppRegistry,
+        clock: @escaping @Sendable () -> Int64, timings: ClusterTimings = ClusterTimings(),
+        statistics: ClusterStatistics = ClusterStatistics()
+    ) {
         var random = SystemRandomNumberGenerator()
         self.local = local
         self.nodeID = nodeID
@@ -101,8 +103,9 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
             events.compactMap { event in
                 let cache = LocalChannelHub.mayBeCacheChannel(event.channel) && (PusherChannel(event.channel)?.isCache ?? false)
                 guard cache || s.replica.remoteSubscriptions(ClusterChannelKey(app: app.id, channel: event.channel)) > 0 else { return nil }
-                return ClusterEvent(channel: event.channel, event: event.event, frame: event.frame, excluding: event.excluding,
-                                    cacheData: cache ? JSONWriter.serialize(event.data) : nil)
+                return ClusterEvent(
+                    channel: event.channel, event: event.event, frame: event.frame, excluding: event.excluding,
+                    cacheData: cache ? JSONWriter.serialize(event.data) : nil)
             }
         }
         guard !travelling.isEmpty else { return }
@@ -169,7 +172,9 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     public func localChannelChanged(app: String, channel: String, subscriptions: Int, members: [String: JSONValue]?) {
         // Under the local hub's lock: deltas leave in the order the directory made them.
         state.withLock { s in
-            guard let update = s.share.channelChanged(app: app, channel: channel, subscriptions: subscriptions, members: members) else { return }
+            guard let update = s.share.channelChanged(app: app, channel: channel, subscriptions: subscriptions, members: members) else {
+                return
+            }
             send(.share(update))
         }
     }
@@ -197,7 +202,8 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         var live: [String: (boot: UInt64, update: ClusterShareUpdate)] = [:]
         for (node, bytes) in shares where node != nodeID {
             guard let envelope = ClusterEnvelope(decoding: bytes), envelope.node == node,
-                  case .share(let update) = envelope.message else {
+                case .share(let update) = envelope.message
+            else {
                 statistics.malformed.add(1, ordering: .relaxed)
                 continue
             }
@@ -222,11 +228,15 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     private func rememberCaches(_ values: [[UInt8]]) {
         for value in values {
             guard let envelope = ClusterEnvelope(decoding: value), case .events(let appID, let events) = envelope.message,
-                  let app = apps.app(id: appID) else { continue }
-            local.rememberCache(app: app, events.map { event in
-                HubEvent(channel: event.channel, event: event.event,
-                         data: event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null, frame: event.frame, excluding: nil)
-            })
+                let app = apps.app(id: appID)
+            else { continue }
+            local.rememberCache(
+                app: app,
+                events.map { event in
+                    HubEvent(
+                        channel: event.channel, event: event.event,
+                        data: event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null, frame: event.frame, excluding: nil)
+                })
         }
     }
 
@@ -251,10 +261,12 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         switch envelope.message {
         case .events(let appID, let events):
             guard let app = apps.app(id: appID) else { return }
-            local.publish(app: app, events: events.map { event in
-                let data = event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null
-                return HubEvent(channel: event.channel, event: event.event, data: data, frame: event.frame, excluding: event.excluding)
-            })
+            local.publish(
+                app: app,
+                events: events.map { event in
+                    let data = event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null
+                    return HubEvent(channel: event.channel, event: event.event, data: data, frame: event.frame, excluding: event.excluding)
+                })
         case .share(let update):
             let changes = state.withLock { $0.replica.apply(node: envelope.node, boot: envelope.boot, update) }
             applyMemberChanges(changes)

@@ -5,7 +5,8 @@ extension ClusterEnvelope {
     static let version: UInt8 = 1
 
     private enum Kind: UInt8 {
-        case events = 1, share, terminate, notice
+        case events = 1
+        case share, terminate, notice
     }
 
     /// The envelope's bytes.
@@ -62,7 +63,8 @@ extension ClusterEnvelope {
     public init?(decoding bytes: [UInt8]) {
         var r = ClusterWireReader(bytes)
         guard r.byte() == Self.version, let node = r.string(), let boot = r.u64(),
-              let kindByte = r.byte(), let kind = Kind(rawValue: kindByte) else { return nil }
+            let kindByte = r.byte(), let kind = Kind(rawValue: kindByte)
+        else { return nil }
         let message: ClusterMessage
         switch kind {
         case .events:
@@ -70,9 +72,12 @@ extension ClusterEnvelope {
             var events: [ClusterEvent] = []
             for _ in 0..<count {
                 guard let channel = r.string(), let name = r.string(), let frame = r.bytes(),
-                      let excluding = r.optional(), let cacheData = r.optional() else { return nil }
-                events.append(ClusterEvent(channel: channel, event: name, frame: frame,
-                                           excluding: excluding.map { String(decoding: $0, as: UTF8.self) }, cacheData: cacheData))
+                    let excluding = r.optional(), let cacheData = r.optional()
+                else { return nil }
+                events.append(
+                    ClusterEvent(
+                        channel: channel, event: name, frame: frame,
+                        excluding: excluding.map { String(decoding: $0, as: UTF8.self) }, cacheData: cacheData))
             }
             message = .events(app: app, events)
         case .share:

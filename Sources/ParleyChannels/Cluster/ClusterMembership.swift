@@ -10,8 +10,10 @@ public struct ClusterMembership: Sendable {
     public var statistics: ClusterStatistics
 
     /// Creates a membership.
-    public init(nodeID: String, transport: any ClusterTransport, timings: ClusterTimings = ClusterTimings(),
-                statistics: ClusterStatistics = ClusterStatistics()) {
+    public init(
+        nodeID: String, transport: any ClusterTransport, timings: ClusterTimings = ClusterTimings(),
+        statistics: ClusterStatistics = ClusterStatistics()
+    ) {
         self.nodeID = nodeID
         self.transport = transport
         self.timings = timings

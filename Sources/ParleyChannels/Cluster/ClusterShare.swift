@@ -11,7 +11,8 @@ struct ClusterShare: Sendable {
 
     /// Records a channel's local state after a change and returns the delta (nil: nothing
     /// the other nodes see changed). `members` is nil for channels without presence.
-    mutating func channelChanged(app: String, channel: String, subscriptions: Int, members now: [String: JSONValue]?) -> ClusterShareUpdate? {
+    mutating func channelChanged(app: String, channel: String, subscriptions: Int, members now: [String: JSONValue]?) -> ClusterShareUpdate?
+    {
         let key = ClusterChannelKey(app: app, channel: channel)
         var changes: [ClusterShareChange] = []
         if (counts[key] ?? 0) != subscriptions {

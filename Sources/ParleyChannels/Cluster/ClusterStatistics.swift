@@ -55,12 +55,15 @@ public final class ClusterStatistics: Sendable {
             out += "# HELP \(name) \(help)\n# TYPE \(name) counter\n\(name){\(label)} \(value)\n"
         }
         counter("parley_bus_messages_out_total", "Messages this node published on the cluster bus.", messagesOut.load(ordering: .relaxed))
-        counter("parley_bus_messages_in_total", "Messages from other nodes received on the cluster bus.", messagesIn.load(ordering: .relaxed))
+        counter(
+            "parley_bus_messages_in_total", "Messages from other nodes received on the cluster bus.", messagesIn.load(ordering: .relaxed))
         counter("parley_bus_bytes_out_total", "Payload bytes published on the cluster bus.", bytesOut.load(ordering: .relaxed))
-        counter("parley_bus_bytes_in_total", "Payload bytes received from other nodes on the cluster bus.", bytesIn.load(ordering: .relaxed))
+        counter(
+            "parley_bus_bytes_in_total", "Payload bytes received from other nodes on the cluster bus.", bytesIn.load(ordering: .relaxed))
         counter("parley_bus_reconnects_total", "Times a cluster bus connection was re-established.", reconnects.load(ordering: .relaxed))
-        counter("parley_bus_publish_failures_total", "Bus publishes that failed (their events reached this node only).",
-                publishFailures.load(ordering: .relaxed))
+        counter(
+            "parley_bus_publish_failures_total", "Bus publishes that failed (their events reached this node only).",
+            publishFailures.load(ordering: .relaxed))
         counter("parley_bus_malformed_total", "Bus messages that could not be decoded.", malformed.load(ordering: .relaxed))
         let state = self.state
         out += "# HELP parley_bus_connected Whether the cluster bus is connected.\n# TYPE parley_bus_connected gauge\n"

@@ -8,7 +8,8 @@ extension ChannelDirectory {
     /// Records that `user` has (`info` non-nil) or no longer has a connection to a presence
     /// channel on `node`; returns member_added or member_removed for the local subscribers
     /// when the user's cluster-wide membership changed.
-    public mutating func applyRemoteMember(app: String, channel: String, node: String, user: String, info: JSONValue?) -> [DirectoryEffect] {
+    public mutating func applyRemoteMember(app: String, channel: String, node: String, user: String, info: JSONValue?) -> [DirectoryEffect]
+    {
         let local = apps[app]?.channels[channel]?.members[user] != nil
         let before = apps[app]?.remote[channel]?[user] != nil
         if let info {
@@ -20,8 +21,10 @@ extension ChannelDirectory {
         }
         let after = apps[app]?.remote[channel]?[user] != nil
         guard !local, before != after else { return [] }
-        let frame = after ? PusherFrame.memberAdded(channel: channel, userID: user, userInfo: info ?? .null)
-                          : PusherFrame.memberRemoved(channel: channel, userID: user)
+        let frame =
+            after
+            ? PusherFrame.memberAdded(channel: channel, userID: user, userInfo: info ?? .null)
+            : PusherFrame.memberRemoved(channel: channel, userID: user)
         return [.broadcast(app: app, channel: channel, frame: frame, excluding: nil)]
     }
 

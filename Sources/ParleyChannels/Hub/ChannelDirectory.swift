@@ -75,8 +75,11 @@ public struct ChannelDirectory: Sendable {
     // MARK: subscriptions
 
     /// Subscribes a socket. Idempotent: subscribing again answers the same way without effects.
-    public mutating func subscribe(app: AppConfig, socketID: String, request: PusherSubscribeRequest, now: Int64)
-        -> (outcome: PusherSubscribeOutcome, effects: [DirectoryEffect]) {
+    public mutating func subscribe(
+        app: AppConfig, socketID: String, request: PusherSubscribeRequest, now: Int64
+    )
+        -> (outcome: PusherSubscribeOutcome, effects: [DirectoryEffect])
+    {
         // Mutate in place: copying an App or Channel out would copy its dictionaries (COW).
         let result = Self.subscribe(&apps[app.id, default: App()], app: app, socketID: socketID, request: request, now: now)
         if apps[app.id]?.channels[request.channel.name]?.sockets.isEmpty ?? false {
@@ -85,8 +88,11 @@ public struct ChannelDirectory: Sendable {
         return result
     }
 
-    private static func subscribe(_ state: inout App, app: AppConfig, socketID: String, request: PusherSubscribeRequest, now: Int64)
-        -> (outcome: PusherSubscribeOutcome, effects: [DirectoryEffect]) {
+    private static func subscribe(
+        _ state: inout App, app: AppConfig, socketID: String, request: PusherSubscribeRequest, now: Int64
+    )
+        -> (outcome: PusherSubscribeOutcome, effects: [DirectoryEffect])
+    {
         let name = request.channel.name
         var effects: [DirectoryEffect] = []
         let isNewSocket = state.channels[name]?.sockets[socketID] == nil
@@ -96,16 +102,21 @@ public struct ChannelDirectory: Sendable {
                     state.channels[name]?.members[member.userID]?.connections += 1
                 } else {
                     guard (state.channels[name]?.members.count ?? 0) < app.limits.maxPresenceMembers else {
-                        return (.refused(code: PusherErrorCode.overCapacity.rawValue,
-                                         message: "Presence channel \(name) is full (\(app.limits.maxPresenceMembers) members)", status: 403), [])
+                        return (
+                            .refused(
+                                code: PusherErrorCode.overCapacity.rawValue,
+                                message: "Presence channel \(name) is full (\(app.limits.maxPresenceMembers) members)", status: 403), []
+                        )
                     }
                     state.channels[name, default: Channel()].members[member.userID] = Member(info: member.userInfo, connections: 1)
                     state.channels[name, default: Channel()].memberOrder.append(member.userID)
                     // A user already present through another node is no news to anyone.
                     if state.remote[name]?[member.userID] == nil {
-                        effects.append(.broadcast(app: app.id, channel: name,
-                                                  frame: PusherFrame.memberAdded(channel: name, userID: member.userID, userInfo: member.userInfo),
-                                                  excluding: socketID))
+                        effects.append(
+                            .broadcast(
+                                app: app.id, channel: name,
+                                frame: PusherFrame.memberAdded(channel: name, userID: member.userID, userInfo: member.userInfo),
+                                excluding: socketID))
                         effects.append(.webhook(app: app.id, WebhookEvent(.memberAdded, channel: name, userID: member.userID)))
                     }
                 }
@@ -131,7 +142,8 @@ public struct ChannelDirectory: Sendable {
             }
         }
         if isNewSocket {
-            effects += countChanged(app: app, name: name, channel: &state.channels[name, default: Channel()], kind: request.channel.kind, now: now)
+            effects += countChanged(
+                app: app, name: name, channel: &state.channels[name, default: Channel()], kind: request.channel.kind, now: now)
         }
         return (.succeeded(members: members, cache: cache), effects)
     }
@@ -148,7 +160,9 @@ public struct ChannelDirectory: Sendable {
                 apps[app.id]?.channels[name]?.memberOrder.removeAll { $0 == userID }
                 // Still present through another node: nobody sees them leave.
                 if apps[app.id]?.remote[name]?[userID] == nil {
-                    effects.append(.broadcast(app: app.id, channel: name, frame: PusherFrame.memberRemoved(channel: name, userID: userID), excluding: nil))
+                    effects.append(
+                        .broadcast(
+                            app: app.id, channel: name, frame: PusherFrame.memberRemoved(channel: name, userID: userID), excluding: nil))
                     effects.append(.webhook(app: app.id, WebhookEvent(.memberRemoved, channel: name, userID: userID)))
                 }
             }
@@ -159,12 +173,15 @@ public struct ChannelDirectory: Sendable {
             return effects
         }
         let kind = PusherChannel(name)?.kind ?? .public
-        effects += Self.countChanged(app: app, name: name, channel: &apps[app.id, default: App()].channels[name, default: Channel()], kind: kind, now: now)
+        effects += Self.countChanged(
+            app: app, name: name, channel: &apps[app.id, default: App()].channels[name, default: Channel()], kind: kind, now: now)
         return effects
     }
 
     /// subscription_count after a change, throttled above 100 subscribers.
-    private static func countChanged(app: AppConfig, name: String, channel: inout Channel, kind: PusherChannel.Kind, now: Int64) -> [DirectoryEffect] {
+    private static func countChanged(
+        app: AppConfig, name: String, channel: inout Channel, kind: PusherChannel.Kind, now: Int64
+    ) -> [DirectoryEffect] {
         guard app.subscriptionCount, kind != .presence else { return [] }
         let count = channel.sockets.count
         if count > countThrottleThreshold, now - channel.lastCountSentAt < countThrottleInterval {
@@ -177,8 +194,10 @@ public struct ChannelDirectory: Sendable {
     }
 
     private static func countEffects(app: String, name: String, count: Int) -> [DirectoryEffect] {
-        [.broadcast(app: app, channel: name, frame: PusherFrame.subscriptionCount(channel: name, count: count), excluding: nil),
-         .webhook(app: app, WebhookEvent(.subscriptionCount, channel: name, subscriptionCount: count))]
+        [
+            .broadcast(app: app, channel: name, frame: PusherFrame.subscriptionCount(channel: name, count: count), excluding: nil),
+            .webhook(app: app, WebhookEvent(.subscriptionCount, channel: name, subscriptionCount: count))
+        ]
     }
 
     /// Sends throttled subscription counts whose interval has passed.
@@ -214,8 +233,9 @@ public struct ChannelDirectory: Sendable {
         if let cached = apps[app]?.cache[name], now - cached.storedAt < Self.cacheLifetime {
             cache = (cached.data, Int((Self.cacheLifetime - (now - cached.storedAt)) / 1000))
         }
-        return ChannelSnapshot(occupied: !(channel?.sockets.isEmpty ?? true), subscriptionCount: channel?.sockets.count ?? 0,
-                               userCount: isPresence ? presenceUsers(app: app, channel: name).count : nil, cache: cache)
+        return ChannelSnapshot(
+            occupied: !(channel?.sockets.isEmpty ?? true), subscriptionCount: channel?.sockets.count ?? 0,
+            userCount: isPresence ? presenceUsers(app: app, channel: name).count : nil, cache: cache)
     }
 
     /// Whether a channel has at least one subscribed socket.

@@ -14,8 +14,9 @@ extension LocalChannelHub {
         guard !changes.isEmpty else { return }
         state.withLock { s in
             for change in changes {
-                let effects = s.directory.applyRemoteMember(app: app.id, channel: change.channel, node: change.node,
-                                                            user: change.user, info: change.info)
+                let effects = s.directory.applyRemoteMember(
+                    app: app.id, channel: change.channel, node: change.node,
+                    user: change.user, info: change.info)
                 perform(effects, handles: s.handles, app: app)
             }
         }

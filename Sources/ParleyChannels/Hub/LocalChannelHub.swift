@@ -31,7 +31,10 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     public let metrics: ChannelsMetrics
 
     /// Creates a hub over the given loops; `clock` is monotonic milliseconds.
-    public init(loops: [any HubLoop], clock: @escaping @Sendable () -> Int64, webhooks: (any WebhookSink)? = nil, metrics: ChannelsMetrics = ChannelsMetrics()) {
+    public init(
+        loops: [any HubLoop], clock: @escaping @Sendable () -> Int64, webhooks: (any WebhookSink)? = nil,
+        metrics: ChannelsMetrics = ChannelsMetrics()
+    ) {
         precondition(!loops.isEmpty, "a hub needs at least one loop")
         self.loops = loops
         self.tables = loops.map { _ in LoopChannelTable() }
@@ -100,7 +103,8 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         let observer = shareObserver.withLock { $0 }
         state.withLock { s in
             loops[subscriber.loopIndex].execute { table.remove(app: appID, channel: channel, subscriber) }
-            perform(s.directory.unsubscribe(app: app, socketID: subscriber.socketID, channel: channel, now: now), handles: s.handles, app: app)
+            perform(
+                s.directory.unsubscribe(app: app, socketID: subscriber.socketID, channel: channel, now: now), handles: s.handles, app: app)
             observer?.report(s.directory, app: appID, channel: channel)
         }
     }

@@ -19,8 +19,9 @@ extension PusherConnection {
         let data = message.data ?? .null
         let sender = verifiedSender(subscription)
         if let claim = Self.claimedIdentity(in: data, differingFrom: sender) {
-            return reject("Client event rejected: data.\(claim) names a user the server has not verified as the sender; "
-                          + "receivers read the sender from the event's user_id (sign in first)")
+            return reject(
+                "Client event rejected: data.\(claim) names a user the server has not verified as the sender; "
+                    + "receivers read the sender from the event's user_id (sign in first)")
         }
         let frame = PusherFrame.channelEvent(event: message.event, channel: name, data: data, userID: sender)
         guard frame.count <= app.limits.maxEventBytes + 512 + name.utf8.count + message.event.utf8.count else {

@@ -10,12 +10,14 @@ extension PusherConnection {
         do {
             channel = try PusherChannel(validating: name)
         } catch {
-            return subscriptionError(name, code: nil, type: "InvalidChannel", "Invalid channel name '\(name.prefix(210))' (\(error))", status: 400)
+            return subscriptionError(
+                name, code: nil, type: "InvalidChannel", "Invalid channel name '\(name.prefix(210))' (\(error))", status: 400)
         }
         if subscriptions[name] == nil, subscriptions.count >= app.limits.maxChannelsPerConnection {
-            return subscriptionError(name, code: PusherErrorCode.tooManySubscriptions.rawValue, type: "LimitReached",
-                                     "Subscription to \(name) refused: this connection already holds \(subscriptions.count) channels "
-                                         + "(at most \(app.limits.maxChannelsPerConnection)); unsubscribe from one first", status: 429)
+            return subscriptionError(
+                name, code: PusherErrorCode.tooManySubscriptions.rawValue, type: "LimitReached",
+                "Subscription to \(name) refused: this connection already holds \(subscriptions.count) channels "
+                    + "(at most \(app.limits.maxChannelsPerConnection)); unsubscribe from one first", status: 429)
         }
         let auth = data["auth"]?.stringValue ?? ""
         var member: PresenceMember?
@@ -23,14 +25,24 @@ extension PusherConnection {
         case .public:
             break
         case .private, .privateEncrypted:
-            guard app.acceptsAnySecret({ PusherSignature.verifyChannelAuth(auth, key: app.key, secret: $0, socketID: socketID.rawValue, channel: name, channelData: nil) }) else {
+            guard
+                app.acceptsAnySecret({
+                    PusherSignature.verifyChannelAuth(
+                        auth, key: app.key, secret: $0, socketID: socketID.rawValue, channel: name, channelData: nil)
+                })
+            else {
                 return authError(name, "Invalid signature for channel \(name)")
             }
         case .presence:
             guard let channelData = data["channel_data"]?.stringValue else {
                 return subscriptionError(name, code: nil, type: "AuthError", "Presence channels need channel_data", status: 400)
             }
-            guard app.acceptsAnySecret({ PusherSignature.verifyChannelAuth(auth, key: app.key, secret: $0, socketID: socketID.rawValue, channel: name, channelData: channelData) }) else {
+            guard
+                app.acceptsAnySecret({
+                    PusherSignature.verifyChannelAuth(
+                        auth, key: app.key, secret: $0, socketID: socketID.rawValue, channel: name, channelData: channelData)
+                })
+            else {
                 return authError(name, "Invalid signature for channel \(name)")
             }
             switch presenceMember(from: channelData) {
@@ -56,7 +68,8 @@ extension PusherConnection {
         switch outcome {
         case .refused(let code, let message, let status):
             subscriptions[name] = nil
-            return subscriptionError(name, code: code, type: status == 401 || status == 403 ? "AuthError" : "LimitReached", message, status: status)
+            return subscriptionError(
+                name, code: code, type: status == 401 || status == 403 ? "AuthError" : "LimitReached", message, status: status)
         case .succeeded(let members, let cache):
             subscriptions[name]?.state = .subscribed
             var actions: [PusherConnectionAction] = []
@@ -118,8 +131,11 @@ extension PusherConnection {
         subscriptionError(channel, code: PusherErrorCode.unauthorized.rawValue, type: "AuthError", message, status: 401)
     }
 
-    private func subscriptionError(_ channel: String, code: Int?, type: String, _ message: String, status: Int) -> [PusherConnectionAction] {
-        [.send(PusherFrame.error(code: code, message: message)),
-         .send(PusherFrame.subscriptionError(channel: channel, type: type, error: message, status: status))]
+    private func subscriptionError(_ channel: String, code: Int?, type: String, _ message: String, status: Int) -> [PusherConnectionAction]
+    {
+        [
+            .send(PusherFrame.error(code: code, message: message)),
+            .send(PusherFrame.subscriptionError(channel: channel, type: type, error: message, status: status))
+        ]
     }
 }

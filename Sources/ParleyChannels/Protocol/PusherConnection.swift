@@ -46,14 +46,17 @@ public struct PusherConnection: Sendable {
 
     /// Creates the state of a connection that has just been accepted at `now`.
     public init(app: AppConfig, socketID: PusherSocketID, activityTimeout: Int = 120, pongTimeout: Int = 30, now: Int64) {
-        self.init(sharedApp: SharedAppConfig(app), socketID: socketID, activityTimeout: activityTimeout,
-                  pongTimeout: pongTimeout, now: now)
+        self.init(
+            sharedApp: SharedAppConfig(app), socketID: socketID, activityTimeout: activityTimeout,
+            pongTimeout: pongTimeout, now: now)
     }
 
     /// Creates the state of a connection accepted at `now`, sharing its app's configuration
     /// with the app's other connections.
-    public init(sharedApp: SharedAppConfig, socketID: PusherSocketID, activityTimeout: Int = 120, pongTimeout: Int = 30,
-                now: Int64) {
+    public init(
+        sharedApp: SharedAppConfig, socketID: PusherSocketID, activityTimeout: Int = 120, pongTimeout: Int = 30,
+        now: Int64
+    ) {
         self.sharedApp = sharedApp
         self.socketID = socketID
         self.activityTimeout = activityTimeout
@@ -122,7 +125,9 @@ public struct PusherConnection: Sendable {
         default:
             if message.event.hasPrefix("client-") { return clientEvent(message, now: now) }
             if message.event.hasPrefix("pusher:") || message.event.hasPrefix("pusher_internal:") { return [] }
-            return [.send(PusherFrame.error(code: nil, message: "Unsupported event \(message.event); client events must start with client-"))]
+            return [
+                .send(PusherFrame.error(code: nil, message: "Unsupported event \(message.event); client events must start with client-"))
+            ]
         }
     }
 

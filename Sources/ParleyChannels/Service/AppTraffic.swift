@@ -37,14 +37,15 @@ public final class AppTraffic: Sendable {
 
     /// The values now.
     public func snapshot() -> TrafficCounts {
-        TrafficCounts(connections: connections.load(ordering: .relaxed), subscriptions: subscriptions.load(ordering: .relaxed),
-                      messagesIn: messagesIn.load(ordering: .relaxed), messagesOut: messagesOut.load(ordering: .relaxed),
-                      bytesIn: bytesIn.load(ordering: .relaxed), bytesOut: bytesOut.load(ordering: .relaxed),
-                      eventsPublished: eventsPublished.load(ordering: .relaxed),
-                      slowConsumersDropped: slowConsumersDropped.load(ordering: .relaxed),
-                      connectionsRefused: connectionsRefused.load(ordering: .relaxed),
-                      apiRequests: apiRequests.load(ordering: .relaxed), apiErrors: apiErrors.load(ordering: .relaxed),
-                      webhookDelivered: webhookDelivered.load(ordering: .relaxed),
-                      webhookFailures: webhookFailures.load(ordering: .relaxed))
+        TrafficCounts(
+            connections: connections.load(ordering: .relaxed), subscriptions: subscriptions.load(ordering: .relaxed),
+            messagesIn: messagesIn.load(ordering: .relaxed), messagesOut: messagesOut.load(ordering: .relaxed),
+            bytesIn: bytesIn.load(ordering: .relaxed), bytesOut: bytesOut.load(ordering: .relaxed),
+            eventsPublished: eventsPublished.load(ordering: .relaxed),
+            slowConsumersDropped: slowConsumersDropped.load(ordering: .relaxed),
+            connectionsRefused: connectionsRefused.load(ordering: .relaxed),
+            apiRequests: apiRequests.load(ordering: .relaxed), apiErrors: apiErrors.load(ordering: .relaxed),
+            webhookDelivered: webhookDelivered.load(ordering: .relaxed),
+            webhookFailures: webhookFailures.load(ordering: .relaxed))
     }
 }

@@ -53,8 +53,10 @@ public final class ChannelsMetrics: Sendable {
         let rows = byAppSnapshot()
         let loose = unattributed.snapshot()
         var out = PrometheusText()
-        func family(_ name: String, _ type: String, _ help: String, unattributed: Bool = false,
-                    _ value: (String, TrafficCounts) -> Int) {
+        func family(
+            _ name: String, _ type: String, _ help: String, unattributed: Bool = false,
+            _ value: (String, TrafficCounts) -> Int
+        ) {
             out.family(name, type, help)
             for row in rows { out.sample(name, [("app", row.id)], value(row.id, row.counts)) }
             if unattributed { out.sample(name, [], value("", loose)) }
@@ -73,14 +75,19 @@ public final class ChannelsMetrics: Sendable {
         family("parley_channels_connections_refused_total", "counter", "Connections refused with 4004 at the app's max_connections.") {
             $1.connectionsRefused
         }
-        family("parley_channels_api_requests_total", "counter", "HTTP API requests (no app label: naming no hosted app).",
-               unattributed: true) { $1.apiRequests }
-        family("parley_channels_api_errors_total", "counter", "HTTP API requests refused (no app label: naming no hosted app).",
-               unattributed: true) { $1.apiErrors }
+        family(
+            "parley_channels_api_requests_total", "counter", "HTTP API requests (no app label: naming no hosted app).",
+            unattributed: true
+        ) { $1.apiRequests }
+        family(
+            "parley_channels_api_errors_total", "counter", "HTTP API requests refused (no app label: naming no hosted app).",
+            unattributed: true
+        ) { $1.apiErrors }
         family("parley_channels_webhook_delivered_total", "counter", "Webhook requests delivered.") { $1.webhookDelivered }
         family("parley_channels_webhook_failures_total", "counter", "Webhook request attempts that failed.") { $1.webhookFailures }
-        out.add("parley_channels_webhook_queue", "gauge", "Webhook events waiting for delivery (all apps).",
-                webhookQueued.load(ordering: .relaxed))
+        out.add(
+            "parley_channels_webhook_queue", "gauge", "Webhook events waiting for delivery (all apps).",
+            webhookQueued.load(ordering: .relaxed))
         return out.text
     }
 }

@@ -38,9 +38,11 @@ public final class ChannelsService: Sendable {
     /// Creates the service over the server's event loops. `clock` is monotonic milliseconds,
     /// `wallClock` Unix milliseconds. `poster` sends webhooks (the server passes one on its
     /// event loops; without one, deliveries fail and are retried until abandoned).
-    public init(config: ChannelsConfig, loops: [any HubLoop], clock: @escaping @Sendable () -> Int64,
-                wallClock: @escaping @Sendable () -> Int64, poster: any WebhookPoster = UnconnectedWebhookPoster(),
-                cluster membership: ClusterMembership? = nil) {
+    public init(
+        config: ChannelsConfig, loops: [any HubLoop], clock: @escaping @Sendable () -> Int64,
+        wallClock: @escaping @Sendable () -> Int64, poster: any WebhookPoster = UnconnectedWebhookPoster(),
+        cluster membership: ClusterMembership? = nil
+    ) {
         let metrics = ChannelsMetrics()
         let webhooks = WebhookDispatcher(config: config, poster: poster, metrics: metrics, clock: clock, wallClock: wallClock)
         let hub = LocalChannelHub(loops: loops, clock: clock, webhooks: webhooks, metrics: metrics)
@@ -52,8 +54,9 @@ public final class ChannelsService: Sendable {
         self.hub = hub
         self.clock = clock
         let cluster = membership.map {
-            ClusterChannelHub(local: hub, nodeID: $0.nodeID, transport: $0.transport, apps: apps, clock: clock,
-                              timings: $0.timings, statistics: $0.statistics)
+            ClusterChannelHub(
+                local: hub, nodeID: $0.nodeID, transport: $0.transport, apps: apps, clock: clock,
+                timings: $0.timings, statistics: $0.statistics)
         }
         self.cluster = cluster
         self.api = PusherAPI(apps: apps, hub: cluster ?? hub, unixTime: { wallClock() / 1000 }, metrics: metrics)
@@ -84,10 +87,12 @@ public final class ChannelsService: Sendable {
         guard let key = Self.appKey(fromPath: path) else { return refuse(.pathNotFound, "Path not found; connect to /app/{key}") }
         guard let app = apps.app(key: key) else { return refuse(.unknownApp, "Could not find app by key \(key)") }
         if let problem = PusherConnection.checkProtocol(query["protocol"]) {
-            return refuse(problem, problem == .noProtocol ? "No protocol version given" : "Unsupported protocol version \(query["protocol"] ?? "")")
+            return refuse(
+                problem, problem == .noProtocol ? "No protocol version given" : "Unsupported protocol version \(query["protocol"] ?? "")")
         }
-        let session = PusherSession(sharedApp: sharedApps.shared(app), config: config, loopIndex: loopIndex, hub: sharedHub,
-                                    transport: transport, webhooks: webhooks, metrics: metrics, now: clock(), registry: apps)
+        let session = PusherSession(
+            sharedApp: sharedApps.shared(app), config: config, loopIndex: loopIndex, hub: sharedHub,
+            transport: transport, webhooks: webhooks, metrics: metrics, now: clock(), registry: apps)
         return session.start() ? session : nil
     }
 

@@ -26,18 +26,23 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
     private var finished = false
 
     /// Creates the session of a connection accepted at `now` (monotonic milliseconds).
-    public convenience init(app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
-                            transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics,
-                            now: Int64, socketID: PusherSocketID = .random(), registry: AppRegistry? = nil) {
-        self.init(sharedApp: SharedAppConfig(app), config: config, loopIndex: loopIndex, hub: hub, transport: transport,
-                  webhooks: webhooks, metrics: metrics, now: now, socketID: socketID, registry: registry)
+    public convenience init(
+        app: AppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
+        transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics,
+        now: Int64, socketID: PusherSocketID = .random(), registry: AppRegistry? = nil
+    ) {
+        self.init(
+            sharedApp: SharedAppConfig(app), config: config, loopIndex: loopIndex, hub: hub, transport: transport,
+            webhooks: webhooks, metrics: metrics, now: now, socketID: socketID, registry: registry)
     }
 
     /// Creates the session of a connection accepted at `now`, sharing its app's configuration
     /// with the app's other connections.
-    public init(sharedApp: SharedAppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
-                transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64,
-                socketID: PusherSocketID = .random(), registry: AppRegistry? = nil) {
+    public init(
+        sharedApp: SharedAppConfig, config: ChannelsConfig, loopIndex: Int, hub: any ChannelHub,
+        transport: any PusherTransport, webhooks: (any WebhookSink)?, metrics: ChannelsMetrics, now: Int64,
+        socketID: PusherSocketID = .random(), registry: AppRegistry? = nil
+    ) {
         self.registry = registry
         registryGeneration = registry?.generation ?? 0
         self.socketID = socketID.rawValue
@@ -48,8 +53,9 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         self.metrics = metrics
         traffic = metrics.app(sharedApp.value.id)
         self.maxOutboundBytes = config.maxOutboundBytes
-        self.connection = PusherConnection(sharedApp: sharedApp, socketID: socketID, activityTimeout: config.activityTimeout,
-                                           pongTimeout: config.pongTimeout, now: now)
+        self.connection = PusherConnection(
+            sharedApp: sharedApp, socketID: socketID, activityTimeout: config.activityTimeout,
+            pongTimeout: config.pongTimeout, now: now)
     }
 
     /// Admits the connection (app enabled, quota) and sends `connection_established`;
@@ -62,8 +68,9 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
             return false
         }
         guard hub.connect(app: app, subscriber: self) else {
-            metrics.notices.post("connection_quota", "connection refused: the app is at its max_connections (4004)",
-                                 [("app", app.id), ("max_connections", app.limits.maxConnections.map(String.init) ?? "none")])
+            metrics.notices.post(
+                "connection_quota", "connection refused: the app is at its max_connections (4004)",
+                [("app", app.id), ("max_connections", app.limits.maxConnections.map(String.init) ?? "none")])
             ChannelsMetrics.add(traffic.connectionsRefused)
             perform(PusherConnection.refusal(.overConnectionQuota, message: "App \(app.id) is over its connection quota"))
             finished = true
@@ -169,10 +176,18 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
                 ChannelsMetrics.add(traffic.subscriptions, -1)
                 hub.unsubscribe(app: app, subscriber: self, channel: channel)
             case .clientEvent(let event):
-                hub.publish(app: app, events: [HubEvent(channel: event.channel, event: event.event, data: event.data,
-                                                        frame: event.frame, excluding: socketID)])
-                webhooks?.enqueue(app: app, event: WebhookEvent(.clientEvent, channel: event.channel, userID: event.userID,
-                                                                event: event.event, data: event.data, socketID: socketID))
+                hub.publish(
+                    app: app,
+                    events: [
+                        HubEvent(
+                            channel: event.channel, event: event.event, data: event.data,
+                            frame: event.frame, excluding: socketID)
+                    ])
+                webhooks?.enqueue(
+                    app: app,
+                    event: WebhookEvent(
+                        .clientEvent, channel: event.channel, userID: event.userID,
+                        event: event.event, data: event.data, socketID: socketID))
             case .signIn(let user):
                 hub.signIn(app: app, subscriber: self, user: user)
             case .signOut(let userID):

@@ -31,9 +31,11 @@ public struct TrafficCounts: Sendable, Equatable {
     public init() {}
 
     /// The given values.
-    public init(connections: Int, subscriptions: Int, messagesIn: Int, messagesOut: Int, bytesIn: Int, bytesOut: Int,
-                eventsPublished: Int, slowConsumersDropped: Int, connectionsRefused: Int, apiRequests: Int, apiErrors: Int,
-                webhookDelivered: Int, webhookFailures: Int) {
+    public init(
+        connections: Int, subscriptions: Int, messagesIn: Int, messagesOut: Int, bytesIn: Int, bytesOut: Int,
+        eventsPublished: Int, slowConsumersDropped: Int, connectionsRefused: Int, apiRequests: Int, apiErrors: Int,
+        webhookDelivered: Int, webhookFailures: Int
+    ) {
         self.connections = connections
         self.subscriptions = subscriptions
         self.messagesIn = messagesIn
@@ -51,14 +53,15 @@ public struct TrafficCounts: Sendable, Equatable {
 
     /// Field by field sum.
     public static func + (a: TrafficCounts, b: TrafficCounts) -> TrafficCounts {
-        TrafficCounts(connections: a.connections + b.connections, subscriptions: a.subscriptions + b.subscriptions,
-                      messagesIn: a.messagesIn + b.messagesIn, messagesOut: a.messagesOut + b.messagesOut,
-                      bytesIn: a.bytesIn + b.bytesIn, bytesOut: a.bytesOut + b.bytesOut,
-                      eventsPublished: a.eventsPublished + b.eventsPublished,
-                      slowConsumersDropped: a.slowConsumersDropped + b.slowConsumersDropped,
-                      connectionsRefused: a.connectionsRefused + b.connectionsRefused,
-                      apiRequests: a.apiRequests + b.apiRequests, apiErrors: a.apiErrors + b.apiErrors,
-                      webhookDelivered: a.webhookDelivered + b.webhookDelivered,
-                      webhookFailures: a.webhookFailures + b.webhookFailures)
+        TrafficCounts(
+            connections: a.connections + b.connections, subscriptions: a.subscriptions + b.subscriptions,
+            messagesIn: a.messagesIn + b.messagesIn, messagesOut: a.messagesOut + b.messagesOut,
+            bytesIn: a.bytesIn + b.bytesIn, bytesOut: a.bytesOut + b.bytesOut,
+            eventsPublished: a.eventsPublished + b.eventsPublished,
+            slowConsumersDropped: a.slowConsumersDropped + b.slowConsumersDropped,
+            connectionsRefused: a.connectionsRefused + b.connectionsRefused,
+            apiRequests: a.apiRequests + b.apiRequests, apiErrors: a.apiErrors + b.apiErrors,
+            webhookDelivered: a.webhookDelivered + b.webhookDelivered,
+            webhookFailures: a.webhookFailures + b.webhookFailures)
     }
 }

@@ -19,11 +19,16 @@ public final class WebhookDispatcher: WebhookSink, Sendable {
     private let timers = DispatchQueue(label: "parley.webhooks.timer")
 
     /// Creates a dispatcher; clocks are monotonic and wall milliseconds.
-    public init(config: ChannelsConfig, poster: any WebhookPoster, metrics: ChannelsMetrics,
-                clock: @escaping @Sendable () -> Int64, wallClock: @escaping @Sendable () -> Int64) {
-        state = Mutex(State(queue: WebhookQueue(batchWindow: Int64(config.webhookBatchMilliseconds),
-                                                leaveDelay: Int64(config.webhookLeaveDelayMilliseconds),
-                                                retryWindow: Int64(config.webhookRetryWindowMilliseconds))))
+    public init(
+        config: ChannelsConfig, poster: any WebhookPoster, metrics: ChannelsMetrics,
+        clock: @escaping @Sendable () -> Int64, wallClock: @escaping @Sendable () -> Int64
+    ) {
+        state = Mutex(
+            State(
+                queue: WebhookQueue(
+                    batchWindow: Int64(config.webhookBatchMilliseconds),
+                    leaveDelay: Int64(config.webhookLeaveDelayMilliseconds),
+                    retryWindow: Int64(config.webhookRetryWindowMilliseconds))))
         self.poster = poster
         self.metrics = metrics
         self.clock = clock
@@ -75,9 +80,12 @@ public final class WebhookDispatcher: WebhookSink, Sendable {
             ChannelsMetrics.add(traffic.webhookDelivered)
         } else {
             ChannelsMetrics.add(traffic.webhookFailures)
-            metrics.notices.post("webhook_failed", "webhook delivery failed; it will be retried within the retry window",
-                                 [("endpoint", "\(delivery.url.host):\(delivery.url.port)"), ("app_key", delivery.key),
-                                  ("status", status.map(String.init) ?? "no answer"), ("attempt", String(delivery.attempt))])
+            metrics.notices.post(
+                "webhook_failed", "webhook delivery failed; it will be retried within the retry window",
+                [
+                    ("endpoint", "\(delivery.url.host):\(delivery.url.port)"), ("app_key", delivery.key),
+                    ("status", status.map(String.init) ?? "no answer"), ("attempt", String(delivery.attempt))
+                ])
         }
         let now = clock()
         let arm: Int64? = state.withLock { s in

@@ -18,8 +18,10 @@ public struct WebhookEvent: Sendable, Equatable {
     public var subscriptionCount: Int?
 
     /// Creates an event.
-    public init(_ kind: WebhookEventKind, channel: String, userID: String? = nil, event: String? = nil,
-                data: JSONValue? = nil, socketID: String? = nil, subscriptionCount: Int? = nil) {
+    public init(
+        _ kind: WebhookEventKind, channel: String, userID: String? = nil, event: String? = nil,
+        data: JSONValue? = nil, socketID: String? = nil, subscriptionCount: Int? = nil
+    ) {
         self.kind = kind
         self.channel = channel
         self.userID = userID

@@ -64,13 +64,16 @@ public struct WebhookQueue: Sendable {
             delayed.append(Pending(app: app, event: event, due: now + leaveDelay))
             return
         case .channelOccupied:
-            if let i = delayed.firstIndex(where: { $0.app.id == app.id && $0.event.kind == .channelVacated && $0.event.channel == event.channel }) {
+            if let i = delayed.firstIndex(where: {
+                $0.app.id == app.id && $0.event.kind == .channelVacated && $0.event.channel == event.channel
+            }) {
                 delayed.remove(at: i)
                 return
             }
         case .memberAdded:
             if let i = delayed.firstIndex(where: {
-                $0.app.id == app.id && $0.event.kind == .memberRemoved && $0.event.channel == event.channel && $0.event.userID == event.userID
+                $0.app.id == app.id && $0.event.kind == .memberRemoved && $0.event.channel == event.channel
+                    && $0.event.userID == event.userID
             }) {
                 delayed.remove(at: i)
                 return
@@ -183,9 +186,10 @@ public struct WebhookQueue: Sendable {
         nextID += 1
         inFlight[id] = retry
         let body = JSONWriter.serialize(.object(["time_ms": .number(String(wallMillis)), "events": .array(retry.events.map(\.json))]))
-        return WebhookDelivery(id: id, url: retry.url, key: retry.app.key, body: body,
-                               signature: PusherSignature.webhookSignature(secret: retry.app.secret, body: body), attempt: retry.attempt,
-                               appID: retry.app.id)
+        return WebhookDelivery(
+            id: id, url: retry.url, key: retry.app.key, body: body,
+            signature: PusherSignature.webhookSignature(secret: retry.app.secret, body: body), attempt: retry.attempt,
+            appID: retry.app.id)
     }
 }
 

@@ -45,15 +45,18 @@ public actor DevTokenProvider: TokenProvider {
         headers.add("Content-Type", "application/json")
         headers.add("Accept", "application/json")
         if let appID { headers.add("X-Parley-App", appID) }
-        let response = try await http.send(HTTPRequestMessage(method: "POST", url: serverURL + path, headers: headers,
-                                                              body: JSONWriter.serialize(.object(body))))
+        let response = try await http.send(
+            HTTPRequestMessage(
+                method: "POST", url: serverURL + path, headers: headers,
+                body: JSONWriter.serialize(.object(body))))
         let json: JSONValue?
         do { json = try JSONParser.parse(response.body) } catch { json = nil }  // not JSON (a proxy's page): the status says it
         guard response.isSuccess, let json else {
             let message = json?["error"]?["message"]?.stringValue ?? "HTTP \(response.status)"
             let hint = response.status == 404 ? " (is the server running with --dev?)" : ""
-            throw ParleyError(.authentication, "dev sign-in: \(path) answered \(message)\(hint)", status: response.status,
-                              serverCode: json?["error"]?["code"]?.stringValue)
+            throw ParleyError(
+                .authentication, "dev sign-in: \(path) answered \(message)\(hint)", status: response.status,
+                serverCode: json?["error"]?["code"]?.stringValue)
         }
         return json
     }

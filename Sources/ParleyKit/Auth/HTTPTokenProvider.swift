@@ -17,9 +17,11 @@ public actor HTTPTokenProvider: TokenProvider {
     private var inFlight: Task<Result<String, ParleyError>, Never>?
 
     /// Creates a provider asking `url` for `userID`'s token; it renews `renewBefore` before expiry.
-    public init(url: String, userID: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
-                http: any HTTPTransport = PlatformTransports.http(), clock: any ParleyClock = SystemClock(),
-                renewBefore: Duration = .seconds(60)) {
+    public init(
+        url: String, userID: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
+        http: any HTTPTransport = PlatformTransports.http(), clock: any ParleyClock = SystemClock(),
+        renewBefore: Duration = .seconds(60)
+    ) {
         self.url = url
         self.userID = userID
         self.headers = headers
@@ -55,7 +57,8 @@ public actor HTTPTokenProvider: TokenProvider {
         headers.replace("Accept", "application/json")
         let body: JSONValue = userID.map { .object(["user_id": .string($0)]) } ?? .object([:])
         do throws(ParleyError) {
-            let response = try await http.send(HTTPRequestMessage(method: "POST", url: url, headers: headers, body: JSONWriter.serialize(body)))
+            let response = try await http.send(
+                HTTPRequestMessage(method: "POST", url: url, headers: headers, body: JSONWriter.serialize(body)))
             guard response.isSuccess else {
                 return .failure(ParleyError(.authentication, "token endpoint answered \(response.status)", status: response.status))
             }
@@ -63,11 +66,12 @@ public actor HTTPTokenProvider: TokenProvider {
             guard let token = reader.optionalString("token") ?? reader.optionalString("access_token") else {
                 return .failure(ParleyError(.authentication, "token response has no token"))
             }
-            let expiresAt = JWTClaims(token: token)?.expiresAt
+            let expiresAt =
+                JWTClaims(token: token)?.expiresAt
                 ?? reader.optionalInt64("expires_in").map { clock.now() / 1000 + $0 }
             cached = (token, expiresAt)
             return .success(token)
-        } catch where error.isTransient {
+        } catch  where error.isTransient {
             // The endpoint could not be reached: the caller retries later, it is no refusal.
             return .failure(ParleyError(error.code, "token request failed: \(error.message)", status: error.status))
         } catch {

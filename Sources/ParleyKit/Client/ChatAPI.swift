@@ -11,9 +11,11 @@ struct ChatAPI: Sendable {
     let closed: ClosedFlag
 
     /// Sends a request and returns the body of a 2xx answer.
-    func call(_ method: String, _ path: String, query: [(String, String)] = [], json: JSONValue? = nil,
-              body: [UInt8]? = nil, contentType: String? = nil,
-              progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(ParleyError) -> [UInt8] {
+    func call(
+        _ method: String, _ path: String, query: [(String, String)] = [], json: JSONValue? = nil,
+        body: [UInt8]? = nil, contentType: String? = nil,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws(ParleyError) -> [UInt8] {
         var url = baseURL + path
         if !query.isEmpty { url += "?" + query.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&") }
         var headers = HTTPHeaders()
@@ -44,7 +46,9 @@ struct ChatAPI: Sendable {
     }
 
     /// Decodes a JSON answer.
-    func json(_ method: String, _ path: String, query: [(String, String)] = [], json: JSONValue? = nil) async throws(ParleyError) -> JSONValue {
+    func json(
+        _ method: String, _ path: String, query: [(String, String)] = [], json: JSONValue? = nil
+    ) async throws(ParleyError) -> JSONValue {
         let bytes = try await call(method, path, query: query, json: json)
         do { return try JSONParser.parse(bytes) } catch { throw ParleyError(.decoding, "\(method) \(path): not JSON") }
     }
@@ -56,8 +60,9 @@ struct ChatAPI: Sendable {
         }
         let code = object?["code"]?.stringValue
         let message = object?["message"]?.stringValue ?? "HTTP \(response.status)"
-        return ParleyError(.server, message, status: response.status, serverCode: code,
-                           retryAfter: response.headers.first("Retry-After").flatMap { Int($0) })
+        return ParleyError(
+            .server, message, status: response.status, serverCode: code,
+            retryAfter: response.headers.first("Retry-After").flatMap { Int($0) })
     }
 
     /// Percent-encodes everything but unreserved characters (RFC 3986).
@@ -66,7 +71,7 @@ struct ChatAPI: Sendable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".utf8)

@@ -55,7 +55,9 @@ extension ParleyClient {
     }
 
     /// Creates a room; the user becomes its admin.
-    public func createRoom(id: String? = nil, name: String?, kind: ChatRoom.Kind = .private, memberIDs: [String] = []) async throws(ParleyError) -> ChatRoom {
+    public func createRoom(
+        id: String? = nil, name: String?, kind: ChatRoom.Kind = .private, memberIDs: [String] = []
+    ) async throws(ParleyError) -> ChatRoom {
         var body: JSONObject = ["kind": .string(kind.rawValue), "member_ids": .array(memberIDs.map(JSONValue.string))]
         if let id { body["id"] = .string(id) }
         if let name { body["name"] = .string(name) }
@@ -84,8 +86,9 @@ extension ParleyClient {
 
     /// Adds a member (room admins).
     public func addMember(_ userID: String, to roomID: String, role: MemberRole = .member) async throws(ParleyError) {
-        _ = try await api.call("POST", ChatAPI.path("rooms", roomID, "members"),
-                               json: .object(["user_id": .string(userID), "role": .string(role.rawValue)]))
+        _ = try await api.call(
+            "POST", ChatAPI.path("rooms", roomID, "members"),
+            json: .object(["user_id": .string(userID), "role": .string(role.rawValue)]))
     }
 
     /// Removes a member (room admins, or the member themself).
@@ -102,7 +105,9 @@ extension ParleyClient {
     }
 
     /// A page of history, ascending: the latest by default, else before or after a seq.
-    public func history(_ roomID: String, before: Int64? = nil, after: Int64? = nil, limit: Int = 50) async throws(ParleyError) -> MessagePage {
+    public func history(
+        _ roomID: String, before: Int64? = nil, after: Int64? = nil, limit: Int = 50
+    ) async throws(ParleyError) -> MessagePage {
         var query = [("limit", String(limit))]
         if let before { query.append(("before", String(before))) }
         if let after { query.append(("after", String(after))) }
@@ -115,8 +120,10 @@ extension ParleyClient {
     /// Replaces a message's parts (its author).
     @discardableResult
     public func edit(messageID: Int64, in roomID: String, parts: [MessagePart]) async throws(ParleyError) -> ChatMessage {
-        let message = try ChatMessage(json: try await api.json("PATCH", ChatAPI.path("rooms", roomID, "messages", String(messageID)),
-                                                               json: .object(["parts": .array(parts.map(\.json))])))
+        let message = try ChatMessage(
+            json: try await api.json(
+                "PATCH", ChatAPI.path("rooms", roomID, "messages", String(messageID)),
+                json: .object(["parts": .array(parts.map(\.json))])))
         applyUpdate(message, deleted: false)
         return message
     }
@@ -131,8 +138,11 @@ extension ParleyClient {
 
     /// Adds or removes the user's reaction; returns the message's counts.
     @discardableResult
-    public func react(_ emoji: String, to messageID: Int64, in roomID: String, adding: Bool = true) async throws(ParleyError) -> [ReactionCount] {
-        let reply = try await api.json(adding ? "PUT" : "DELETE", ChatAPI.path("rooms", roomID, "messages", String(messageID), "reactions", emoji))
+    public func react(
+        _ emoji: String, to messageID: Int64, in roomID: String, adding: Bool = true
+    ) async throws(ParleyError) -> [ReactionCount] {
+        let reply = try await api.json(
+            adding ? "PUT" : "DELETE", ChatAPI.path("rooms", roomID, "messages", String(messageID), "reactions", emoji))
         let counts = try ReactionCount.list(try JSONReader(reply, "reactions").array("reactions"))
         emit(.reactions(messageID: messageID, reactions: counts), room: roomID)
         return counts
@@ -153,9 +163,12 @@ extension ParleyClient {
 
     /// Uploads a file into a room; `progress` hears bytes sent of total. Send it with
     /// ``MessagePart/attachment(id:)``.
-    public func upload(_ bytes: [UInt8], contentType: String, to roomID: String,
-                       progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(ParleyError) -> Attachment {
-        let reply = try await api.call("POST", ChatAPI.path("rooms", roomID, "attachments"), body: bytes, contentType: contentType, progress: progress)
+    public func upload(
+        _ bytes: [UInt8], contentType: String, to roomID: String,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws(ParleyError) -> Attachment {
+        let reply = try await api.call(
+            "POST", ChatAPI.path("rooms", roomID, "attachments"), body: bytes, contentType: contentType, progress: progress)
         do { return try Attachment(json: try JSONParser.parse(reply)) } catch let error as ParleyError { throw error } catch {
             throw ParleyError(.decoding, "upload answer is not JSON: \(error)")
         }

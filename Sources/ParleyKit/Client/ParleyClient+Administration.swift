@@ -6,8 +6,10 @@ extension ParleyClient {
     /// Changes a room's name, kind (public or private) or custom data (room admins); arguments
     /// left `nil` stay as they are. Members hear ``RoomEvent/roomUpdated(_:)``.
     @discardableResult
-    public func updateRoom(_ roomID: String, name: String? = nil, kind: ChatRoom.Kind? = nil,
-                           customData: JSONValue? = nil) async throws(ParleyError) -> ChatRoom {
+    public func updateRoom(
+        _ roomID: String, name: String? = nil, kind: ChatRoom.Kind? = nil,
+        customData: JSONValue? = nil
+    ) async throws(ParleyError) -> ChatRoom {
         var body = JSONObject()
         if let name { body["name"] = .string(name) }
         if let kind { body["kind"] = .string(kind.rawValue) }
@@ -26,8 +28,10 @@ extension ParleyClient {
     /// The last admin cannot step down (`last_admin`).
     @discardableResult
     public func setRole(_ role: MemberRole, of userID: String, in roomID: String) async throws(ParleyError) -> Membership {
-        try Membership(json: try await api.json("PATCH", ChatAPI.path("rooms", roomID, "members", userID),
-                                                json: .object(["role": .string(role.rawValue)])))
+        try Membership(
+            json: try await api.json(
+                "PATCH", ChatAPI.path("rooms", roomID, "members", userID),
+                json: .object(["role": .string(role.rawValue)])))
     }
 
     /// One message of a room (a tombstone if it was deleted).
@@ -78,8 +82,10 @@ extension ParleyClient {
     @discardableResult
     public func registerDevice(token: String, platform: DeviceRegistration.Platform) async throws(ParleyError) -> DeviceRegistration {
         let id = try await userID()
-        return try DeviceRegistration(json: try await api.json("PUT", ChatAPI.path("users", id, "devices", token),
-                                                               json: .object(["platform": .string(platform.rawValue)])))
+        return try DeviceRegistration(
+            json: try await api.json(
+                "PUT", ChatAPI.path("users", id, "devices", token),
+                json: .object(["platform": .string(platform.rawValue)])))
     }
 
     /// Removes this device's push token from the signed-in user (before signing out).

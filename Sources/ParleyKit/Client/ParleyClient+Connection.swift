@@ -171,7 +171,7 @@ extension ParleyClient {
         do {
             _ = try await tokens.token()
             _ = try await userID()
-        } catch where error.isSignInFailure {
+        } catch  where error.isSignInFailure {
             return .ended(.signInFailed(error))
         } catch {
             report(.signIn, error)
@@ -263,9 +263,11 @@ extension ParleyClient {
             let reply = try await api.json("POST", "/v1/channels/user-auth", json: .object(["socket_id": .string(socketID)]))
             let reader = try JSONReader(reply, "user auth")
             guard generation == current else { return }
-            send(PusherMessage(event: "pusher:signin",
-                               data: .object(["auth": .string(try reader.string("auth")), "user_data": .string(try reader.string("user_data"))])))
-        } catch where error.isSignInFailure {
+            send(
+                PusherMessage(
+                    event: "pusher:signin",
+                    data: .object(["auth": .string(try reader.string("auth")), "user_data": .string(try reader.string("user_data"))])))
+        } catch  where error.isSignInFailure {
             guard generation == current else { return }
             signInFailed(error)
         } catch {
@@ -300,8 +302,9 @@ extension ParleyClient {
     private func subscribe(_ roomID: String, socketID: String, generation current: Int) async -> Bool {
         let channel = "private-room-" + roomID
         do {
-            let reply = try await api.json("POST", "/v1/channels/auth",
-                                           json: .object(["socket_id": .string(socketID), "channel_name": .string(channel)]))
+            let reply = try await api.json(
+                "POST", "/v1/channels/auth",
+                json: .object(["socket_id": .string(socketID), "channel_name": .string(channel)]))
             let auth = try JSONReader(reply, "channel auth").string("auth")
             guard generation == current else { return false }
             send(PusherMessage(event: "pusher:subscribe", data: .object(["channel": .string(channel), "auth": .string(auth)])))

@@ -3,7 +3,9 @@ extension ParleyClient {
     /// Opens the document called `name` of room `roomID` (created on first use; the room's
     /// members may edit it) and starts syncing it.
     /// - Parameter presence: how this user appears to the others; by default the user id as name.
-    public func openDocument(room roomID: String, name: String, presence: DocumentPresence? = nil) async throws(ParleyError) -> DocumentSession {
+    public func openDocument(
+        room roomID: String, name: String, presence: DocumentPresence? = nil
+    ) async throws(ParleyError) -> DocumentSession {
         try await openDocument(path: ChatAPI.path("rooms", roomID, "docs", name, "ws"), presence: presence)
     }
 
@@ -25,9 +27,10 @@ extension ParleyClient {
         let me = try await userID()
         var presence = presence ?? DocumentPresence(userID: me, name: me)
         if presence.userID == nil { presence.userID = me }
-        let session = DocumentSession(url: webSocketURL(path), tokenProvider: tokens, appID: configuration.appID,
-                                      presence: presence, transport: documentTransport, clock: clock,
-                                      reconnect: configuration.reconnect, random: random, diagnostics: configuration.diagnostics)
+        let session = DocumentSession(
+            url: webSocketURL(path), tokenProvider: tokens, appID: configuration.appID,
+            presence: presence, transport: documentTransport, clock: clock,
+            reconnect: configuration.reconnect, random: random, diagnostics: configuration.diagnostics)
         await session.start()
         return session
     }

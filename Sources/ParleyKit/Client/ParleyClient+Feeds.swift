@@ -57,7 +57,8 @@ extension ParleyClient {
                 // Unsubscribed or refused: the next (re)subscribe or live event starts another fill.
                 guard error.isTransient, rooms[roomID]?.subscribed == true else { return }
                 failures += 1
-                let delay = error.retryAfter.map { Duration.seconds($0) }
+                let delay =
+                    error.retryAfter.map { Duration.seconds($0) }
                     ?? configuration.reconnect.backoff(attempt: failures, random: random())
                 do { try await clock.sleep(for: delay) } catch { return }
                 guard let room = rooms[roomID], room.subscribed || room.refill else { return }

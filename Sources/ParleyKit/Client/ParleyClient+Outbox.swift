@@ -125,12 +125,12 @@ extension ParleyClient {
                 ingest([message], room: entry.roomID)
                 outboxChanged(entry.roomID)
                 sendWaiters.removeValue(forKey: entry.clientID)?.resume(returning: .success(.delivered(message)))
-            } catch where error.isTransient {
+            } catch  where error.isTransient {
                 report(.backgroundRequest, error, room: entry.roomID)
                 scheduleOutboxRetry(after: error.retryAfter)
                 resolveWaitersQueued()
                 return
-            } catch where error.code == .closed {
+            } catch  where error.code == .closed {
                 resolveWaiters(failure: error)
                 return
             } catch {
@@ -186,7 +186,8 @@ extension ParleyClient {
     private func scheduleOutboxRetry(after seconds: Int?) {
         guard outboxRetryTask == nil else { return }
         outboxRetryAttempt += 1
-        let delay: Duration = seconds.map { .seconds($0) }
+        let delay: Duration =
+            seconds.map { .seconds($0) }
             ?? configuration.reconnect.backoff(attempt: outboxRetryAttempt, random: random())
         let weak = WeakClient(self), clock = self.clock
         outboxRetryTask = Task {

@@ -26,7 +26,9 @@ extension ParleyClient {
         case "pusher:signin_success":
             signInSucceeded()
             if let userID = currentUserID {
-                send(PusherMessage(event: "pusher:subscribe", data: .object(["channel": .string("#server-to-user-" + userID), "auth": .string("")])))
+                send(
+                    PusherMessage(
+                        event: "pusher:subscribe", data: .object(["channel": .string("#server-to-user-" + userID), "auth": .string("")])))
             }
         case "pusher_internal:subscription_succeeded":
             if let channel = message.channel, let roomID = Self.roomID(channel: channel) { subscribed(roomID) }
@@ -34,8 +36,11 @@ extension ParleyClient {
             guard let channel = message.channel, let roomID = Self.roomID(channel: channel) else { return }
             rooms[roomID]?.subscribing = false
             let data = message.dataObject
-            subscriptionFailed(roomID, ParleyError(.server, data?["error"]?.stringValue ?? "subscription refused",
-                                                   status: data?["status"]?.intValue, serverCode: data?["type"]?.stringValue))
+            subscriptionFailed(
+                roomID,
+                ParleyError(
+                    .server, data?["error"]?.stringValue ?? "subscription refused",
+                    status: data?["status"]?.intValue, serverCode: data?["type"]?.stringValue))
         default:
             guard let channel = message.channel else { return }
             guard let data = message.dataObject else {
@@ -80,20 +85,30 @@ extension ParleyClient {
         let value = JSONValue.object(data)
         switch name {
         case "message.created":
-            guard let message = decode(name, room: roomID, { () throws(ParleyError) in try ChatMessage(json: data["message"]) }) else { return }
+            guard let message = decode(name, room: roomID, { () throws(ParleyError) in try ChatMessage(json: data["message"]) }) else {
+                return
+            }
             clearTyper(message.senderID, room: roomID)
             ingest([message], room: roomID)
         case "message.updated", "message.deleted":
-            guard let message = decode(name, room: roomID, { () throws(ParleyError) in try ChatMessage(json: data["message"]) }) else { return }
+            guard let message = decode(name, room: roomID, { () throws(ParleyError) in try ChatMessage(json: data["message"]) }) else {
+                return
+            }
             applyUpdate(message, deleted: name == "message.deleted")
         case "reaction.changed":
-            guard let (id, counts) = decode(name, room: roomID, { () throws(ParleyError) in
-                let r = try JSONReader(value, name)
-                return (try r.int64("message_id"), try ReactionCount.list(try r.array("reactions")))
-            }) else { return }
+            guard
+                let (id, counts) = decode(
+                    name, room: roomID,
+                    { () throws(ParleyError) in
+                        let r = try JSONReader(value, name)
+                        return (try r.int64("message_id"), try ReactionCount.list(try r.array("reactions")))
+                    })
+            else { return }
             emit(.reactions(messageID: id, reactions: counts), room: roomID)
         case "cursor.updated":
-            if let cursor = decode(name, room: roomID, { () throws(ParleyError) in try ReadCursor(json: value) }) { emit(.cursor(cursor), room: roomID) }
+            if let cursor = decode(name, room: roomID, { () throws(ParleyError) in try ReadCursor(json: value) }) {
+                emit(.cursor(cursor), room: roomID)
+            }
         case "typing":
             if let user = decodeUserID(name, value, room: roomID) { receivedTyping(user, room: roomID) }
         case "typing.stopped":
@@ -111,7 +126,9 @@ extension ParleyClient {
                 emit(.memberUpdated(member), room: roomID)
             }
         case "room.updated":
-            if let room = decode(name, room: roomID, { () throws(ParleyError) in try ChatRoom(json: value["room"]) }) { emit(.roomUpdated(room), room: roomID) }
+            if let room = decode(name, room: roomID, { () throws(ParleyError) in try ChatRoom(json: value["room"]) }) {
+                emit(.roomUpdated(room), room: roomID)
+            }
         case "room.deleted":
             emit(.roomDeleted, room: roomID)
             removeCachedRoom(roomID)
@@ -137,12 +154,18 @@ extension ParleyClient {
             removeCachedRoom(id)
             userHub.send(.roomRemoved(roomID: id))
         case "room.activity":
-            if let message = decode(name, { () throws(ParleyError) in try ChatMessage(json: value["message"]) }) { userHub.send(.roomActivity(message)) }
+            if let message = decode(name, { () throws(ParleyError) in try ChatMessage(json: value["message"]) }) {
+                userHub.send(.roomActivity(message))
+            }
         case "room.read":
-            guard let (id, seq, unread) = decode(name, { () throws(ParleyError) in
-                let r = try JSONReader(value, name)
-                return (try r.string("room_id"), try r.int64("read_seq"), Int(try r.int64IfPresent("unread_count") ?? 0))
-            }) else { return }
+            guard
+                let (id, seq, unread) = decode(
+                    name,
+                    { () throws(ParleyError) in
+                        let r = try JSONReader(value, name)
+                        return (try r.string("room_id"), try r.int64("read_seq"), Int(try r.int64IfPresent("unread_count") ?? 0))
+                    })
+            else { return }
             userHub.send(.roomRead(roomID: id, readSeq: seq, unreadCount: unread))
         default:
             break

@@ -53,11 +53,14 @@ public actor ParleyClient {
     /// Creates a client. Transports and clock default to the real ones; tests pass an
     /// `InMemoryChatServer` and a `ManualClock` (module ParleyKitTesting). `random` jitters reconnect delays.
     /// `documents` opens the y-websocket connections of ``openDocument(room:name:presence:)``.
-    public init(configuration: ParleyConfiguration, tokenProvider: any TokenProvider,
-                http: any HTTPTransport = PlatformTransports.http(), realtime: any RealtimeTransport = PlatformTransports.realtime(),
-                clock: any ParleyClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                documents: any DocumentTransport = PlatformTransports.documents())
-        throws(ParleyError) {
+    public init(
+        configuration: ParleyConfiguration, tokenProvider: any TokenProvider,
+        http: any HTTPTransport = PlatformTransports.http(), realtime: any RealtimeTransport = PlatformTransports.realtime(),
+        clock: any ParleyClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        documents: any DocumentTransport = PlatformTransports.documents()
+    )
+        throws(ParleyError)
+    {
         self.configuration = configuration
         tokens = tokenProvider
         let closed = ClosedFlag()

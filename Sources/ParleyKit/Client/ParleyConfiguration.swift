@@ -28,11 +28,13 @@ public struct ParleyConfiguration: Sendable {
     public var diagnostics: (@Sendable (ParleyDiagnostic) -> Void)?
 
     /// Creates a configuration.
-    public init(serverURL: String, appKey: String, appID: String? = nil, realtimeURL: String? = nil, storePath: String? = nil,
-                reconnect: ReconnectPolicy = ReconnectPolicy(), typingInterval: Duration = .seconds(1),
-                typingTimeout: Duration = .seconds(3), cursorDebounce: Duration = .milliseconds(500),
-                historyPageSize: Int = 100, activityTimeout: Duration = .seconds(120),
-                diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil) {
+    public init(
+        serverURL: String, appKey: String, appID: String? = nil, realtimeURL: String? = nil, storePath: String? = nil,
+        reconnect: ReconnectPolicy = ReconnectPolicy(), typingInterval: Duration = .seconds(1),
+        typingTimeout: Duration = .seconds(3), cursorDebounce: Duration = .milliseconds(500),
+        historyPageSize: Int = 100, activityTimeout: Duration = .seconds(120),
+        diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil
+    ) {
         self.serverURL = serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL
         self.appKey = appKey
         self.appID = appID
@@ -50,7 +52,9 @@ public struct ParleyConfiguration: Sendable {
     /// The realtime URL in use.
     public var resolvedRealtimeURL: String {
         if let realtimeURL { return realtimeURL }
-        let base = serverURL.hasPrefix("https://") ? "wss://" + serverURL.dropFirst(8)
+        let base =
+            serverURL.hasPrefix("https://")
+            ? "wss://" + serverURL.dropFirst(8)
             : serverURL.hasPrefix("http://") ? "ws://" + serverURL.dropFirst(7) : serverURL
         return base + "/app/" + appKey + "?protocol=7&client=parleykit&version=1.0"
     }

@@ -94,8 +94,10 @@ package struct DocumentReplica: Sendable {
         answeredServerStep1 = false
         receivedStep2 = false
         awareness.setLocalState(localState, now: now)
-        return [YSyncMessage.syncStep1(stateVector: document.encodeStateVector()).encode(),
-                YSyncMessage.awareness(awareness.update(for: [clientID])).encode()]
+        return [
+            YSyncMessage.syncStep1(stateVector: document.encodeStateVector()).encode(),
+            YSyncMessage.awareness(awareness.update(for: [clientID])).encode()
+        ]
     }
 
     /// The connection is gone: other clients' presence is forgotten (it is resent on the

@@ -169,7 +169,8 @@ extension DocumentSession {
         if newState == .synced || isClosed {
             let waiters = syncWaiters
             syncWaiters = []
-            let result: Result<Void, ParleyError> = newState == .synced
+            let result: Result<Void, ParleyError> =
+                newState == .synced
                 ? .success(()) : .failure(ParleyError(.cancelled, "the document session is closed"))
             for waiter in waiters { waiter.resume(returning: result) }
         }

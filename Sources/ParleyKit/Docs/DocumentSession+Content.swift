@@ -92,7 +92,8 @@ extension DocumentSession {
             do {
                 return Self.documentValue(try JSONParser.parse(text))
             } catch {
-                diagnostics?(ParleyDiagnostic(.decoding, ParleyError(.decoding, "document \(url): JSON content \(text.prefix(40)) is \(error)")))
+                diagnostics?(
+                    ParleyDiagnostic(.decoding, ParleyError(.decoding, "document \(url): JSON content \(text.prefix(40)) is \(error)")))
                 return .null
             }
         case .array(let elements): return .array(elements.map(parsed))

@@ -43,12 +43,14 @@ public actor DocumentSession {
     ///   - clientID: the replica's client id; random by default (it must be unique per writer).
     ///   - diagnostics: told about server messages ignored as malformed and content that could
     ///     not be read (``ParleyConfiguration/diagnostics`` for sessions a client opens).
-    public init(url: String, tokenProvider: any TokenProvider, appID: String? = nil, presence: DocumentPresence,
-                transport: any DocumentTransport = PlatformTransports.documents(), clock: any ParleyClock = SystemClock(),
-                reconnect: ReconnectPolicy = ReconnectPolicy(),
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                clientID: UInt64 = UInt64.random(in: 1..<(1 << 32)),
-                diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil) {
+    public init(
+        url: String, tokenProvider: any TokenProvider, appID: String? = nil, presence: DocumentPresence,
+        transport: any DocumentTransport = PlatformTransports.documents(), clock: any ParleyClock = SystemClock(),
+        reconnect: ReconnectPolicy = ReconnectPolicy(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        clientID: UInt64 = UInt64.random(in: 1..<(1 << 32)),
+        diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil
+    ) {
         self.url = url
         self.clientID = clientID
         tokens = tokenProvider
@@ -70,9 +72,10 @@ public actor DocumentSession {
 
     /// The snapshot now.
     public var snapshot: DocumentSnapshot {
-        DocumentSnapshot(text: replica.document.text, count: replica.document.count, version: replica.version,
-                         peers: replica.peers, selection: replica.selection, state: state,
-                         rejectedMessages: replica.rejectedMessages)
+        DocumentSnapshot(
+            text: replica.document.text, count: replica.document.count, version: replica.version,
+            peers: replica.peers, selection: replica.selection, state: state,
+            rejectedMessages: replica.rejectedMessages)
     }
 
     /// The text now.

@@ -16,8 +16,10 @@ public struct DocumentSnapshot: Sendable, Equatable {
     public var rejectedMessages: Int
 
     /// Creates a snapshot.
-    public init(text: String = "", count: Int = 0, version: Int = 0, peers: [DocumentPeer] = [],
-                selection: DocumentSelection? = nil, state: DocumentSessionState = .idle, rejectedMessages: Int = 0) {
+    public init(
+        text: String = "", count: Int = 0, version: Int = 0, peers: [DocumentPeer] = [],
+        selection: DocumentSelection? = nil, state: DocumentSessionState = .idle, rejectedMessages: Int = 0
+    ) {
         self.text = text
         self.count = count
         self.version = version

@@ -11,8 +11,10 @@ extension StickyPosition {
         case .start:
             return .object(["tname": .string(rootName), "assoc": .int(-1)])
         case .after(let id):
-            return .object(["item": .object(["client": .number(String(id.client)), "clock": .int(id.clock)]),
-                            "assoc": .int(-1)])
+            return .object([
+                "item": .object(["client": .number(String(id.client)), "clock": .int(id.clock)]),
+                "assoc": .int(-1)
+            ])
         }
     }
 
@@ -26,7 +28,8 @@ extension StickyPosition {
             return assoc < 0 ? 0 : document.count
         }
         guard let clientText = item["client"], case .number(let digits) = clientText, let client = UInt64(digits),
-              let clock = item["clock"]?.intValue, let found = document.scalarPosition(of: ItemID(client: client, clock: clock), inText: DocumentReplica.textRoot)
+            let clock = item["clock"]?.intValue,
+            let found = document.scalarPosition(of: ItemID(client: client, clock: clock), inText: DocumentReplica.textRoot)
         else { return nil }
         if found.isDeleted || assoc >= 0 { return found.position }
         return min(found.position + 1, document.count)

@@ -12,7 +12,7 @@ enum StickyPosition: Sendable, Hashable {
     /// The sticky form of scalar `position` in `document`.
     static func at(_ position: Int, in document: YDocument) -> StickyPosition {
         guard position > 0,
-              let id = document.itemID(atScalar: min(position, document.count) - 1, inText: DocumentReplica.textRoot)
+            let id = document.itemID(atScalar: min(position, document.count) - 1, inText: DocumentReplica.textRoot)
         else { return .start }
         return .after(id)
     }

@@ -52,11 +52,14 @@ extension ParleyConfiguration {
     /// A configuration for the server at `server` (`https://chat.example.com`); see
     /// ``init(serverURL:appKey:appID:realtimeURL:storePath:reconnect:typingInterval:typingTimeout:cursorDebounce:historyPageSize:activityTimeout:diagnostics:)``
     /// for the rest. `store` is the file URL of the outbox and cache (nil: in memory).
-    public init(server: URL, appKey: String, appID: String? = nil, store: URL? = nil,
-                reconnect: ReconnectPolicy = ReconnectPolicy(),
-                diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil) {
-        self.init(serverURL: server.absoluteString, appKey: appKey, appID: appID, storePath: store?.path,
-                  reconnect: reconnect, diagnostics: diagnostics)
+    public init(
+        server: URL, appKey: String, appID: String? = nil, store: URL? = nil,
+        reconnect: ReconnectPolicy = ReconnectPolicy(),
+        diagnostics: (@Sendable (ParleyDiagnostic) -> Void)? = nil
+    ) {
+        self.init(
+            serverURL: server.absoluteString, appKey: appKey, appID: appID, storePath: store?.path,
+            reconnect: reconnect, diagnostics: diagnostics)
     }
 
     /// The server's base URL as a `URL`.
@@ -72,8 +75,10 @@ extension HTTPTokenProvider {
 
 extension ParleyClient {
     /// Uploads `data` into a room; see ``upload(_:contentType:to:progress:)``.
-    public func upload(_ data: Data, contentType: String, to roomID: String,
-                       progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(ParleyError) -> Attachment {
+    public func upload(
+        _ data: Data, contentType: String, to roomID: String,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws(ParleyError) -> Attachment {
         try await upload([UInt8](data), contentType: contentType, to: roomID, progress: progress)
     }
 

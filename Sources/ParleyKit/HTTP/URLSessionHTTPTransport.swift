@@ -1,8 +1,9 @@
 import Foundation
+import ParleyWireCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ParleyWireCore
 
 /// HTTP over Foundation's `URLSession`: `http://` and `https://` (TLS, proxies and App
 /// Transport Security from the system). The transport for Apple platforms; on Linux it runs on
@@ -23,7 +24,9 @@ public struct URLSessionHTTPTransport: HTTPTransport {
     }
 
     /// Sends the request and returns the whole response (see ``HTTPTransport``).
-    public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
+    public func send(
+        _ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws(ParleyError) -> HTTPResponseMessage {
         let urlRequest = try Self.urlRequest(request, timeout: timeout)
         let data: Data, response: URLResponse
         do {
@@ -45,7 +48,8 @@ public struct URLSessionHTTPTransport: HTTPTransport {
     /// The `URLRequest` of a message; only `http` and `https` URLs.
     static func urlRequest(_ request: HTTPRequestMessage, timeout: Duration) throws(ParleyError) -> URLRequest {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
+            url.host != nil
+        else {
             throw ParleyError(.invalidArgument, "not an http:// or https:// URL: \(request.url)")
         }
         var urlRequest = URLRequest(url: url)

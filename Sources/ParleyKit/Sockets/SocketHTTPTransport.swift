@@ -16,11 +16,14 @@ public struct SocketHTTPTransport: HTTPTransport {
     /// (0: a new connection per request) and closes each after `idleConnectionTimeout` unused.
     /// `https://` servers must present a certificate issued by a CA in `caFile` (PEM) when it
     /// is given, else by one the system trusts.
-    public init(timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20,
-                maxIdleConnections: Int = 4, idleConnectionTimeout: Duration = .seconds(20), caFile: String? = nil) {
-        var settings = HTTPClientConfiguration(timeout: timeout, maxResponseBytes: maxResponseBytes,
-                                               maxIdleConnectionsPerServer: maxIdleConnections,
-                                               idleConnectionTimeout: idleConnectionTimeout)
+    public init(
+        timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20,
+        maxIdleConnections: Int = 4, idleConnectionTimeout: Duration = .seconds(20), caFile: String? = nil
+    ) {
+        var settings = HTTPClientConfiguration(
+            timeout: timeout, maxResponseBytes: maxResponseBytes,
+            maxIdleConnectionsPerServer: maxIdleConnections,
+            idleConnectionTimeout: idleConnectionTimeout)
         let tls = Result { () throws(ParleyError) in try NetRuntime.tlsContext(caFile: caFile) }
         self.settings = settings
         client = tls.flatMap { context in
@@ -38,7 +41,9 @@ public struct SocketHTTPTransport: HTTPTransport {
     public var idleConnectionCount: Int { (try? client.get())?.idleConnectionCount ?? 0 }
 
     /// Sends the request and returns the whole response (see ``HTTPTransport``).
-    public func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
+    public func send(
+        _ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws(ParleyError) -> HTTPResponseMessage {
         let client = try client.get()
         let outgoing = HTTPClientRequest(method: request.method, url: request.url, headers: request.headers, body: request.body)
         do throws(HTTPClientError) {

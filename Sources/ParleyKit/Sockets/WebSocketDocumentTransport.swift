@@ -28,10 +28,11 @@ public struct WebSocketDocumentTransport: DocumentTransport {
         var headers = HTTPHeaders()
         headers.add("Authorization", "Bearer " + token)
         if let appID { headers.add("X-Parley-App", appID) }
-        let configuration = WebSocketClient.Configuration(maxMessageSize: maxMessageSize, headers: headers,
-                                                          connectTimeout: connectTimeout, pingInterval: .seconds(30),
-                                                          maxOutboundBytes: 16 << 20,
-                                                          tls: try NetRuntime.tlsContext(caFile: caFile))
+        let configuration = WebSocketClient.Configuration(
+            maxMessageSize: maxMessageSize, headers: headers,
+            connectTimeout: connectTimeout, pingInterval: .seconds(30),
+            maxOutboundBytes: 16 << 20,
+            tls: try NetRuntime.tlsContext(caFile: caFile))
         let result: Result<WebSocket, WebSocketClientError> = await withCheckedContinuation { continuation in
             WebSocketClient.connect(to: url, configuration: configuration, on: loop) { result in
                 if case .success(let socket) = result {

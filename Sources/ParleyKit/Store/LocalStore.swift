@@ -26,7 +26,8 @@ final class LocalStore {
         let version = try db.query("PRAGMA user_version").first?.first?.int64 ?? 0
         guard version < Self.schemaVersion else { return }
         try transaction { () throws(ParleyError) in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS outbox (
                     position INTEGER PRIMARY KEY AUTOINCREMENT,
                     client_id TEXT NOT NULL UNIQUE,
@@ -38,7 +39,8 @@ final class LocalStore {
                 """)
             let columns = try db.query("PRAGMA table_info(outbox)").compactMap { $0.count > 1 ? $0[1].string : nil }
             if !columns.contains("user_id") { try db.execute("ALTER TABLE outbox ADD COLUMN user_id TEXT") }
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE INDEX IF NOT EXISTS outbox_user ON outbox (user_id, position);
                 DROP TABLE IF EXISTS rooms;
                 DROP TABLE IF EXISTS messages;
@@ -68,9 +70,12 @@ final class LocalStore {
     // MARK: Outbox
 
     func enqueue(_ message: PendingMessage, user: String) throws(ParleyError) {
-        try db.query("INSERT OR IGNORE INTO outbox (client_id, user_id, room_id, parts, created_at) VALUES (?, ?, ?, ?, ?)",
-                     [.text(message.clientID), .text(user), .text(message.roomID),
-                      .text(JSONWriter.string(.array(message.parts.map(\.json)))), .integer(message.createdAt)])
+        try db.query(
+            "INSERT OR IGNORE INTO outbox (client_id, user_id, room_id, parts, created_at) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(message.clientID), .text(user), .text(message.roomID),
+                .text(JSONWriter.string(.array(message.parts.map(\.json)))), .integer(message.createdAt)
+            ])
     }
 
     /// Gives the outbox entries written before entries had owners (schema 0, one user per
@@ -81,24 +86,27 @@ final class LocalStore {
 
     /// The user's entries, oldest first.
     func outbox(user: String) throws(ParleyError) -> [PendingMessage] {
-        try db.query("""
+        try db.query(
+            """
             SELECT client_id, room_id, parts, created_at, failure_code, failure_message FROM outbox
             WHERE user_id = ? ORDER BY position
-            """, [.text(user)]).map { row throws(ParleyError) in
-                guard let clientID = row[0].string, let roomID = row[1].string, let partsText = row[2].string else {
-                    throw ParleyError(.storage, "outbox row with missing fields")
-                }
-                let parts: [MessagePart]
-                do { parts = try MessagePart.list(try JSONParser.parse(partsText).arrayValue ?? []) } catch {
-                    throw ParleyError(.storage, "outbox entry \(clientID) has unreadable parts: \(error)")
-                }
-                let state: PendingMessage.State = row[4].string.map { .failed(code: $0, message: row[5].string ?? "") } ?? .pending
-                return PendingMessage(clientID: clientID, roomID: roomID, parts: parts, createdAt: row[3].int64 ?? 0, state: state)
+            """, [.text(user)]
+        ).map { row throws(ParleyError) in
+            guard let clientID = row[0].string, let roomID = row[1].string, let partsText = row[2].string else {
+                throw ParleyError(.storage, "outbox row with missing fields")
             }
+            let parts: [MessagePart]
+            do { parts = try MessagePart.list(try JSONParser.parse(partsText).arrayValue ?? []) } catch {
+                throw ParleyError(.storage, "outbox entry \(clientID) has unreadable parts: \(error)")
+            }
+            let state: PendingMessage.State = row[4].string.map { .failed(code: $0, message: row[5].string ?? "") } ?? .pending
+            return PendingMessage(clientID: clientID, roomID: roomID, parts: parts, createdAt: row[3].int64 ?? 0, state: state)
+        }
     }
 
     func markFailed(_ clientID: String, code: String, message: String) throws(ParleyError) {
-        try db.query("UPDATE outbox SET failure_code = ?, failure_message = ? WHERE client_id = ?", [.text(code), .text(message), .text(clientID)])
+        try db.query(
+            "UPDATE outbox SET failure_code = ?, failure_message = ? WHERE client_id = ?", [.text(code), .text(message), .text(clientID)])
     }
 
     func markPending(_ clientID: String) throws(ParleyError) {
@@ -119,8 +127,9 @@ final class LocalStore {
     }
 
     func saveRoom(_ room: RoomSummary, user: String) throws(ParleyError) {
-        try db.query("INSERT OR REPLACE INTO rooms (user_id, room_id, summary) VALUES (?, ?, ?)",
-                     [.text(user), .text(room.id), .text(JSONWriter.string(room.json))])
+        try db.query(
+            "INSERT OR REPLACE INTO rooms (user_id, room_id, summary) VALUES (?, ?, ?)",
+            [.text(user), .text(room.id), .text(JSONWriter.string(room.json))])
     }
 
     func removeRoom(_ roomID: String, user: String) throws(ParleyError) {
@@ -138,11 +147,13 @@ final class LocalStore {
         guard !messages.isEmpty else { return }
         try transaction { () throws(ParleyError) in
             for message in messages {
-                try db.query("INSERT OR REPLACE INTO messages (user_id, room_id, seq, message) VALUES (?, ?, ?, ?)",
-                             [.text(user), .text(message.roomID), .integer(message.seq), .text(JSONWriter.string(message.json))])
+                try db.query(
+                    "INSERT OR REPLACE INTO messages (user_id, room_id, seq, message) VALUES (?, ?, ?, ?)",
+                    [.text(user), .text(message.roomID), .integer(message.seq), .text(JSONWriter.string(message.json))])
             }
             for room in Set(messages.map(\.roomID)) {
-                try db.query("""
+                try db.query(
+                    """
                     DELETE FROM messages WHERE user_id = ?1 AND room_id = ?2 AND seq <= (
                         SELECT seq FROM messages WHERE user_id = ?1 AND room_id = ?2 ORDER BY seq DESC LIMIT 1 OFFSET ?3)
                     """, [.text(user), .text(room), .integer(Int64(messagesPerRoom))])

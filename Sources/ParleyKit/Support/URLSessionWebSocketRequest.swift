@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -9,7 +10,8 @@ enum URLSessionWebSocketRequest {
     /// with ``ParleyError/Code/invalidArgument``.
     static func make(_ text: String, timeout: Duration, headers: [String: String]) throws(ParleyError) -> URLRequest {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
-              url.host != nil else {
+            url.host != nil
+        else {
             throw ParleyError(.invalidArgument, "not a ws:// or wss:// URL: \(text)")
         }
         var request = URLRequest(url: url)

@@ -80,8 +80,10 @@ final class EmbeddedChannel: DriverChannel {
     private func dueTimer(before target: Duration) -> TimerEntry? {
         timers.removeAll { $0.cancelled.load(ordering: .acquiring) || $0.task == nil }
         let limit = MonotonicClock.nanoseconds(target)
-        guard let index = timers.indices.filter({ timers[$0].deadline <= limit })
-            .min(by: { timers[$0].firesBefore(timers[$1]) }) else { return nil }
+        guard
+            let index = timers.indices.filter({ timers[$0].deadline <= limit })
+                .min(by: { timers[$0].firesBefore(timers[$1]) })
+        else { return nil }
         return timers.remove(at: index)
     }
 
@@ -93,7 +95,8 @@ final class EmbeddedChannel: DriverChannel {
 
     func scheduleLocal(after delay: Duration, _ task: @escaping () -> Void) -> TimerHandle {
         sequence += 1
-        let entry = TimerEntry(deadline: MonotonicClock.nanoseconds(now) + MonotonicClock.nanoseconds(delay), sequence: sequence, loop: loop, task: task)
+        let entry = TimerEntry(
+            deadline: MonotonicClock.nanoseconds(now) + MonotonicClock.nanoseconds(delay), sequence: sequence, loop: loop, task: task)
         timers.append(entry)
         return TimerHandle(entry: entry)
     }

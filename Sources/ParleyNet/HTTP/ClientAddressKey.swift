@@ -24,8 +24,9 @@ struct ClientAddressKey: Hashable, Sendable {
             self.init(ipv4: bytes[12...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             return
         }
-        self.init(bits: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, isIPv6: true,
-                  isLoopback: bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1)
+        self.init(
+            bits: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, isIPv6: true,
+            isLoopback: bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1)
     }
 
     private init(ipv4: UInt32) {

@@ -15,8 +15,10 @@ public struct HTTPRequest: Sendable {
     public let remoteAddress: SocketAddress?
 
     /// Creates a request value (the server does this; tests may too).
-    public init(head: HTTPRequestHead, target: HTTPTarget, parameters: [String: String] = [:],
-                body: [UInt8] = [], remoteAddress: SocketAddress? = nil) {
+    public init(
+        head: HTTPRequestHead, target: HTTPTarget, parameters: [String: String] = [:],
+        body: [UInt8] = [], remoteAddress: SocketAddress? = nil
+    ) {
         self.head = head
         self.target = target
         self.parameters = parameters

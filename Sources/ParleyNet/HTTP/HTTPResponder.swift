@@ -20,8 +20,9 @@ public final class HTTPResponder: Sendable {
     deinit {
         guard !answered.load(ordering: .acquiring) else { return }
         let target = self.target
-        let response = HTTPResponse.error(HTTPStatus(500), code: "handler_dropped_request",
-                                          message: "the handler finished without answering")
+        let response = HTTPResponse.error(
+            HTTPStatus(500), code: "handler_dropped_request",
+            message: "the handler finished without answering")
         hop(loop) { target.complete(response) }
     }
 

@@ -53,10 +53,16 @@ public struct HTTPRoutes: Sendable {
 
     /// Adds an HTTP handler; `maxBodySize` overrides the server's body limit for this route;
     /// `headCheck` may refuse a request before its body is read.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, maxBodySize: Int? = nil,
-                             headCheck: HTTPHeadCheck? = nil, _ handler: @escaping HTTPHandler) {
-        router.add(method, pattern, .http(HTTPRoute(pattern: pattern, index: templateIndex(method, pattern), handler: handler,
-                                                    maxBodySize: maxBodySize, headCheck: headCheck)))
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, maxBodySize: Int? = nil,
+        headCheck: HTTPHeadCheck? = nil, _ handler: @escaping HTTPHandler
+    ) {
+        router.add(
+            method, pattern,
+            .http(
+                HTTPRoute(
+                    pattern: pattern, index: templateIndex(method, pattern), handler: handler,
+                    maxBodySize: maxBodySize, headCheck: headCheck)))
     }
 
     /// The index of the method and pattern in ``templates``, appended if new (a route added
@@ -79,11 +85,17 @@ public struct HTTPRoutes: Sendable {
     }
 
     /// Adds a WebSocket endpoint (a GET with `Upgrade: websocket`).
-    public mutating func webSocket(_ pattern: String, options: WebSocketRouteOptions = WebSocketRouteOptions(),
-                                   shouldUpgrade: WebSocketUpgradeCheck? = nil,
-                                   onOpen: @escaping WebSocketOpenHandler) {
-        router.add(.GET, pattern, .webSocket(WebSocketRoute(pattern: pattern, index: templateIndex(.GET, pattern), options: options,
-                                                            shouldUpgrade: shouldUpgrade, onOpen: onOpen)))
+    public mutating func webSocket(
+        _ pattern: String, options: WebSocketRouteOptions = WebSocketRouteOptions(),
+        shouldUpgrade: WebSocketUpgradeCheck? = nil,
+        onOpen: @escaping WebSocketOpenHandler
+    ) {
+        router.add(
+            .GET, pattern,
+            .webSocket(
+                WebSocketRoute(
+                    pattern: pattern, index: templateIndex(.GET, pattern), options: options,
+                    shouldUpgrade: shouldUpgrade, onOpen: onOpen)))
     }
 }
 
@@ -121,11 +133,13 @@ public struct WebSocketRouteOptions: Sendable {
     public var closeTimeout: Duration
 
     /// Creates options.
-    public init(maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
-                deflate: WebSocketDeflateOptions? = nil, subprotocols: [String] = [],
-                pingInterval: Duration? = nil, maxOutboundBytes: Int = 1 << 20,
-                overflowCloseCode: WebSocketCloseCode = .policyViolation,
-                closeTimeout: Duration = .seconds(5)) {
+    public init(
+        maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
+        deflate: WebSocketDeflateOptions? = nil, subprotocols: [String] = [],
+        pingInterval: Duration? = nil, maxOutboundBytes: Int = 1 << 20,
+        overflowCloseCode: WebSocketCloseCode = .policyViolation,
+        closeTimeout: Duration = .seconds(5)
+    ) {
         self.maxMessageSize = maxMessageSize
         self.deflate = deflate
         self.subprotocols = subprotocols

@@ -16,11 +16,14 @@ public final class HTTPServer: Sendable {
     private let shuttingDown = Atomic<Bool>(false)
 
     /// Creates a server; call ``start()`` to bind.
-    public init(group: EventLoopGroup, configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
-                routes: HTTPRoutes) {
+    public init(
+        group: EventLoopGroup, configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        routes: HTTPRoutes
+    ) {
         self.group = group
-        self.core = HTTPServerCore(configuration: configuration, routes: routes,
-                                   trackers: group.loops.map { ConnectionTracker(loop: $0) })
+        self.core = HTTPServerCore(
+            configuration: configuration, routes: routes,
+            trackers: group.loops.map { ConnectionTracker(loop: $0) })
     }
 
     /// The configuration given at creation.
@@ -31,10 +34,12 @@ public final class HTTPServer: Sendable {
     @discardableResult
     public func start() throws(NetError) -> SocketAddress {
         let core = self.core
-        let server = try TCPServer.start(group: group, host: core.configuration.host, port: core.configuration.port,
-                                         backlog: core.configuration.backlog,
-                                         distribution: core.configuration.distribution,
-                                         joinOtherProcesses: core.configuration.joinOtherProcesses) { connection in
+        let server = try TCPServer.start(
+            group: group, host: core.configuration.host, port: core.configuration.port,
+            backlog: core.configuration.backlog,
+            distribution: core.configuration.distribution,
+            joinOtherProcesses: core.configuration.joinOtherProcesses
+        ) { connection in
             core.adopt(connection)
         }
         listener.withLock { $0 = server }
@@ -85,18 +90,22 @@ final class HTTPServerCore: Sendable {
         self.configuration = configuration
         self.routes = routes
         self.trackers = trackers
-        routeLatency = configuration.recordsRouteLatency
+        routeLatency =
+            configuration.recordsRouteLatency
             ? HTTPRouteLatency(templates: routes.templates, loops: trackers.count) : nil
-        admission = ConnectionAdmission(maxConnections: configuration.maxConnections,
-                                        maxPerAddress: configuration.maxConnectionsPerAddress,
-                                        limitLoopback: configuration.limitLoopbackConnections)
-        deadlinePolicy = HTTPRequestDeadline.Policy(headTimeout: configuration.requestHeadTimeout,
-                                                    bodyTimeout: configuration.requestBodyTimeout,
-                                                    minimumBodyRate: configuration.minimumBodyRate,
-                                                    bodyGracePeriod: configuration.requestBodyGracePeriod)
-        connectionConfiguration = .init(limits: configuration.limits, deadlinePolicy: deadlinePolicy,
-                                        maxPipelinedRequests: configuration.maxPipelinedRequests,
-                                        serverName: configuration.serverName)
+        admission = ConnectionAdmission(
+            maxConnections: configuration.maxConnections,
+            maxPerAddress: configuration.maxConnectionsPerAddress,
+            limitLoopback: configuration.limitLoopbackConnections)
+        deadlinePolicy = HTTPRequestDeadline.Policy(
+            headTimeout: configuration.requestHeadTimeout,
+            bodyTimeout: configuration.requestBodyTimeout,
+            minimumBodyRate: configuration.minimumBodyRate,
+            bodyGracePeriod: configuration.requestBodyGracePeriod)
+        connectionConfiguration = .init(
+            limits: configuration.limits, deadlinePolicy: deadlinePolicy,
+            maxPipelinedRequests: configuration.maxPipelinedRequests,
+            serverName: configuration.serverName)
     }
 
     /// Takes over a freshly accepted connection. On its loop.
@@ -122,15 +131,17 @@ final class HTTPServerCore: Sendable {
         }
         if let identity = configuration.tls {
             do {
-                try connection.startTLS(context: identity.context, role: .server,
-                                        handshakeTimeout: configuration.tlsHandshakeTimeout)
+                try connection.startTLS(
+                    context: identity.context, role: .server,
+                    handshakeTimeout: configuration.tlsHandshakeTimeout)
             } catch {
                 connection.abort(error)
                 return
             }
         }
-        let handler = HTTPServerConnection(server: self, connection: connection, tracker: tracker, remoteAddress: address,
-                                           forwardedHold: hold)
+        let handler = HTTPServerConnection(
+            server: self, connection: connection, tracker: tracker, remoteAddress: address,
+            forwardedHold: hold)
         connection.maxOutboundBytes = configuration.maxOutboundBytes
         connection.idleTimeout = configuration.idleTimeout
         connection.handler = handler
@@ -143,8 +154,9 @@ final class HTTPServerCore: Sendable {
     private func refuse(_ connection: Connection, _ refusal: ConnectionAdmission.Refusal) {
         var response = refusalResponse(refusal)
         if let name = configuration.serverName { response.headers.add("Server", name) }
-        let bytes = HTTPResponseWriter.response(HTTPResponseHead(status: response.status, headers: response.headers),
-                                                body: response.body, keepAlive: false, requestVersion: .http1_1)
+        let bytes = HTTPResponseWriter.response(
+            HTTPResponseHead(status: response.status, headers: response.headers),
+            body: response.body, keepAlive: false, requestVersion: .http1_1)
         connection.closeTimeout = .seconds(1)
         connection.write(bytes)
         connection.close()
@@ -152,12 +164,14 @@ final class HTTPServerCore: Sendable {
 
     /// The 503 (with `Retry-After`) for a connection over a cap.
     func refusalResponse(_ refusal: ConnectionAdmission.Refusal) -> HTTPResponse {
-        let message = switch refusal {
-        case .serverFull: "the server has too many connections open; retry later"
-        case .addressFull: "too many connections from your address; close some or retry later"
-        }
-        var response = HTTPResponse.error(HTTPStatus(503), code: refusal == .serverFull ? "server_busy" : "too_many_connections",
-                                          message: message)
+        let message =
+            switch refusal {
+            case .serverFull: "the server has too many connections open; retry later"
+            case .addressFull: "too many connections from your address; close some or retry later"
+            }
+        var response = HTTPResponse.error(
+            HTTPStatus(503), code: refusal == .serverFull ? "server_busy" : "too_many_connections",
+            message: message)
         response.headers.add("Retry-After", String(configuration.connectionRetryAfterSeconds))
         return response
     }

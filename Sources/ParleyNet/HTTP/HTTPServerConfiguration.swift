@@ -61,16 +61,18 @@ public struct HTTPServerConfiguration: Sendable {
     public var tlsHandshakeTimeout: Duration = .seconds(10)
 
     /// Creates a configuration.
-    public init(host: String = "127.0.0.1", port: Int = 0, backlog: Int = 1024,
-                distribution: TCPServer.Distribution = .reusePort,
-                limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
-                idleTimeout: Duration = .seconds(60), requestHeadTimeout: Duration = .seconds(10),
-                requestBodyTimeout: Duration? = .seconds(300), minimumBodyRate: Int = 1024,
-                requestBodyGracePeriod: Duration = .seconds(10),
-                maxConnections: Int? = nil, maxConnectionsPerAddress: Int? = nil, limitLoopbackConnections: Bool = false,
-                connectionRetryAfterSeconds: Int = 2,
-                maxOutboundBytes: Int = 1 << 20,
-                maxPipelinedRequests: Int = 16, serverName: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, backlog: Int = 1024,
+        distribution: TCPServer.Distribution = .reusePort,
+        limits: HTTPRequestParser.Limits = HTTPRequestParser.Limits(),
+        idleTimeout: Duration = .seconds(60), requestHeadTimeout: Duration = .seconds(10),
+        requestBodyTimeout: Duration? = .seconds(300), minimumBodyRate: Int = 1024,
+        requestBodyGracePeriod: Duration = .seconds(10),
+        maxConnections: Int? = nil, maxConnectionsPerAddress: Int? = nil, limitLoopbackConnections: Bool = false,
+        connectionRetryAfterSeconds: Int = 2,
+        maxOutboundBytes: Int = 1 << 20,
+        maxPipelinedRequests: Int = 16, serverName: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.backlog = backlog

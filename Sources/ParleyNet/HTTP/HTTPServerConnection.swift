@@ -48,8 +48,10 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         var user: String?
     }
 
-    init(server: HTTPServerCore, connection: Connection, tracker: ConnectionTracker, remoteAddress: SocketAddress?,
-         forwardedHold: ForwardedAddressHold? = nil) {
+    init(
+        server: HTTPServerCore, connection: Connection, tracker: ConnectionTracker, remoteAddress: SocketAddress?,
+        forwardedHold: ForwardedAddressHold? = nil
+    ) {
         self.server = server
         self.connection = connection
         self.tracker = tracker
@@ -171,8 +173,11 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         switch server.routes.router.match(method: head.method, target: target) {
         case .found(.http(let route), let parameters):
             noteRoute(slot: slot, route.pattern, index: route.index)
-            if let refusal = route.headCheck?(HTTPRequest(head: head, target: target, parameters: parameters,
-                                                          remoteAddress: client)) {
+            if let refusal = route.headCheck?(
+                HTTPRequest(
+                    head: head, target: target, parameters: parameters,
+                    remoteAddress: client))
+            {
                 // Refused before a byte of the body is read: with a body announced the
                 // connection's framing is lost, so the answer closes it.
                 if tracing {
@@ -181,17 +186,20 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
                 }
                 return head.announcesBody ? .refuse(Self.machineResponse(refusal)) : .answer(Self.machineResponse(refusal))
             }
-            routed = RoutedRequest(slot: slot, client: client, target: target, parameters: parameters,
-                                   destination: .handler(route.handler))
+            routed = RoutedRequest(
+                slot: slot, client: client, target: target, parameters: parameters,
+                destination: .handler(route.handler))
             return .read(maxBodySize: route.maxBodySize ?? server.configuration.limits.maxBodySize)
         case .found(.webSocket(let route), let parameters):
             noteRoute(slot: slot, route.pattern, index: route.index)
-            routed = RoutedRequest(slot: slot, client: client, target: target, parameters: parameters,
-                                   destination: .webSocket(route))
+            routed = RoutedRequest(
+                slot: slot, client: client, target: target, parameters: parameters,
+                destination: .webSocket(route))
             return .upgrade
         case .methodNotAllowed(let allowed):
-            var response = HTTPResponse.error(.methodNotAllowed, code: "method_not_allowed",
-                                              message: "\(head.method) is not allowed on this path")
+            var response = HTTPResponse.error(
+                .methodNotAllowed, code: "method_not_allowed",
+                message: "\(head.method) is not allowed on this path")
             response.headers.replace("Allow", allowed.map(\.rawValue).joined(separator: ", "))
             return .answer(Self.machineResponse(response))
         case .notFound:
@@ -215,8 +223,9 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     private func deliver(slot: Int, head: HTTPRequestHead, body: [UInt8]) {
         guard let request = routed, request.slot == slot, case .handler(let handler) = request.destination else { return }
         routed = nil
-        let value = HTTPRequest(head: head, target: request.target, parameters: request.parameters, body: body,
-                                remoteAddress: request.client)
+        let value = HTTPRequest(
+            head: head, target: request.target, parameters: request.parameters, body: body,
+            remoteAddress: request.client)
         handler(value, HTTPResponder(loop: connection.loop, target: ResponseTarget(connection: self, slot: slot)))
     }
 
@@ -225,11 +234,13 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
     /// Switches an upgrade request that is now the oldest to a ``WebSocket``, or refuses it.
     private func upgrade(slot: Int, head: HTTPRequestHead, body: [UInt8]) {
         guard let routedRequest = routed, routedRequest.slot == slot,
-              case .webSocket(let route) = routedRequest.destination else { return }
+            case .webSocket(let route) = routedRequest.destination
+        else { return }
         routed = nil
         let now = connection.loop.now
-        let request = HTTPRequest(head: head, target: routedRequest.target, parameters: routedRequest.parameters,
-                                  body: body, remoteAddress: routedRequest.client)
+        let request = HTTPRequest(
+            head: head, target: routedRequest.target, parameters: routedRequest.parameters,
+            body: body, remoteAddress: routedRequest.client)
         let handshake: WebSocketServerHandshake
         do {
             handshake = try WebSocketServerHandshake(request: head)
@@ -249,9 +260,10 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
         let actions = machine.upgradeAccepted(slot: slot, response: accepted.responseBytes, now: now)
         perform(actions)
         guard case .upgrade(let leftover)? = actions.last else { return }
-        let socket = WebSocket(connection: connection, role: .server,
-                               options: accepted.options(maxMessageSize: route.options.maxMessageSize),
-                               subprotocol: accepted.subprotocol, settings: WebSocket.Settings(route.options))
+        let socket = WebSocket(
+            connection: connection, role: .server,
+            options: accepted.options(maxMessageSize: route.options.maxMessageSize),
+            subprotocol: accepted.subprotocol, settings: WebSocket.Settings(route.options))
         connection.idleTimeout = nil
         connection.maxOutboundBytes = route.options.maxOutboundBytes
         connection.handler = socket
@@ -282,9 +294,11 @@ final class HTTPServerConnection: ConnectionHandler, GracefulShutdown {
             latency.record(loop: connection.loop.index, route: trace.routeIndex, microseconds: Int(elapsed / 1000))
         }
         guard let log = server.configuration.accessLog else { return }
-        log(HTTPAccessRecord(method: trace.method, route: trace.route, status: status, durationMicroseconds: Int(elapsed / 1000),
-                             bytesIn: bytesIn, bytesOut: bytesOut, client: trace.client ?? remoteAddress?.description,
-                             app: trace.app, user: trace.user))
+        log(
+            HTTPAccessRecord(
+                method: trace.method, route: trace.route, status: status, durationMicroseconds: Int(elapsed / 1000),
+                bytesIn: bytesIn, bytesOut: bytesOut, client: trace.client ?? remoteAddress?.description,
+                app: trace.app, user: trace.user))
     }
 
     // MARK: Graceful shutdown

@@ -8,7 +8,7 @@ public struct LatencyBuckets: Sendable, Equatable {
     /// The buckets every server uses.
     public static let standard = LatencyBuckets(bounds: [
         100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000,
-        1_000_000, 2_500_000, 5_000_000, 10_000_000,
+        1_000_000, 2_500_000, 5_000_000, 10_000_000
     ])
 
     /// Buckets with these ascending bounds (microseconds).
@@ -33,6 +33,8 @@ public struct LatencyBuckets: Sendable, Equatable {
     /// is the total.
     public static func cumulative(_ counts: [Int]) -> [Int] {
         var running = 0
-        return counts.map { running += $0; return running }
+        return counts.map {
+            running += $0; return running
+        }
     }
 }

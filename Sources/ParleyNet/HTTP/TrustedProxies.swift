@@ -64,7 +64,8 @@ public struct TrustedProxies: Sendable, Equatable {
             // A malformed entry was written by whoever sent it to the last trusted hop: stop
             // there, with that hop (or the peer) as the client.
             guard let host = Self.host(of: entry), let (bytes, _) = Self.bytes(host),
-                  let address = SocketAddress(host: host, port: 0) else { break }
+                let address = SocketAddress(host: host, port: 0)
+            else { break }
             client = address
             if !trusts(bytes) { break }
         }

@@ -20,9 +20,11 @@ public final class HTTPClient: Sendable {
     public init(group: EventLoopGroup, configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
         self.group = group
         self.configuration = configuration
-        pool = configuration.maxIdleConnectionsPerServer > 0
-            ? HTTPConnectionPool(maximumPerServer: configuration.maxIdleConnectionsPerServer,
-                                 idleTimeout: configuration.idleConnectionTimeout)
+        pool =
+            configuration.maxIdleConnectionsPerServer > 0
+            ? HTTPConnectionPool(
+                maximumPerServer: configuration.maxIdleConnectionsPerServer,
+                idleTimeout: configuration.idleConnectionTimeout)
             : nil
     }
 
@@ -31,8 +33,10 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request` and returns the whole response. Cancelling the calling task cancels
     /// the request. `progress` is told how many body bytes have gone out of how many.
-    public func execute(_ request: HTTPClientRequest,
-                        progress: (@Sendable (Int, Int) -> Void)? = nil) async throws(HTTPClientError) -> HTTPClientResponse {
+    public func execute(
+        _ request: HTTPClientRequest,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws(HTTPClientError) -> HTTPClientResponse {
         let task = HTTPClientTask(loop: group.next())
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPClientResponse, HTTPClientError>, Never>) in
@@ -46,24 +50,31 @@ public final class HTTPClient: Sendable {
 
     /// Starts `request`; `completion` runs exactly once, on the request's loop. Any thread.
     @discardableResult
-    public func start(_ request: HTTPClientRequest, progress: (@Sendable (Int, Int) -> Void)? = nil,
-                      completion: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) -> HTTPClientTask {
+    public func start(
+        _ request: HTTPClientRequest, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
+    ) -> HTTPClientTask {
         let task = HTTPClientTask(loop: group.next())
         run(request, task: task, progress: progress, completion: completion)
         return task
     }
 
-    private func run(_ request: HTTPClientRequest, task: HTTPClientTask, progress: (@Sendable (Int, Int) -> Void)?,
-                     completion: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void) {
+    private func run(
+        _ request: HTTPClientRequest, task: HTTPClientTask, progress: (@Sendable (Int, Int) -> Void)?,
+        completion: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
+    ) {
         let loop = task.loop
         guard let url = HTTPClientRequest.parseURL(request.url) else {
             hop(loop) {
-                if task.begin(completion) { task.finish(.failure(HTTPClientError(.invalidURL, "not an http:// or https:// URL: \(request.url)"))) }
+                if task.begin(completion) {
+                    task.finish(.failure(HTTPClientError(.invalidURL, "not an http:// or https:// URL: \(request.url)")))
+                }
             }
             return
         }
-        let plan = HTTPClientPlan(request: request, url: url, keepAlive: pool != nil, configuration: configuration, pool: pool,
-                                  progress: progress)
+        let plan = HTTPClientPlan(
+            request: request, url: url, keepAlive: pool != nil, configuration: configuration, pool: pool,
+            progress: progress)
         if let literal = SocketAddress(host: url.host, port: url.port) {
             hop(loop) { if task.begin(completion) { plan.send(on: task, to: literal, reuse: true) } }
             return

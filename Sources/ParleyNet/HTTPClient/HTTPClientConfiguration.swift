@@ -14,8 +14,10 @@ public struct HTTPClientConfiguration: Sendable {
     public var tls: TLSContext?
 
     /// Creates a configuration.
-    public init(timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20, maxIdleConnectionsPerServer: Int = 4,
-                idleConnectionTimeout: Duration = .seconds(20), tls: TLSContext? = nil) {
+    public init(
+        timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20, maxIdleConnectionsPerServer: Int = 4,
+        idleConnectionTimeout: Duration = .seconds(20), tls: TLSContext? = nil
+    ) {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.maxIdleConnectionsPerServer = maxIdleConnectionsPerServer

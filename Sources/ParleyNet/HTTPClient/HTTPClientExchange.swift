@@ -20,8 +20,10 @@ final class HTTPClientExchange: ConnectionHandler, ChannelDriver {
     private var channel: (any DriverChannel)?
     private var finish: ((Outcome) -> Void)?
 
-    init(parser: HTTPResponseParser, bodyCount: Int, progress: (@Sendable (Int, Int) -> Void)?,
-         release: (() -> Void)?, finish: @escaping (Outcome) -> Void) {
+    init(
+        parser: HTTPResponseParser, bodyCount: Int, progress: (@Sendable (Int, Int) -> Void)?,
+        release: (() -> Void)?, finish: @escaping (Outcome) -> Void
+    ) {
         self.parser = parser
         self.bodyCount = bodyCount
         self.progress = progress

@@ -13,8 +13,10 @@ struct HTTPClientPlan: Sendable {
     let pool: HTTPConnectionPool?
     let progress: (@Sendable (Int, Int) -> Void)?
 
-    init(request: HTTPClientRequest, url: WebSocketURL, keepAlive: Bool, configuration: HTTPClientConfiguration,
-         pool: HTTPConnectionPool?, progress: (@Sendable (Int, Int) -> Void)?) {
+    init(
+        request: HTTPClientRequest, url: WebSocketURL, keepAlive: Bool, configuration: HTTPClientConfiguration,
+        pool: HTTPConnectionPool?, progress: (@Sendable (Int, Int) -> Void)?
+    ) {
         bytes = request.encoded(for: url, keepAlive: keepAlive)
         bodyCount = request.body.count
         isHead = request.method == "HEAD"
@@ -65,8 +67,10 @@ struct HTTPClientPlan: Sendable {
 
     private func exchange(on connection: Connection, task: HTTPClientTask, address: SocketAddress, server: String, reused: Bool) {
         let parser = HTTPResponseParser(bodyLimit: configuration.maxResponseBytes, isHeadRequest: isHead)
-        let exchange = HTTPClientExchange(parser: parser, bodyCount: bodyCount, progress: progress,
-                                          release: pool.map { pool in { pool.park(connection, server: server) } }) { outcome in
+        let exchange = HTTPClientExchange(
+            parser: parser, bodyCount: bodyCount, progress: progress,
+            release: pool.map { pool in { pool.park(connection, server: server) } }
+        ) { outcome in
             if task.isCancelled { return task.finish(.failure(.cancelled)) }
             if case .failure = outcome.result, reused, !outcome.sawResponseBytes, isIdempotent {
                 task.exchange = nil

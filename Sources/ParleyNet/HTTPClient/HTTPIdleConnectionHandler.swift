@@ -1,4 +1,3 @@
-
 /// Watches a parked keep-alive connection: anything but silence (bytes nobody asked for,
 /// the server's FIN, the idle timeout) ends it and takes it out of the pool. Loop-confined.
 final class HTTPIdleConnectionHandler: ConnectionHandler {

@@ -11,9 +11,11 @@ enum BlockingWork {
     static func run(_ body: @escaping @Sendable () -> Void) {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        let rc = clinux_thread_create(&thread, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-        }, context)
+        let rc = clinux_thread_create(
+            &thread,
+            { context in
+                Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            }, context)
         if rc == 0 {
             pthread_detach(thread)
         } else {

@@ -244,10 +244,12 @@ public final class EventLoop: @unchecked Sendable {
 
     func start() throws(NetError) {
         let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = clinux_thread_create(&thread, { context in
-            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
-            loop.run()
-        }, context)
+        let rc = clinux_thread_create(
+            &thread,
+            { context in
+                let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+                loop.run()
+            }, context)
         guard rc == 0 else {
             Unmanaged<EventLoop>.fromOpaque(context).release()
             throw NetError.fromErrno(rc, "pthread_create")
@@ -292,7 +294,8 @@ public final class EventLoop: @unchecked Sendable {
             return
         }
         guard index < slots.count, slots[index].generation == UInt32(event.token >> 32),
-              let source = slots[index].source else { return }
+            let source = slots[index].source
+        else { return }
         switch source {
         case .connection(let connection): connection.handle(event)
         case .other(let handler): handler.handle(event)

@@ -25,9 +25,11 @@ public final class EventLoopGroup: Sendable {
     ///
     /// Also sets SIGPIPE to ignored for the process: writes use MSG_NOSIGNAL, but a stray
     /// write elsewhere to a dead socket must not kill a server.
-    public init(threads: Int = EventLoopGroup.coreCount,
-                backend: SelectorBackend = .platformDefault,
-                logger: NetLogger = .standardError()) throws(NetError) {
+    public init(
+        threads: Int = EventLoopGroup.coreCount,
+        backend: SelectorBackend = .platformDefault,
+        logger: NetLogger = .standardError()
+    ) throws(NetError) {
         precondition(threads > 0, "an event loop group needs at least one thread")
         ignoreSIGPIPE()
         var loops: [EventLoop] = []
@@ -52,8 +54,9 @@ public final class EventLoopGroup: Sendable {
 
     /// Blocks until every loop thread has exited. Not from a loop thread.
     public func join() {
-        precondition(EventLoop.current.map { loop in !loops.contains { $0 === loop } } ?? true,
-                     "EventLoopGroup.join() called from one of its own loops")
+        precondition(
+            EventLoop.current.map { loop in !loops.contains { $0 === loop } } ?? true,
+            "EventLoopGroup.join() called from one of its own loops")
         joined.withLock { done in
             guard !done else { return }
             for loop in loops { loop.join() }

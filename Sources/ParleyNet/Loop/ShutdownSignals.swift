@@ -38,8 +38,10 @@ public final class ShutdownSignals: IOSourceHandler, @unchecked Sendable {
 
     /// Installs handlers for `signals` that call `handler` on `loop`. Any thread; once per process.
     @discardableResult
-    public static func install(on loop: EventLoop, signals: [ShutdownSignal] = [.interrupt, .terminate],
-                               handler: @escaping @Sendable (ShutdownSignal) -> Void) throws(NetError) -> ShutdownSignals {
+    public static func install(
+        on loop: EventLoop, signals: [ShutdownSignal] = [.interrupt, .terminate],
+        handler: @escaping @Sendable (ShutdownSignal) -> Void
+    ) throws(NetError) -> ShutdownSignals {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else {
             throw NetError(.invalidArgument, "shutdown signals are already installed")
         }

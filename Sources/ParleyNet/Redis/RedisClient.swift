@@ -66,8 +66,10 @@ public final class RedisClient: Sendable {
     /// The subscriptions outlive reconnects until ``unsubscribe(_:)`` or ``close()``. If the
     /// connection is lost or refused (a wrong password) before the server confirmed, this
     /// throws that error, and the subscriptions are still renewed when it reconnects.
-    public func subscribe(_ targets: [RedisSubscriptionTarget],
-                          handler: @escaping @Sendable (RedisPubSubMessage) -> Void) async throws(RedisError) {
+    public func subscribe(
+        _ targets: [RedisSubscriptionTarget],
+        handler: @escaping @Sendable (RedisPubSubMessage) -> Void
+    ) async throws(RedisError) {
         guard !targets.isEmpty else { throw RedisError(.invalidArgument, "subscribe needs a channel or pattern") }
         let result: Result<Void, RedisError> = await withCheckedContinuation { continuation in
             loop.execute { [subscriber] in
@@ -78,8 +80,10 @@ public final class RedisClient: Sendable {
     }
 
     /// Subscribes to channels by name (see ``subscribe(_:handler:)``).
-    public func subscribe(channels: [String],
-                          handler: @escaping @Sendable (RedisPubSubMessage) -> Void) async throws(RedisError) {
+    public func subscribe(
+        channels: [String],
+        handler: @escaping @Sendable (RedisPubSubMessage) -> Void
+    ) async throws(RedisError) {
         try await subscribe(channels.map { .channel(Array($0.utf8)) }, handler: handler)
     }
 

@@ -55,8 +55,10 @@ final class RedisConnectionDriver: ConnectionHandler, @unchecked Sendable {
 
     func cancel(_ id: RedisConnectionStateMachine.CommandID) { run(machine.cancel(id)) }
 
-    func subscribe(_ targets: [RedisSubscriptionTarget], handler: @escaping @Sendable (RedisPubSubMessage) -> Void,
-                   _ completion: @escaping (Result<Void, RedisError>) -> Void) {
+    func subscribe(
+        _ targets: [RedisSubscriptionTarget], handler: @escaping @Sendable (RedisPubSubMessage) -> Void,
+        _ completion: @escaping (Result<Void, RedisError>) -> Void
+    ) {
         guard machine.phase != .closed else {
             completion(.failure(RedisError(.clientClosed, "the Redis client was closed")))
             return

@@ -1,7 +1,7 @@
-import ParleyWire
-import ParleySystem
 import CLinux
 import Glibc
+import ParleySystem
+import ParleyWire
 
 /// A non-blocking TCP socket owned by one ``EventLoop`` for its whole life.
 ///
@@ -254,7 +254,10 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// How one ``send(_:)`` ended.
-    enum SendOutcome { case sent, blocked, failed(NetError) }
+    enum SendOutcome {
+        case sent, blocked
+        case failed(NetError)
+    }
 
     /// Writes `queue` to the socket until it is empty or the socket buffer is full. Touches
     /// nothing but `queue` and the activity time, so the caller reacts to the outcome.
@@ -493,8 +496,10 @@ public final class Connection: @unchecked Sendable {
 
     /// Opens a TCP connection to `address` from `loop`; `completion` runs on the loop with the
     /// open connection (set its handler there) or the error. Loop thread.
-    public static func connect(to address: SocketAddress, on loop: EventLoop, timeout: Duration = .seconds(10),
-                               _ completion: @escaping (Result<Connection, NetError>) -> Void) {
+    public static func connect(
+        to address: SocketAddress, on loop: EventLoop, timeout: Duration = .seconds(10),
+        _ completion: @escaping (Result<Connection, NetError>) -> Void
+    ) {
         let socket: FileDescriptor
         do {
             socket = try SocketAddress.openSocket(family: address.family)
@@ -504,7 +509,9 @@ public final class Connection: @unchecked Sendable {
         }
         let started = socket.withRawValue { fd in
             _ = clinux_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            return Result { () throws(SystemCallError) in try SystemCall.retrying("connect") { address.withSockAddr { Glibc.connect(fd, $0, $1) } } }
+            return Result { () throws(SystemCallError) in
+                try SystemCall.retrying("connect") { address.withSockAddr { Glibc.connect(fd, $0, $1) } }
+            }
         }
         if case .failure(let error) = started, error.errno != EINPROGRESS {
             try? socket.close()

@@ -1,5 +1,5 @@
-import Synchronization
 import ParleySystem
+import Synchronization
 
 /// Carries one owned descriptor into a task for another loop (an escaping closure cannot
 /// capture a non-copyable value); whoever takes it first owns it.

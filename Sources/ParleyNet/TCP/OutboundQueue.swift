@@ -1,5 +1,5 @@
-import ParleyWire
 import ParleyPlatform
+import ParleyWire
 
 /// A FIFO of byte chunks waiting to be written to one socket.
 ///

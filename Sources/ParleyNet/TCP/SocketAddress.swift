@@ -1,6 +1,6 @@
 import CLinux
-import ParleySystem
 import Glibc
+import ParleySystem
 
 /// A numeric IPv4 or IPv6 address and port.
 public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
@@ -109,9 +109,12 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         socket.withRawValue { query($0, getsockname) }
     }
 
-    private static func query(_ fd: Int32,
-                              _ call: (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?) -> Int32)
-        -> SocketAddress? {
+    private static func query(
+        _ fd: Int32,
+        _ call: (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?) -> Int32
+    )
+        -> SocketAddress?
+    {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         return withUnsafeMutablePointer(to: &storage) { pointer in

@@ -29,8 +29,10 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
     private static let acceptBatch = 128
 
     /// Binds and listens; the socket is registered later, on `loop`, by ``activate()``.
-    init(address: SocketAddress, backlog: Int32, reusePort: Bool, loop: EventLoop,
-         onAccept: @escaping (consuming FileDescriptor) -> Void) throws(NetError) {
+    init(
+        address: SocketAddress, backlog: Int32, reusePort: Bool, loop: EventLoop,
+        onAccept: @escaping (consuming FileDescriptor) -> Void
+    ) throws(NetError) {
         let socket = try SocketAddress.openSocket(family: address.family)
         do throws(SystemCallError) {
             try socket.withRawValue { fd throws(SystemCallError) in
@@ -102,9 +104,11 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
     /// One `accept4` on the listening socket (EINTR retried).
     private func accept(flags: Int32) -> Result<IOResult<FileDescriptor>, SystemCallError> {
         do throws(SystemCallError) {
-            guard let accepted = try socket?.withRawValue({ fd throws(SystemCallError) in
-                try SystemCall.nonBlocking("accept4") { clinux_accept4(fd, nil, nil, flags) }
-            }) else { return .success(.wouldBlock) }
+            guard
+                let accepted = try socket?.withRawValue({ fd throws(SystemCallError) in
+                    try SystemCall.nonBlocking("accept4") { clinux_accept4(fd, nil, nil, flags) }
+                })
+            else { return .success(.wouldBlock) }
             switch accepted {
             case .processed(let client): return .success(.processed(FileDescriptor(unsafeAdopting: client)))
             case .wouldBlock: return .success(.wouldBlock)
@@ -119,7 +123,10 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
     private func shedOne(_ error: Int32) -> Bool {
         if !exhausted {
             exhausted = true
-            loop.logger.log(.warning, "accept on \(localAddress?.description ?? "listener"): \(String(cString: strerror(error))); closing new connections until descriptors free up")
+            loop.logger.log(
+                .warning,
+                "accept on \(localAddress?.description ?? "listener"): \(String(cString: strerror(error))); closing new connections until descriptors free up"
+            )
         }
         guard let given = spare.take() else {
             pauseBriefly()
@@ -163,7 +170,10 @@ final class TCPListener: IOSourceHandler, @unchecked Sendable {
 
     private func recovered() {
         exhausted = false
-        loop.logger.log(.info, "accepting again on \(localAddress?.description ?? "listener") after closing \(shedCount) connection(s) for lack of descriptors")
+        loop.logger.log(
+            .info,
+            "accepting again on \(localAddress?.description ?? "listener") after closing \(shedCount) connection(s) for lack of descriptors"
+        )
         shedCount = 0
     }
 

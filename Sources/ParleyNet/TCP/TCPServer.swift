@@ -38,9 +38,11 @@ public final class TCPServer: Sendable {
     /// ``NetError/Code/addressInUse`` rather than being joined. `joinOtherProcesses` skips that
     /// check so a new server can take over a port from an old one without a gap (both
     /// accept until the old one stops listening).
-    public static func start(group: EventLoopGroup, host: String, port: Int, backlog: Int = 1024,
-                             distribution: Distribution = .reusePort, joinOtherProcesses: Bool = false,
-                             onAccept: @escaping @Sendable (Connection) -> Void) throws(NetError) -> TCPServer {
+    public static func start(
+        group: EventLoopGroup, host: String, port: Int, backlog: Int = 1024,
+        distribution: Distribution = .reusePort, joinOtherProcesses: Bool = false,
+        onAccept: @escaping @Sendable (Connection) -> Void
+    ) throws(NetError) -> TCPServer {
         guard var address = SocketAddress(host: host, port: port) else {
             throw NetError(.invalidArgument, "not a numeric address: \(host):\(port)")
         }
@@ -65,8 +67,9 @@ public final class TCPServer: Sendable {
                         }
                     }
                 }
-                let listener = try TCPListener(address: address, backlog: Int32(backlog),
-                                               reusePort: distribution == .reusePort, loop: loop, onAccept: handOff)
+                let listener = try TCPListener(
+                    address: address, backlog: Int32(backlog),
+                    reusePort: distribution == .reusePort, loop: loop, onAccept: handOff)
                 listeners.append(listener)
                 if port == 0, let bound = listener.localAddress { address = bound }
             }
@@ -107,4 +110,3 @@ public final class TCPServer: Sendable {
         onAccept(connection)
     }
 }
-

@@ -39,9 +39,11 @@ public final class TLSContext: @unchecked Sendable {
             throw NetError.tls(.tlsConfiguration, keyMismatch ? mismatch : "\(keyFile) is not a PEM private key")
         }
         guard SSL_CTX_check_private_key(context.handle) == 1 else { throw NetError.tls(.tlsConfiguration, mismatch) }
-        SSL_CTX_set_alpn_select_cb(context.handle, { _, out, outLength, offered, offeredLength, _ in
-            TLSContext.selectALPN(offered: offered, count: Int(offeredLength), out: out, outLength: outLength)
-        }, nil)
+        SSL_CTX_set_alpn_select_cb(
+            context.handle,
+            { _, out, outLength, offered, offeredLength, _ in
+                TLSContext.selectALPN(offered: offered, count: Int(offeredLength), out: out, outLength: outLength)
+            }, nil)
         return context
     }
 
@@ -120,9 +122,11 @@ public final class TLSContext: @unchecked Sendable {
     /// The server side of ALPN: `http/1.1` if the client offers it; otherwise no protocol is
     /// acknowledged and the handshake goes on (a client that offered only `h2` learns that
     /// nothing was agreed, rather than losing the connection).
-    static func selectALPN(offered: UnsafePointer<UInt8>?, count: Int,
-                           out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
-                           outLength: UnsafeMutablePointer<UInt8>?) -> Int32 {
+    static func selectALPN(
+        offered: UnsafePointer<UInt8>?, count: Int,
+        out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+        outLength: UnsafeMutablePointer<UInt8>?
+    ) -> Int32 {
         guard let offered, let out, let outLength else { return SSL_TLSEXT_ERR_NOACK }
         var index = 0
         while index < count {

@@ -55,7 +55,8 @@ public final class TLSEngine {
                 }
             } else if let serverName {
                 guard copenssl_set_server_name(session.handle, serverName) == 1,
-                      SSL_set1_host(session.handle, serverName) == 1 else {
+                    SSL_set1_host(session.handle, serverName) == 1
+                else {
                     throw NetError.tls(.tlsConfiguration, "invalid server name \(serverName)")
                 }
             }

@@ -23,8 +23,9 @@ public final class WebSocket: ConnectionHandler, ChannelDriver, GracefulShutdown
         }
 
         init(_ route: WebSocketRouteOptions) {
-            self.init(pingInterval: route.pingInterval, overflowCloseCode: route.overflowCloseCode,
-                      closeTimeout: route.closeTimeout)
+            self.init(
+                pingInterval: route.pingInterval, overflowCloseCode: route.overflowCloseCode,
+                closeTimeout: route.closeTimeout)
         }
     }
 
@@ -66,8 +67,10 @@ public final class WebSocket: ConnectionHandler, ChannelDriver, GracefulShutdown
     private var heardSincePing = false
     private weak var tracker: ConnectionTracker?
 
-    init(connection: any DriverChannel, role: WebSocketConnection.Role, options: WebSocketOptions,
-         subprotocol: String?, settings: Settings) {
+    init(
+        connection: any DriverChannel, role: WebSocketConnection.Role, options: WebSocketOptions,
+        subprotocol: String?, settings: Settings
+    ) {
         self.connection = connection
         self.loop = connection.loop
         self.machine = WebSocketConnection(role: role, options: options)
@@ -149,8 +152,9 @@ public final class WebSocket: ConnectionHandler, ChannelDriver, GracefulShutdown
                 let opcode: WebSocketOpcode = index == 0 ? (binary ? .binary : .text) : .continuation
                 let key: UInt32? = isClient ? Digest.randomBytes(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } : nil
                 piece.withUnsafeBytes {
-                    WebSocketFrame.encode(opcode: opcode, fin: index == fragments.count - 1, payload: $0,
-                                          maskKey: key, into: &frames)
+                    WebSocketFrame.encode(
+                        opcode: opcode, fin: index == fragments.count - 1, payload: $0,
+                        maskKey: key, into: &frames)
                 }
             }
             write(frames)

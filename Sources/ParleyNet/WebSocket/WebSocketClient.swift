@@ -28,11 +28,13 @@ public enum WebSocketClient {
         public var tls: TLSContext?
 
         /// Creates a configuration.
-        public init(maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
-                    deflate: WebSocketDeflateOptions? = nil, subprotocols: [String] = [],
-                    headers: HTTPHeaders = HTTPHeaders(), origin: String? = nil,
-                    connectTimeout: Duration = .seconds(10), pingInterval: Duration? = nil,
-                    maxOutboundBytes: Int = 1 << 20, closeTimeout: Duration = .seconds(5), tls: TLSContext? = nil) {
+        public init(
+            maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
+            deflate: WebSocketDeflateOptions? = nil, subprotocols: [String] = [],
+            headers: HTTPHeaders = HTTPHeaders(), origin: String? = nil,
+            connectTimeout: Duration = .seconds(10), pingInterval: Duration? = nil,
+            maxOutboundBytes: Int = 1 << 20, closeTimeout: Duration = .seconds(5), tls: TLSContext? = nil
+        ) {
             self.maxMessageSize = maxMessageSize
             self.deflate = deflate
             self.subprotocols = subprotocols
@@ -49,8 +51,10 @@ public enum WebSocketClient {
     /// Connects to `url` from `loop`. `completion` runs on the loop exactly once, with the
     /// open socket (set its callbacks there: no message is delivered before it returns) or
     /// the reason it failed. Any thread.
-    public static func connect(to url: String, configuration: Configuration = Configuration(), on loop: EventLoop,
-                               _ completion: @escaping @Sendable (Result<WebSocket, WebSocketClientError>) -> Void) {
+    public static func connect(
+        to url: String, configuration: Configuration = Configuration(), on loop: EventLoop,
+        _ completion: @escaping @Sendable (Result<WebSocket, WebSocketClientError>) -> Void
+    ) {
         guard let parsed = WebSocketURL(url) else {
             hop(loop) { completion(.failure(.invalidURL(url))) }
             return
@@ -76,8 +80,10 @@ public enum WebSocketClient {
         }
     }
 
-    private static func open(_ address: SocketAddress, _ url: WebSocketURL, _ configuration: Configuration,
-                             _ loop: EventLoop, _ completion: @escaping @Sendable (Result<WebSocket, WebSocketClientError>) -> Void) {
+    private static func open(
+        _ address: SocketAddress, _ url: WebSocketURL, _ configuration: Configuration,
+        _ loop: EventLoop, _ completion: @escaping @Sendable (Result<WebSocket, WebSocketClientError>) -> Void
+    ) {
         Connection.connect(to: address, on: loop, timeout: configuration.connectTimeout) { result in
             switch result {
             case .failure(let error):
@@ -87,16 +93,18 @@ public enum WebSocketClient {
                     do throws(NetError) {
                         let context: TLSContext
                         if let given = configuration.tls { context = given } else { context = try TLSContext.systemClient() }
-                        try connection.startTLS(context: context, role: .client(serverName: url.host),
-                                                handshakeTimeout: configuration.connectTimeout)
+                        try connection.startTLS(
+                            context: context, role: .client(serverName: url.host),
+                            handshakeTimeout: configuration.connectTimeout)
                     } catch {
                         connection.abort(nil)
                         completion(.failure(.network(error)))
                         return
                     }
                 }
-                let handshaker = WebSocketClientHandshaker(connection: connection, url: url,
-                                                           configuration: configuration, completion: completion)
+                let handshaker = WebSocketClientHandshaker(
+                    connection: connection, url: url,
+                    configuration: configuration, completion: completion)
                 connection.handler = handshaker
                 handshaker.start()
             }
@@ -139,15 +147,18 @@ final class WebSocketClientHandshaker: ConnectionHandler {
     private var completion: (@Sendable (Result<WebSocket, WebSocketClientError>) -> Void)?
     private var timeout: TimerHandle?
 
-    init(connection: Connection, url: WebSocketURL, configuration: WebSocketClient.Configuration,
-         completion: @escaping @Sendable (Result<WebSocket, WebSocketClientError>) -> Void) {
+    init(
+        connection: Connection, url: WebSocketURL, configuration: WebSocketClient.Configuration,
+        completion: @escaping @Sendable (Result<WebSocket, WebSocketClientError>) -> Void
+    ) {
         self.connection = connection
         self.configuration = configuration
         self.completion = completion
-        self.handshake = WebSocketClientHandshake(host: url.hostHeader, path: url.target,
-                                                  subprotocols: configuration.subprotocols,
-                                                  origin: configuration.origin, headers: configuration.headers,
-                                                  deflate: configuration.deflate)
+        self.handshake = WebSocketClientHandshake(
+            host: url.hostHeader, path: url.target,
+            subprotocols: configuration.subprotocols,
+            origin: configuration.origin, headers: configuration.headers,
+            deflate: configuration.deflate)
     }
 
     func start() {
@@ -170,12 +181,14 @@ final class WebSocketClientHandshaker: ConnectionHandler {
         guard let done else { return }
         timeout?.cancel()
         timeout = nil
-        let socket = WebSocket(connection: connection, role: .client,
-                               options: done.negotiated.options(maxMessageSize: configuration.maxMessageSize),
-                               subprotocol: done.negotiated.subprotocol,
-                               settings: WebSocket.Settings(pingInterval: configuration.pingInterval,
-                                                            overflowCloseCode: .policyViolation,
-                                                            closeTimeout: configuration.closeTimeout))
+        let socket = WebSocket(
+            connection: connection, role: .client,
+            options: done.negotiated.options(maxMessageSize: configuration.maxMessageSize),
+            subprotocol: done.negotiated.subprotocol,
+            settings: WebSocket.Settings(
+                pingInterval: configuration.pingInterval,
+                overflowCloseCode: .policyViolation,
+                closeTimeout: configuration.closeTimeout))
         connection.handler = socket
         let completion = self.completion
         self.completion = nil

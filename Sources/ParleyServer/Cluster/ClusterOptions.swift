@@ -1,6 +1,5 @@
-import ParleyWire
-
 import ParleyPlatform
+import ParleyWire
 
 /// How this server joins other Parley nodes: the Redis bus (`--redis`, `PARLEY_REDIS`, the
 /// config file's `"redis"`) and this node's name on it (`--node-id`).

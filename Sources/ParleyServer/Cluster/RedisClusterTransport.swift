@@ -19,7 +19,6 @@ final class RedisClusterTransport: ClusterTransport {
     static func shareKey(_ node: String) -> String { "parley:share:\(node)" }
     static let cachePrefix = "parley:cache:"
 
-
     private let client: RedisClient
     private let statistics: ClusterStatistics
     private let logger: Logger
@@ -56,8 +55,12 @@ final class RedisClusterTransport: ClusterTransport {
     }
 
     func storeShare(node: String, _ snapshot: [UInt8], ttlMilliseconds: Int64) {
-        client.send(RESPCommand([Array("SET".utf8), Array(Self.shareKey(node).utf8), snapshot, Array("PX".utf8),
-                                 Array(String(ttlMilliseconds).utf8)])) { _ in }
+        client.send(
+            RESPCommand([
+                Array("SET".utf8), Array(Self.shareKey(node).utf8), snapshot, Array("PX".utf8),
+                Array(String(ttlMilliseconds).utf8)
+            ])
+        ) { _ in }
         client.send(RESPCommand("SADD", Self.nodesKey, node)) { _ in }
     }
 
@@ -85,8 +88,12 @@ final class RedisClusterTransport: ClusterTransport {
     }
 
     func storeCache(key: String, _ value: [UInt8], ttlMilliseconds: Int64) {
-        client.send(RESPCommand([Array("SET".utf8), Array((Self.cachePrefix + key).utf8), value, Array("PX".utf8),
-                                 Array(String(ttlMilliseconds).utf8)])) { _ in }
+        client.send(
+            RESPCommand([
+                Array("SET".utf8), Array((Self.cachePrefix + key).utf8), value, Array("PX".utf8),
+                Array(String(ttlMilliseconds).utf8)
+            ])
+        ) { _ in }
     }
 
     func loadCaches(_ completion: @escaping @Sendable ([[UInt8]]) -> Void) {
@@ -98,7 +105,7 @@ final class RedisClusterTransport: ClusterTransport {
         let client = self.client
         client.send(RESPCommand("SCAN", cursor, "MATCH", Self.cachePrefix + "*", "COUNT", "1000")) { [self] result in
             guard case .success(let reply) = result, let parts = reply.elements, parts.count == 2,
-                  let next = parts[0].bytes.map({ String(decoding: $0, as: UTF8.self) }), let keys = parts[1].elements?.compactMap(\.bytes)
+                let next = parts[0].bytes.map({ String(decoding: $0, as: UTF8.self) }), let keys = parts[1].elements?.compactMap(\.bytes)
             else { return completion(found) }
             let proceed: @Sendable ([[UInt8]]) -> Void = { values in
                 next == "0" ? completion(found + values) : self.scanCaches(cursor: next, found: found + values, completion)

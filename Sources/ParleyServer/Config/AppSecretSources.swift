@@ -1,7 +1,6 @@
-import ParleyWire
-
 import ParleyPlatform
 import ParleySystem
+import ParleyWire
 
 /// Puts app secrets kept outside the config file into it: `"secret_file"` (a file's contents)
 /// and `"secret_env"` (an environment variable) in place of `"secret"`, and
@@ -50,7 +49,9 @@ struct AppSecretSources {
             return .failure(ConfigProblem(path: "\(path).\(given[1])", message: "give only one of secret, secret_file and secret_env"))
         }
         if let source = given.first, source != "secret" {
-            switch secret(from: source == "secret_file" ? .file : .environment, object[source]!, path: "\(path).\(source)", warnings: &warnings) {
+            switch secret(
+                from: source == "secret_file" ? .file : .environment, object[source]!, path: "\(path).\(source)", warnings: &warnings)
+            {
             case .success(let secret): object["secret"] = .string(secret)
             case .failure(let problem): return .failure(problem)
             }
@@ -82,7 +83,9 @@ struct AppSecretSources {
 
     private enum Origin { case file, environment }
 
-    private func secret(from origin: Origin, _ value: JSONValue, path: String, warnings: inout [ConfigProblem]) -> Result<String, ConfigProblem> {
+    private func secret(
+        from origin: Origin, _ value: JSONValue, path: String, warnings: inout [ConfigProblem]
+    ) -> Result<String, ConfigProblem> {
         guard let name = value.stringValue, !name.isEmpty else {
             return .failure(ConfigProblem(path: path, message: origin == .file ? "must be a file path" : "must be a variable name"))
         }

@@ -28,8 +28,11 @@ struct ConfigFile: Sendable {
             problems = Self.locate(ConfigSchema.problems(in: json), in: bytes)
         } catch {
             json = nil
-            problems = [ConfigProblem(path: "$", message: "not valid JSON (\(error.code.rawValue))",
-                                      position: ConfigSourcePosition(offset: error.offset, in: bytes))]
+            problems = [
+                ConfigProblem(
+                    path: "$", message: "not valid JSON (\(error.code.rawValue))",
+                    position: ConfigSourcePosition(offset: error.offset, in: bytes))
+            ]
         }
     }
 

@@ -25,7 +25,8 @@ extension ConfigSchema {
             }
         case .number(let range):
             guard let number = value.doubleValue, range.contains(number) else {
-                found.append(ConfigProblem(path: path, message: "must be a number in \(plain(range.lowerBound))...\(plain(range.upperBound))"))
+                found.append(
+                    ConfigProblem(path: path, message: "must be a number in \(plain(range.lowerBound))...\(plain(range.upperBound))"))
                 return
             }
         case .strings:

@@ -15,7 +15,7 @@ extension ConfigSchema {
             "valid, 1 with one line per problem, each with its line and column, when not).",
             "A `null` value counts as absent. Command-line flags and their `PARLEY_*` environment",
             "variables win over the file where both exist.",
-            "",
+            ""
         ]
         section(root, path: "$", title: "Top level", into: &lines)
         return lines.joined(separator: "\n") + "\n"

@@ -23,8 +23,10 @@ final class ReadinessMonitor: Sendable {
     private let outstanding = Atomic<Bool>(false)
 
     /// `probe` nil (no store) is always reachable; timers and timeouts run on `loop`.
-    init(probe: Probe?, loop: EventLoop, timeout: Duration = .seconds(2), interval: Duration = .seconds(5),
-         logger: Logger, clock: @escaping @Sendable () -> Int64 = ServerClock.monotonicMilliseconds) {
+    init(
+        probe: Probe?, loop: EventLoop, timeout: Duration = .seconds(2), interval: Duration = .seconds(5),
+        logger: Logger, clock: @escaping @Sendable () -> Int64 = ServerClock.monotonicMilliseconds
+    ) {
         self.probe = probe
         self.loop = loop
         self.timeout = timeout

@@ -16,8 +16,10 @@ public struct DocumentInfo: Sendable, Hashable {
     public var updatedAt: Int64
 
     /// Creates a value; the store makes these, tests and services may too.
-    public init(id: String, name: String, ownerRoomID: String?, accessList: [String], createdBy: String,
-                createdAt: Int64, updatedAt: Int64) {
+    public init(
+        id: String, name: String, ownerRoomID: String?, accessList: [String], createdBy: String,
+        createdAt: Int64, updatedAt: Int64
+    ) {
         self.id = id
         self.name = name
         self.ownerRoomID = ownerRoomID

@@ -14,8 +14,10 @@ public struct NewRoom: Sendable, Hashable {
     public var memberIDs: [String]
 
     /// Describes a room to create.
-    public init(id: String? = nil, kind: RoomKind, name: String? = nil, customData: String? = nil,
-                creatorID: String? = nil, memberIDs: [String] = []) {
+    public init(
+        id: String? = nil, kind: RoomKind, name: String? = nil, customData: String? = nil,
+        creatorID: String? = nil, memberIDs: [String] = []
+    ) {
         self.id = id
         self.kind = kind
         self.name = name

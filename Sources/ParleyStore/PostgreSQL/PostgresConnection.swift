@@ -75,7 +75,8 @@ final class PostgresConnection: SQLConnection {
         }
         roundTrips += 1
         let sent = send(statements, names: names)
-        var failure: StoreError? = sent < statements.count
+        var failure: StoreError? =
+            sent < statements.count
             ? StoreError(isHealthy ? .internal : .connectionLost, "cannot send a pipelined statement: \(lastMessage)") : nil
         if PQpipelineSync(handle) != 1 {
             failure = failure ?? StoreError(.connectionLost, "cannot end a pipeline: \(lastMessage)")
@@ -94,9 +95,10 @@ final class PostgresConnection: SQLConnection {
     /// Queues the statements without waiting; returns how many libpq accepted.
     private func send(_ statements: [SQLStatement], names: [String]) -> Int {
         for (index, statement) in statements.enumerated() {
-            let queued = (try? withParameterArrays(statement.parameters) { values, lengths, formats in
-                PQsendQueryPrepared(handle, names[index], Int32(statement.parameters.count), values, lengths, formats, 0)
-            }) ?? 0
+            let queued =
+                (try? withParameterArrays(statement.parameters) { values, lengths, formats in
+                    PQsendQueryPrepared(handle, names[index], Int32(statement.parameters.count), values, lengths, formats, 0)
+                }) ?? 0
             if queued != 1 { return index }
         }
         return statements.count
@@ -118,8 +120,11 @@ final class PostgresConnection: SQLConnection {
                 failure = failure ?? StoreError(.internal, "skipped after an earlier statement of its pipeline failed (\(sql))")
             default:
                 let state = result.sqlState
-                failure = failure ?? StoreError(isHealthy ? Self.code(forSQLState: state) : .connectionLost,
-                                                "\(result.errorMessage) (SQLSTATE \(state))")
+                failure =
+                    failure
+                    ?? StoreError(
+                        isHealthy ? Self.code(forSQLState: state) : .connectionLost,
+                        "\(result.errorMessage) (SQLSTATE \(state))")
             }
         }
         if !answered { return StoreError(.connectionLost, "no answer to a pipelined statement: \(lastMessage)") }

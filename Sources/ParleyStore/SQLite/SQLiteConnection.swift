@@ -113,11 +113,13 @@ final class SQLiteConnection: SQLConnection {
     /// with a WAL hook that hands the work to `checkpointer`.
     private func handOverCheckpoints(to checkpointer: WALCheckpointer) {
         self.checkpointer = checkpointer
-        sqlite3_wal_hook(handle, { context, _, _, frames in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().logGrew(to: Int(frames))
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().logGrew(to: Int(frames))
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Called inside each commit with the log's length in frames.
@@ -135,7 +137,8 @@ final class SQLiteConnection: SQLConnection {
             checkpointer.logStartedOver()
         }
         framesAtLastCommit = frames
-        let progress = frames >= checkpointer.threshold && frames < checkpointer.limit
+        let progress =
+            frames >= checkpointer.threshold && frames < checkpointer.limit
             ? checkpointer.progress(towards: frames, within: WALCheckpointer.catchUpFrames) : .running
         switch restart.logGrew(frames: frames, threshold: checkpointer.threshold, limit: checkpointer.limit, progress: progress) {
         case .none: break
@@ -224,8 +227,10 @@ final class SQLiteConnection: SQLConnection {
         case .syncHere: commits = restart.syncedHere(succeeded: syncDatabaseFile() == SQLITE_OK)
         }
         guard commits else {
-            throw StoreError(.io, "the database file could not be synced before the log started over; "
-                             + "no write is acknowledged until the server restarts")
+            throw StoreError(
+                .io,
+                "the database file could not be synced before the log started over; "
+                    + "no write is acknowledged until the server restarts")
         }
         try run("PRAGMA cache_spill = ON")
     }

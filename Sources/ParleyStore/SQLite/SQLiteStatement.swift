@@ -49,7 +49,8 @@ final class SQLiteStatement {
                 }
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { raw in
-                    sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), transientDestructor)
+                    sqlite3_bind_blob(
+                        handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), transientDestructor)
                 }
             }
             guard status == SQLITE_OK else { throw connection.error(status, context: "bind") }

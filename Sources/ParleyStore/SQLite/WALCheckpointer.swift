@@ -79,9 +79,11 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     /// Starts the checkpoint thread with its own connection to the database at `path`.
-    static func start(path: String, threshold: Int = defaultThreshold, limit: Int = defaultLimit,
-                      trace: StoreTrace? = nil,
-                      syncFile: @escaping @Sendable (SQLiteConnection) -> Int32 = { $0.syncDatabaseFile() }) -> WALCheckpointer {
+    static func start(
+        path: String, threshold: Int = defaultThreshold, limit: Int = defaultLimit,
+        trace: StoreTrace? = nil,
+        syncFile: @escaping @Sendable (SQLiteConnection) -> Int32 = { $0.syncDatabaseFile() }
+    ) -> WALCheckpointer {
         let checkpointer = WALCheckpointer(threshold: threshold, limit: limit, trace: trace, syncFile: syncFile)
         DatabaseThread.start(name: "parley-checkpoint") {
             checkpointer.run(path: path)

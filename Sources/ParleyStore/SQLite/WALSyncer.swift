@@ -147,14 +147,17 @@ final class WALSyncer: @unchecked Sendable {
                 } catch {
                     failure = error
                     lock.withLock {
-                        brokenBy = StoreError(.io, "the write-ahead log could not be flushed (\(error.message)); "
-                                              + "no write is acknowledged until the server restarts")
+                        brokenBy = StoreError(
+                            .io,
+                            "the write-ahead log could not be flushed (\(error.message)); "
+                                + "no write is acknowledged until the server restarts")
                     }
                 }
             }
             // Counters and the durable mark first, so a caller that was answered sees them.
-            let (released, idle) = markDurable(upTo: batches[batches.count - 1].id, failed: failure != nil,
-                                               batches: batches.count, took: took)
+            let (released, idle) = markDurable(
+                upTo: batches[batches.count - 1].id, failed: failure != nil,
+                batches: batches.count, took: took)
             for batch in batches {
                 for job in batch.jobs { job.finish(batchFailure: batch.failure ?? failure) }
             }
@@ -180,8 +183,10 @@ final class WALSyncer: @unchecked Sendable {
 
     /// Records the fsync's outcome; returns the readers it releases and, when nothing is left to
     /// flush, the handler to tell.
-    private func markDurable(upTo id: UInt64, failed: Bool, batches: Int,
-                             took: UInt64) -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) {
+    private func markDurable(
+        upTo id: UInt64, failed: Bool, batches: Int,
+        took: UInt64
+    ) -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) {
         lock.withLock {
             isSyncing = false
             // After a failed fsync nothing newer can be called durable, but readers are released

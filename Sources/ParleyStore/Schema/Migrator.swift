@@ -17,7 +17,8 @@ enum Migrator {
             if context.dialect == .postgres {
                 try context.execute("SELECT pg_advisory_xact_lock(\(advisoryLockKey))")
             }
-            try context.connection.run("""
+            try context.connection.run(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version BIGINT PRIMARY KEY,
                     name TEXT NOT NULL,
@@ -26,13 +27,17 @@ enum Migrator {
                 """)
             let current = try currentVersion(context)
             guard current <= latest else {
-                throw StoreError(.schemaTooNew, "the database schema is at version \(current), newer than the newest this build of Parley knows (\(latest)); use a newer Parley")
+                throw StoreError(
+                    .schemaTooNew,
+                    "the database schema is at version \(current), newer than the newest this build of Parley knows (\(latest)); use a newer Parley"
+                )
             }
             for migration in migrations.sorted(by: { $0.version < $1.version }) where migration.version > current {
                 let script = migration.script(for: context.dialect)
                 if !script.isEmpty { try context.connection.run(script) }  // some steps concern one engine only
-                try context.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-                                    [.int(migration.version), .text(migration.name), .integer(context.now)])
+                try context.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                    [.int(migration.version), .text(migration.name), .integer(context.now)])
                 applied.append(AppliedMigration(version: migration.version, name: migration.name))
             }
             try context.connection.run("COMMIT")

@@ -2,8 +2,10 @@
 /// where a slow disk shows as counts moving to the upper buckets.
 public struct DurationHistogram: Sendable, Hashable {
     /// Upper bounds of the buckets in microseconds, ascending; a last bucket holds the rest.
-    public static let boundsMicroseconds: [Int] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000,
-                                                   50_000, 100_000, 250_000, 500_000, 1_000_000]
+    public static let boundsMicroseconds: [Int] = [
+        100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000,
+        50_000, 100_000, 250_000, 500_000, 1_000_000
+    ]
 
     /// Observations per bucket (not cumulative): `counts[i]` took at most `boundsMicroseconds[i]`
     /// and more than the bound before; the last entry counts those above every bound.
@@ -32,6 +34,8 @@ public struct DurationHistogram: Sendable, Hashable {
     /// Observations at or below each bound, as Prometheus buckets count them (the last: all).
     public var cumulativeCounts: [Int] {
         var running = 0
-        return counts.map { running += $0; return running }
+        return counts.map {
+            running += $0; return running
+        }
     }
 }

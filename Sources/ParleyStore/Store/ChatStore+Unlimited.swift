@@ -6,7 +6,8 @@ extension ChatStore {
     }
 
     /// Adds `user`'s reaction with `emoji`, with no cap on a message's different emoji.
-    public func addReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String) async throws -> ReactionChange {
+    public func addReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String) async throws -> ReactionChange
+    {
         try await addReaction(app: app, room: room, message: id, user: userID, emoji: emoji, maxDistinct: nil)
     }
 }

@@ -81,8 +81,10 @@ public protocol ChatStore: Sendable {
 
     /// Adds `user`'s reaction with `emoji`; `notMember` for non-members, `conflict` on a deleted message,
     /// `limitReached` when the message already has `maxDistinct` other emoji (nil: no cap).
-    func addReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String,
-                     maxDistinct: Int?) async throws -> ReactionChange
+    func addReaction(
+        app: String, room: String, message id: Int64, user userID: String, emoji: String,
+        maxDistinct: Int?
+    ) async throws -> ReactionChange
     /// Removes `user`'s reaction with `emoji`.
     func removeReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String) async throws -> ReactionChange
 

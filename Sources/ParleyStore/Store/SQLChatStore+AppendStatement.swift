@@ -29,9 +29,10 @@ extension SQLChatStore {
         """
 
     /// Many sends in one statement: `parley_append_messages` over arrays of (app, room, sender, client id, parts).
-    static let coalescedAppend = CoalescedStatement(sql: """
-        SELECT ord, outcome, id, seq, parts, created_at, edited_at, deleted_at FROM parley_append_messages($1, $2, $3, $4, $5, $6)
-        """, arity: 5)
+    static let coalescedAppend = CoalescedStatement(
+        sql: """
+            SELECT ord, outcome, id, seq, parts, created_at, edited_at, deleted_at FROM parley_append_messages($1, $2, $3, $4, $5, $6)
+            """, arity: 5)
 
     /// Sends `message` through the server-side function; the same checks, outcomes and errors as the statement-by-statement path.
     func appendInOneStatement(app: String, room: String, _ message: NewMessage, encodedParts: String) async throws -> AppendResult {
@@ -39,35 +40,48 @@ extension SQLChatStore {
             if case .attachment = part { return true }
             return false
         }
-        let parameters: [SQLValue] = [.text(app), .text(room), .text(message.senderID), .text(message.clientID),
-                                      .text(encodedParts), .text(hasAttachments ? "true" : "false")]
+        let parameters: [SQLValue] = [
+            .text(app), .text(room), .text(message.senderID), .text(message.clientID),
+            .text(encodedParts), .text(hasAttachments ? "true" : "false")
+        ]
         // Messages with attachments go one call each: only those need the attachment check.
-        let coalescing = hasAttachments ? nil : (statement: Self.coalescedAppend,
-                                                 arguments: [app, room, message.senderID, message.clientID, encodedParts])
-        return try await database.writeStatement({ now in
-            SQLStatement(Self.appendStatementSQL, parameters + [.integer(now)])
-        }, decode: AppendAnswer.init, complete: { context, answer in
-            guard let answer else { throw StoreError(.internal, "parley_append_message answered no row") }
-            return try Self.appendResult(context, answer, app: app, room: room, message)
-        }, coalescing: coalescing)
+        let coalescing =
+            hasAttachments
+            ? nil
+            : (
+                statement: Self.coalescedAppend,
+                arguments: [app, room, message.senderID, message.clientID, encodedParts]
+            )
+        return try await database.writeStatement(
+            { now in
+                SQLStatement(Self.appendStatementSQL, parameters + [.integer(now)])
+            }, decode: AppendAnswer.init,
+            complete: { context, answer in
+                guard let answer else { throw StoreError(.internal, "parley_append_message answered no row") }
+                return try Self.appendResult(context, answer, app: app, room: room, message)
+            }, coalescing: coalescing)
     }
 
-    private static func appendResult(_ context: SQLContext, _ answer: AppendAnswer, app: String, room: String,
-                                     _ message: NewMessage) throws -> AppendResult {
+    private static func appendResult(
+        _ context: SQLContext, _ answer: AppendAnswer, app: String, room: String,
+        _ message: NewMessage
+    ) throws -> AppendResult {
         switch answer.outcome {
         case 0:
-            let stored = Message(id: answer.id, roomID: room, seq: answer.seq, senderID: message.senderID,
-                                 clientID: message.clientID, parts: message.parts, createdAt: answer.createdAt,
-                                 editedAt: nil, deletedAt: nil)
+            let stored = Message(
+                id: answer.id, roomID: room, seq: answer.seq, senderID: message.senderID,
+                clientID: message.clientID, parts: message.parts, createdAt: answer.createdAt,
+                editedAt: nil, deletedAt: nil)
             return AppendResult(message: stored, created: true)
         case 1:
             throw StoreError(.notFound, "room \(room) not found")
         case 2:
             throw StoreError(.notMember, "user \(message.senderID) is not a member of room \(room)")
         case 3:
-            var original = Message(id: answer.id, roomID: room, seq: answer.seq, senderID: message.senderID,
-                                   clientID: message.clientID, parts: try MessagePartsJSON.decode(answer.parts ?? ""),
-                                   createdAt: answer.createdAt, editedAt: answer.editedAt, deletedAt: answer.deletedAt)
+            var original = Message(
+                id: answer.id, roomID: room, seq: answer.seq, senderID: message.senderID,
+                clientID: message.clientID, parts: try MessagePartsJSON.decode(answer.parts ?? ""),
+                createdAt: answer.createdAt, editedAt: answer.editedAt, deletedAt: answer.deletedAt)
             original.reactions = try reactionCounts(context, app: app, room: room, seq: original.seq)
             return AppendResult(message: original, created: false)
         case 4:

@@ -13,20 +13,27 @@ extension SQLChatStore {
                 // Checked in the writing transaction, so concurrent uploads cannot both slip under it.
                 let used = try Self.attachmentBytes(context, app: app)
                 guard used + attachment.size <= quotaBytes else {
-                    throw StoreError(.limitReached, "the app's attachments hold \(used) bytes; \(attachment.size) more would pass its quota of \(quotaBytes)")
+                    throw StoreError(
+                        .limitReached,
+                        "the app's attachments hold \(used) bytes; \(attachment.size) more would pass its quota of \(quotaBytes)")
                 }
             }
             try StoreError.remapping(.alreadyExists, to: StoreError(.alreadyExists, "attachment \(attachment.id) already exists")) {
-                try context.execute("""
+                try context.execute(
+                    """
                     INSERT INTO attachments (app_id, id, room_id, uploader_id, content_type, size, width, height, storage_path, created_at)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                    """, [.text(app), .text(attachment.id), .text(attachment.roomID), .text(attachment.uploaderID),
-                          .text(attachment.contentType), .integer(attachment.size), .integer(attachment.width.map(Int64.init)),
-                          .integer(attachment.height.map(Int64.init)), .text(attachment.storagePath), .integer(context.now)])
+                    """,
+                    [
+                        .text(app), .text(attachment.id), .text(attachment.roomID), .text(attachment.uploaderID),
+                        .text(attachment.contentType), .integer(attachment.size), .integer(attachment.width.map(Int64.init)),
+                        .integer(attachment.height.map(Int64.init)), .text(attachment.storagePath), .integer(context.now)
+                    ])
             }
-            return StoredAttachment(id: attachment.id, roomID: attachment.roomID, uploaderID: attachment.uploaderID,
-                              contentType: attachment.contentType, size: attachment.size, width: attachment.width,
-                              height: attachment.height, storagePath: attachment.storagePath, createdAt: context.now)
+            return StoredAttachment(
+                id: attachment.id, roomID: attachment.roomID, uploaderID: attachment.uploaderID,
+                contentType: attachment.contentType, size: attachment.size, width: attachment.width,
+                height: attachment.height, storagePath: attachment.storagePath, createdAt: context.now)
         }
     }
 
@@ -35,8 +42,10 @@ extension SQLChatStore {
     }
 
     private static func attachmentBytes(_ context: SQLContext, app: String) throws -> Int64 {
-        try context.queryFirst("SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM attachments WHERE app_id = $1",
-                               [.text(app)]) { $0.int64(0) } ?? 0
+        try context.queryFirst(
+            "SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM attachments WHERE app_id = $1",
+            [.text(app)]
+        ) { $0.int64(0) } ?? 0
     }
 
     public func attachment(app: String, id: String) async throws -> StoredAttachment {
@@ -52,8 +61,9 @@ extension SQLChatStore {
     }
 
     private static func fetchAttachment(_ context: SQLContext, app: String, id: String) throws -> StoredAttachment {
-        let attachment = try context.queryFirst("SELECT \(attachmentColumns) FROM attachments WHERE app_id = $1 AND id = $2",
-                                                [.text(app), .text(id)], decodeAttachment)
+        let attachment = try context.queryFirst(
+            "SELECT \(attachmentColumns) FROM attachments WHERE app_id = $1 AND id = $2",
+            [.text(app), .text(id)], decodeAttachment)
         guard let attachment else { throw StoreError(.notFound, "attachment \(id) not found") }
         return attachment
     }

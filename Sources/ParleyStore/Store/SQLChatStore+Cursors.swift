@@ -4,7 +4,8 @@ extension SQLChatStore {
         try await write { context in
             let lastSeq = try Self.requireMember(context, app: app, room: room, user: userID)
             let target = min(max(seq, 0), lastSeq)
-            let moved = try context.execute("""
+            let moved = try context.execute(
+                """
                 UPDATE memberships SET read_seq = $4, read_at = $5 WHERE app_id = $1 AND room_id = $2 AND user_id = $3 AND read_seq < $4
                 """, [.text(app), .text(room), .text(userID), .integer(target), .integer(context.now)])
             guard let membership = try Self.fetchMembership(context, app: app, room: room, user: userID) else {
@@ -17,9 +18,11 @@ extension SQLChatStore {
 
     public func readCursors(app: String, room: String) async throws -> [ReadCursor] {
         try await read { context in
-            let cursors = try context.query("""
+            let cursors = try context.query(
+                """
                 SELECT room_id, user_id, read_seq, read_at FROM memberships WHERE app_id = $1 AND room_id = $2 ORDER BY user_id
-                """, [.text(app), .text(room)]) { row in
+                """, [.text(app), .text(room)]
+            ) { row in
                 ReadCursor(roomID: row.text(0), userID: row.text(1), seq: row.int64(2), readAt: row.optionalInt64(3))
             }
             if cursors.isEmpty, try !Self.roomExists(context, app: app, id: room) {
@@ -61,21 +64,25 @@ extension SQLChatStore {
     private static func decodeSummary(_ row: any SQLRow) throws -> RoomSummary {
         let room = try decodeRoom(row)
         let last = row.isNull(15) ? nil : try decodeMessage(row, at: 15)
-        return RoomSummary(room: room, role: try decodeRole(row.text(12)), readSeq: row.int64(13),
-                           unreadCount: row.int(14), lastMessage: last)
+        return RoomSummary(
+            room: room, role: try decodeRole(row.text(12)), readSeq: row.int64(13),
+            unreadCount: row.int(14), lastMessage: last)
     }
 
     public func roomSummaries(app: String, user userID: String, limit: Int) async throws -> [RoomSummary] {
         let limit = clampedLimit(limit, maximum: Int(Int32.max))
         return try await read { context in
-            try context.query(Self.summaryQuery(oneRoom: false, dialect: context.dialect), [.text(app), .text(userID), .int(limit)], Self.decodeSummary)
+            try context.query(
+                Self.summaryQuery(oneRoom: false, dialect: context.dialect), [.text(app), .text(userID), .int(limit)], Self.decodeSummary)
         }
     }
 
     public func roomSummary(app: String, room: String, user userID: String) async throws -> RoomSummary {
         try await read { context in
-            if let summary = try context.queryFirst(Self.summaryQuery(oneRoom: true, dialect: context.dialect), [.text(app), .text(userID), .text(room)],
-                                                    Self.decodeSummary) {
+            if let summary = try context.queryFirst(
+                Self.summaryQuery(oneRoom: true, dialect: context.dialect), [.text(app), .text(userID), .text(room)],
+                Self.decodeSummary)
+            {
                 return summary
             }
             guard try Self.roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }

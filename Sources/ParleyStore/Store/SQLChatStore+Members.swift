@@ -14,15 +14,19 @@ extension SQLChatStore {
     }
 
     /// Inserts a membership and counts it on the room; `notFound` when the user does not exist.
-    static func insertMembership(_ context: SQLContext, app: String, room: String, user: String,
-                                 role: MemberRole, readSeq: Int64) throws -> Membership {
+    static func insertMembership(
+        _ context: SQLContext, app: String, room: String, user: String,
+        role: MemberRole, readSeq: Int64
+    ) throws -> Membership {
         try StoreError.remapping(.foreignKeyViolation, to: StoreError(.notFound, "user \(user) not found")) {
-            try context.execute("""
+            try context.execute(
+                """
                 INSERT INTO memberships (app_id, room_id, user_id, role, joined_at, read_seq) VALUES ($1, $2, $3, $4, $5, $6)
                 """, [.text(app), .text(room), .text(user), .text(role.rawValue), .integer(context.now), .integer(readSeq)])
         }
-        try context.execute("UPDATE rooms SET member_count = member_count + 1 WHERE app_id = $1 AND id = $2",
-                            [.text(app), .text(room)])
+        try context.execute(
+            "UPDATE rooms SET member_count = member_count + 1 WHERE app_id = $1 AND id = $2",
+            [.text(app), .text(room)])
         return Membership(roomID: room, userID: user, role: role, joinedAt: context.now, readSeq: readSeq, readAt: nil)
     }
 
@@ -31,14 +35,16 @@ extension SQLChatStore {
             if let membership = try Self.fetchMembership(context, app: app, room: room, user: userID), membership.role == .admin {
                 try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "leave")
             }
-            let removed = try context.execute("DELETE FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
-                                              [.text(app), .text(room), .text(userID)])
+            let removed = try context.execute(
+                "DELETE FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
+                [.text(app), .text(room), .text(userID)])
             guard removed > 0 else {
                 guard try Self.roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
                 return false
             }
-            try context.execute("UPDATE rooms SET member_count = member_count - 1 WHERE app_id = $1 AND id = $2",
-                                [.text(app), .text(room)])
+            try context.execute(
+                "UPDATE rooms SET member_count = member_count - 1 WHERE app_id = $1 AND id = $2",
+                [.text(app), .text(room)])
             return true
         }
     }
@@ -51,8 +57,9 @@ extension SQLChatStore {
             }
             guard membership.role != role else { return MembershipChange(membership: membership, changed: false) }
             if membership.role == .admin { try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "stop being admin") }
-            try context.execute("UPDATE memberships SET role = $4 WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
-                                [.text(app), .text(room), .text(userID), .text(role.rawValue)])
+            try context.execute(
+                "UPDATE memberships SET role = $4 WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
+                [.text(app), .text(room), .text(userID), .text(role.rawValue)])
             membership.role = role
             return MembershipChange(membership: membership, changed: true)
         }
@@ -62,10 +69,12 @@ extension SQLChatStore {
     /// always keeps someone who can manage it. Runs inside the write, so two admins leaving at
     /// once cannot both pass.
     static func requireAnotherAdmin(_ context: SQLContext, app: String, room: String, user: String, _ action: String) throws {
-        let counts = try context.queryFirst("""
+        let counts = try context.queryFirst(
+            """
             SELECT (SELECT COUNT(*) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id <> $3),
                    (SELECT COUNT(*) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id <> $3 AND role = 'admin')
-            """, [.text(app), .text(room), .text(user)]) { (others: $0.int64(0), admins: $0.int64(1)) }
+            """, [.text(app), .text(room), .text(user)]
+        ) { (others: $0.int64(0), admins: $0.int64(1)) }
         guard let counts, counts.others > 0, counts.admins == 0 else { return }
         throw StoreError(.lastAdmin, "user \(user) is the last admin of room \(room): make another member admin before they \(action)")
     }
@@ -77,10 +86,12 @@ extension SQLChatStore {
     public func members(app: String, room: String, after: String?, limit: Int) async throws -> [Membership] {
         let limit = clampedLimit(limit, maximum: limits.historyPage)
         return try await read { context in
-            let members = try context.query("""
+            let members = try context.query(
+                """
                 SELECT \(Self.membershipColumns) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id > $3
                 ORDER BY user_id LIMIT $4
-                """, [.text(app), .text(room), .text(after ?? ""), .int(limit)]) { try Self.decodeMembership($0) }
+                """, [.text(app), .text(room), .text(after ?? ""), .int(limit)]
+            ) { try Self.decodeMembership($0) }
             if members.isEmpty, try !Self.roomExists(context, app: app, id: room) {
                 throw StoreError(.notFound, "room \(room) not found")
             }

@@ -11,8 +11,10 @@ extension SQLChatStore {
         return try await appendInWriter(app: app, room: room, message, encodedParts: parts, retryIfOriginalIsGone: true)
     }
 
-    private func appendInWriter(app: String, room: String, _ message: NewMessage, encodedParts parts: String,
-                                retryIfOriginalIsGone: Bool) async throws -> AppendResult {
+    private func appendInWriter(
+        app: String, room: String, _ message: NewMessage, encodedParts parts: String,
+        retryIfOriginalIsGone: Bool
+    ) async throws -> AppendResult {
         do {
             return try await write { context in
                 let stored = try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
@@ -41,17 +43,24 @@ extension SQLChatStore {
     /// No statement has a RETURNING clause: SQLite gathers RETURNING rows in a temporary B-tree
     /// (a pager and its page buffers, opened and freed per statement), which cost more than the
     /// point read of the counter and the change counts used instead.
-    private static func insertMessage(_ context: SQLContext, app: String, room: String, _ message: NewMessage,
-                                      encodedParts: String) throws -> Message {
-        let bumped = try context.execute("""
+    private static func insertMessage(
+        _ context: SQLContext, app: String, room: String, _ message: NewMessage,
+        encodedParts: String
+    ) throws -> Message {
+        let bumped = try context.execute(
+            """
             UPDATE rooms SET last_seq = last_seq + 1, last_activity_at = $3 WHERE app_id = $1 AND id = $2
             """, [.text(app), .text(room), .integer(context.now)])
-        guard bumped == 1, let seq = try context.queryFirst("""
-            SELECT last_seq FROM rooms WHERE app_id = $1 AND id = $2
-            """, [.text(app), .text(room)], { $0.int64(0) }) else {
+        guard bumped == 1,
+            let seq = try context.queryFirst(
+                """
+                SELECT last_seq FROM rooms WHERE app_id = $1 AND id = $2
+                """, [.text(app), .text(room)], { $0.int64(0) })
+        else {
             throw StoreError(.notFound, "room \(room) not found")
         }
-        let moved = try context.execute("""
+        let moved = try context.execute(
+            """
             UPDATE memberships SET read_seq = max(read_seq, $4), read_at = $5
             WHERE app_id = $1 AND room_id = $2 AND user_id = $3
             """, [.text(app), .text(room), .text(message.senderID), .integer(seq), .integer(context.now)])
@@ -59,22 +68,30 @@ extension SQLChatStore {
             throw StoreError(.notMember, "user \(message.senderID) is not a member of room \(room)")
         }
         try requireAttachments(context, app: app, room: room, parts: message.parts)
-        let inserted = try context.execute("""
+        let inserted = try context.execute(
+            """
             INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING
-            """, [.text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
-                  .text(encodedParts), .integer(context.now)])
+            """,
+            [
+                .text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
+                .text(encodedParts), .integer(context.now)
+            ])
         guard inserted == 1 else { throw DuplicateSend() }
         guard let id = context.lastInsertRowID else { throw StoreError(.internal, "no row id for the inserted message") }
-        return Message(id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
-                       parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil)
+        return Message(
+            id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
+            parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil)
     }
 
-    private static func fetchMessage(_ context: SQLContext, app: String, room: String, sender: String, clientID: String) throws -> Message? {
-        let message = try context.queryFirst("""
+    private static func fetchMessage(_ context: SQLContext, app: String, room: String, sender: String, clientID: String) throws -> Message?
+    {
+        let message = try context.queryFirst(
+            """
             SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND sender_id = $3 AND client_id = $4
-            """, [.text(app), .text(room), .text(sender), .text(clientID)]) { try decodeMessage($0) }
+            """, [.text(app), .text(room), .text(sender), .text(clientID)]
+        ) { try decodeMessage($0) }
         guard var message else { return nil }
         message.reactions = try reactionCounts(context, app: app, room: room, seq: message.seq)
         return message
@@ -100,25 +117,31 @@ extension SQLChatStore {
     private static func historyPage(_ context: SQLContext, app: String, room: String, query: HistoryQuery, limit: Int) throws -> [Message] {
         let upper = query.before ?? Int64.max
         if let after = query.after {
-            return try context.query("""
+            return try context.query(
+                """
                 SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND seq > $3 AND seq < $4
                 ORDER BY seq ASC LIMIT $5
-                """, [.text(app), .text(room), .integer(after), .integer(upper), .int(limit)]) { try decodeMessage($0) }
+                """, [.text(app), .text(room), .integer(after), .integer(upper), .int(limit)]
+            ) { try decodeMessage($0) }
         }
-        let newestFirst = try context.query("""
+        let newestFirst = try context.query(
+            """
             SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND seq < $3
             ORDER BY seq DESC LIMIT $4
-            """, [.text(app), .text(room), .integer(upper), .int(limit)]) { try decodeMessage($0) }
+            """, [.text(app), .text(room), .integer(upper), .int(limit)]
+        ) { try decodeMessage($0) }
         return newestFirst.reversed()
     }
 
     /// Fills in reaction counts for a page with one query over its seq range.
     private static func attachReactions(_ context: SQLContext, app: String, room: String, to messages: inout [Message]) throws {
         guard let first = messages.first?.seq, let last = messages.last?.seq else { return }
-        let counts = try context.query("""
+        let counts = try context.query(
+            """
             SELECT seq, emoji, COUNT(*) FROM reactions WHERE app_id = $1 AND room_id = $2 AND seq >= $3 AND seq <= $4
             GROUP BY seq, emoji ORDER BY seq, emoji
-            """, [.text(app), .text(room), .integer(first), .integer(last)]) { row in
+            """, [.text(app), .text(room), .integer(first), .integer(last)]
+        ) { row in
             (seq: row.int64(0), count: ReactionCount(emoji: row.text(1), count: row.int(2)))
         }
         guard !counts.isEmpty else { return }
@@ -137,8 +160,9 @@ extension SQLChatStore {
             var message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { throw StoreError(.conflict, "message \(id) was deleted") }
             try Self.requireAttachments(context, app: app, room: room, parts: parts)
-            try context.execute("UPDATE messages SET parts = $3, edited_at = $4 WHERE app_id = $1 AND id = $2",
-                                [.text(app), .integer(id), .text(encoded), .integer(context.now)])
+            try context.execute(
+                "UPDATE messages SET parts = $3, edited_at = $4 WHERE app_id = $1 AND id = $2",
+                [.text(app), .integer(id), .text(encoded), .integer(context.now)])
             message.parts = parts
             message.editedAt = context.now
             return message
@@ -149,10 +173,12 @@ extension SQLChatStore {
         try await write { context in
             var message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { return message }
-            try context.execute("UPDATE messages SET parts = '[]', deleted_at = $3 WHERE app_id = $1 AND id = $2",
-                                [.text(app), .integer(id), .integer(context.now)])
-            try context.execute("DELETE FROM reactions WHERE app_id = $1 AND room_id = $2 AND seq = $3",
-                                [.text(app), .text(room), .integer(message.seq)])
+            try context.execute(
+                "UPDATE messages SET parts = '[]', deleted_at = $3 WHERE app_id = $1 AND id = $2",
+                [.text(app), .integer(id), .integer(context.now)])
+            try context.execute(
+                "DELETE FROM reactions WHERE app_id = $1 AND room_id = $2 AND seq = $3",
+                [.text(app), .text(room), .integer(message.seq)])
             message.parts = []
             message.deletedAt = context.now
             message.reactions = []

@@ -1,16 +1,20 @@
 /// Reactions on messages, counted per emoji.
 extension SQLChatStore {
-    public func addReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String,
-                            maxDistinct: Int?) async throws -> ReactionChange {
+    public func addReaction(
+        app: String, room: String, message id: Int64, user userID: String, emoji: String,
+        maxDistinct: Int?
+    ) async throws -> ReactionChange {
         try validateIdentifier(emoji, "emoji")
         return try await write { context in
             let message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { throw StoreError(.conflict, "message \(id) was deleted") }
             _ = try Self.requireMember(context, app: app, room: room, user: userID)
             if let maxDistinct, !message.reactions.contains(where: { $0.emoji == emoji }), message.reactions.count >= maxDistinct {
-                throw StoreError(.limitReached, "message \(id) already has \(message.reactions.count) different reactions (at most \(maxDistinct))")
+                throw StoreError(
+                    .limitReached, "message \(id) already has \(message.reactions.count) different reactions (at most \(maxDistinct))")
             }
-            let added = try context.execute("""
+            let added = try context.execute(
+                """
                 INSERT INTO reactions (app_id, room_id, seq, emoji, user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT DO NOTHING
                 """, [.text(app), .text(room), .integer(message.seq), .text(emoji), .text(userID), .integer(context.now)])
@@ -19,10 +23,13 @@ extension SQLChatStore {
         }
     }
 
-    public func removeReaction(app: String, room: String, message id: Int64, user userID: String, emoji: String) async throws -> ReactionChange {
+    public func removeReaction(
+        app: String, room: String, message id: Int64, user userID: String, emoji: String
+    ) async throws -> ReactionChange {
         try await write { context in
             let message = try Self.fetchMessage(context, app: app, room: room, id: id)
-            let removed = try context.execute("""
+            let removed = try context.execute(
+                """
                 DELETE FROM reactions WHERE app_id = $1 AND room_id = $2 AND seq = $3 AND emoji = $4 AND user_id = $5
                 """, [.text(app), .text(room), .integer(message.seq), .text(emoji), .text(userID)])
             let counts = try Self.reactionCounts(context, app: app, room: room, seq: message.seq)

@@ -11,12 +11,16 @@ extension SQLChatStore {
         if let creator = room.creatorID { try validateIdentifier(creator, "creator id") }
         return try await write { context in
             try StoreError.remapping(.alreadyExists, to: StoreError(.alreadyExists, "room \(id) already exists")) {
-                try context.execute("""
+                try context.execute(
+                    """
                     INSERT INTO rooms (app_id, id, kind, name, custom_data, created_by, last_seq, last_activity_at,
                                        member_count, created_at, updated_at)
                     VALUES ($1, $2, $3, $4, $5, $6, 0, $7, 0, $7, $7)
-                    """, [.text(app), .text(id), .text(room.kind.rawValue), .text(room.name), .text(room.customData),
-                          .text(room.creatorID), .integer(context.now)])
+                    """,
+                    [
+                        .text(app), .text(id), .text(room.kind.rawValue), .text(room.name), .text(room.customData),
+                        .text(room.creatorID), .integer(context.now)
+                    ])
             }
             // Checked after the insert: on PostgreSQL an insert racing a deletion of the same id
             // waits for that deletion to commit, and this read then sees its tombstone.
@@ -28,9 +32,10 @@ extension SQLChatStore {
             for (user, role) in members {
                 _ = try Self.insertMembership(context, app: app, room: id, user: user, role: role, readSeq: 0)
             }
-            return Room(id: id, kind: room.kind, name: room.name, customData: Self.customData(room.customData), createdBy: room.creatorID,
-                        directUserIDs: [], lastSeq: 0, lastActivityAt: context.now, memberCount: members.count,
-                        createdAt: context.now, updatedAt: context.now)
+            return Room(
+                id: id, kind: room.kind, name: room.name, customData: Self.customData(room.customData), createdBy: room.creatorID,
+                directUserIDs: [], lastSeq: 0, lastActivityAt: context.now, memberCount: members.count,
+                createdAt: context.now, updatedAt: context.now)
         }
     }
 
@@ -57,9 +62,11 @@ extension SQLChatStore {
     }
 
     private static func fetchDirectRoom(_ context: SQLContext, app: String, low: String, high: String) throws -> Room? {
-        try context.queryFirst("""
+        try context.queryFirst(
+            """
             SELECT \(roomColumns) FROM rooms WHERE app_id = $1 AND direct_user_low = $2 AND direct_user_high = $3
-            """, [.text(app), .text(low), .text(high)]) { try decodeRoom($0) }
+            """, [.text(app), .text(low), .text(high)]
+        ) { try decodeRoom($0) }
     }
 
     /// Puts a direct room's users back in it if one left or was deleted and re-created meanwhile,
@@ -75,15 +82,17 @@ extension SQLChatStore {
 
     private static func insertDirectRoom(_ context: SQLContext, app: String, low: String, high: String) throws -> Room {
         let id = IdentifierGenerator.make()
-        try context.execute("""
+        try context.execute(
+            """
             INSERT INTO rooms (app_id, id, kind, direct_user_low, direct_user_high, last_seq, last_activity_at,
                                member_count, created_at, updated_at)
             VALUES ($1, $2, 'direct', $3, $4, 0, $5, 0, $5, $5)
             """, [.text(app), .text(id), .text(low), .text(high), .integer(context.now)])
         _ = try insertMembership(context, app: app, room: id, user: low, role: .member, readSeq: 0)
         _ = try insertMembership(context, app: app, room: id, user: high, role: .member, readSeq: 0)
-        return Room(id: id, kind: .direct, name: nil, customData: nil, createdBy: nil, directUserIDs: [low, high],
-                    lastSeq: 0, lastActivityAt: context.now, memberCount: 2, createdAt: context.now, updatedAt: context.now)
+        return Room(
+            id: id, kind: .direct, name: nil, customData: nil, createdBy: nil, directUserIDs: [low, high],
+            lastSeq: 0, lastActivityAt: context.now, memberCount: 2, createdAt: context.now, updatedAt: context.now)
     }
 
     public func room(app: String, id: String) async throws -> Room {
@@ -93,9 +102,11 @@ extension SQLChatStore {
     public func publicRooms(app: String, after: String?, limit: Int) async throws -> [Room] {
         let limit = clampedLimit(limit, maximum: limits.historyPage)
         return try await read { context in
-            try context.query("""
+            try context.query(
+                """
                 SELECT \(Self.roomColumns) FROM rooms WHERE app_id = $1 AND kind = 'public' AND id > $2 ORDER BY id LIMIT $3
-                """, [.text(app), .text(after ?? ""), .int(limit)]) { try Self.decodeRoom($0) }
+                """, [.text(app), .text(after ?? ""), .int(limit)]
+            ) { try Self.decodeRoom($0) }
         }
     }
 
@@ -113,7 +124,8 @@ extension SQLChatStore {
             room.customData = Self.customData(customData)
             room.kind = patch.kind.applied(to: room.kind)
             room.updatedAt = context.now
-            try context.execute("""
+            try context.execute(
+                """
                 UPDATE rooms SET name = $3, custom_data = $4, kind = $5, updated_at = $6 WHERE app_id = $1 AND id = $2
                 """, [.text(app), .text(id), .text(room.name), .text(customData), .text(room.kind.rawValue), .integer(room.updatedAt)])
             return room
@@ -123,13 +135,17 @@ extension SQLChatStore {
     public func deleteRoom(app: String, id: String) async throws -> DeletedRoom {
         try await write { context in
             let room = try Self.fetchRoom(context, app: app, id: id)
-            let members = try context.query("SELECT user_id FROM memberships WHERE app_id = $1 AND room_id = $2 ORDER BY user_id",
-                                            [.text(app), .text(id)]) { $0.text(0) }
-            let attachments = try context.query("""
+            let members = try context.query(
+                "SELECT user_id FROM memberships WHERE app_id = $1 AND room_id = $2 ORDER BY user_id",
+                [.text(app), .text(id)]
+            ) { $0.text(0) }
+            let attachments = try context.query(
+                """
                 SELECT \(Self.attachmentColumns) FROM attachments WHERE app_id = $1 AND room_id = $2 ORDER BY id
                 """, [.text(app), .text(id)], Self.decodeAttachment)
             try context.execute("DELETE FROM rooms WHERE app_id = $1 AND id = $2", [.text(app), .text(id)])
-            try context.execute("""
+            try context.execute(
+                """
                 INSERT INTO retired_rooms (app_id, id, deleted_at) VALUES ($1, $2, $3) ON CONFLICT (app_id, id) DO NOTHING
                 """, [.text(app), .text(id), .integer(context.now)])
             return DeletedRoom(room: room, memberIDs: members, attachments: attachments)
@@ -138,8 +154,11 @@ extension SQLChatStore {
 
     /// `retired` when `id` belonged to a deleted room of the app: room ids are never reused.
     private static func refuseRetiredRoomID(_ context: SQLContext, app: String, id: String) throws {
-        let retired = try context.queryFirst("SELECT 1 FROM retired_rooms WHERE app_id = $1 AND id = $2",
-                                             [.text(app), .text(id)]) { _ in true } ?? false
+        let retired =
+            try context.queryFirst(
+                "SELECT 1 FROM retired_rooms WHERE app_id = $1 AND id = $2",
+                [.text(app), .text(id)]
+            ) { _ in true } ?? false
         if retired { throw StoreError(.retired, "room id \(id) belonged to a deleted room and is never reused") }
     }
 }

@@ -15,8 +15,9 @@ extension SQLChatStore {
     }
 
     static func decodeUser(_ row: any SQLRow) -> ChatUser {
-        ChatUser(id: row.text(0), name: row.text(1), avatarURL: row.optionalText(2), customData: customData(row.optionalText(3)),
-                 createdAt: row.int64(4), updatedAt: row.int64(5))
+        ChatUser(
+            id: row.text(0), name: row.text(1), avatarURL: row.optionalText(2), customData: customData(row.optionalText(3)),
+            createdAt: row.int64(4), updatedAt: row.int64(5))
     }
 
     static func decodeRoom(_ row: any SQLRow, at offset: Int = 0) throws(StoreError) -> Room {
@@ -24,10 +25,11 @@ extension SQLChatStore {
             throw StoreError(.internal, "unknown room kind \(row.text(offset + 1)) in the database")
         }
         let directUsers = row.isNull(offset + 5) ? [] : [row.text(offset + 5), row.text(offset + 6)]
-        return Room(id: row.text(offset), kind: kind, name: row.optionalText(offset + 2),
-                    customData: customData(row.optionalText(offset + 3)), createdBy: row.optionalText(offset + 4),
-                    directUserIDs: directUsers, lastSeq: row.int64(offset + 7), lastActivityAt: row.int64(offset + 8),
-                    memberCount: row.int(offset + 9), createdAt: row.int64(offset + 10), updatedAt: row.int64(offset + 11))
+        return Room(
+            id: row.text(offset), kind: kind, name: row.optionalText(offset + 2),
+            customData: customData(row.optionalText(offset + 3)), createdBy: row.optionalText(offset + 4),
+            directUserIDs: directUsers, lastSeq: row.int64(offset + 7), lastActivityAt: row.int64(offset + 8),
+            memberCount: row.int(offset + 9), createdAt: row.int64(offset + 10), updatedAt: row.int64(offset + 11))
     }
 
     static func decodeRole(_ text: String) throws(StoreError) -> MemberRole {
@@ -38,21 +40,24 @@ extension SQLChatStore {
     }
 
     static func decodeMembership(_ row: any SQLRow) throws(StoreError) -> Membership {
-        Membership(roomID: row.text(0), userID: row.text(1), role: try decodeRole(row.text(2)),
-                   joinedAt: row.int64(3), readSeq: row.int64(4), readAt: row.optionalInt64(5))
+        Membership(
+            roomID: row.text(0), userID: row.text(1), role: try decodeRole(row.text(2)),
+            joinedAt: row.int64(3), readSeq: row.int64(4), readAt: row.optionalInt64(5))
     }
 
     static func decodeMessage(_ row: any SQLRow, at offset: Int = 0) throws(StoreError) -> Message {
-        Message(id: row.int64(offset), roomID: row.text(offset + 1), seq: row.int64(offset + 2),
-                senderID: row.text(offset + 3), clientID: row.optionalText(offset + 4),
-                parts: try MessagePartsJSON.decode(row.text(offset + 5)), createdAt: row.int64(offset + 6),
-                editedAt: row.optionalInt64(offset + 7), deletedAt: row.optionalInt64(offset + 8))
+        Message(
+            id: row.int64(offset), roomID: row.text(offset + 1), seq: row.int64(offset + 2),
+            senderID: row.text(offset + 3), clientID: row.optionalText(offset + 4),
+            parts: try MessagePartsJSON.decode(row.text(offset + 5)), createdAt: row.int64(offset + 6),
+            editedAt: row.optionalInt64(offset + 7), deletedAt: row.optionalInt64(offset + 8))
     }
 
     static func decodeAttachment(_ row: any SQLRow) -> StoredAttachment {
-        StoredAttachment(id: row.text(0), roomID: row.text(1), uploaderID: row.text(2), contentType: row.text(3),
-                         size: row.int64(4), width: row.optionalInt(5), height: row.optionalInt(6),
-                         storagePath: row.text(7), createdAt: row.int64(8))
+        StoredAttachment(
+            id: row.text(0), roomID: row.text(1), uploaderID: row.text(2), contentType: row.text(3),
+            size: row.int64(4), width: row.optionalInt(5), height: row.optionalInt(6),
+            storagePath: row.text(7), createdAt: row.int64(8))
     }
 }
 

@@ -7,7 +7,8 @@ extension SQLDocumentStore {
             if let snapshot {
                 // The snapshot covers the stored log and these updates: they need not be written.
                 try context.execute("DELETE FROM document_updates WHERE app_id = $1 AND document_id = $2", [.text(app), .text(id)])
-                try context.execute("""
+                try context.execute(
+                    """
                     UPDATE documents SET snapshot = $3, snapshot_seq = $4, last_seq = $4, log_count = 0, log_bytes = 0,
                     updated_at = $5 WHERE app_id = $1 AND id = $2
                     """, [.text(app), .text(id), .blob(snapshot), .integer(newSeq), .integer(context.now)])
@@ -18,11 +19,13 @@ extension SQLDocumentStore {
             for update in updates {
                 seq += 1
                 bytes += update.count
-                try context.execute("""
+                try context.execute(
+                    """
                     INSERT INTO document_updates (app_id, document_id, seq, data, created_at) VALUES ($1, $2, $3, $4, $5)
                     """, [.text(app), .text(id), .integer(seq), .blob(update), .integer(context.now)])
             }
-            try context.execute("""
+            try context.execute(
+                """
                 UPDATE documents SET last_seq = $3, log_count = log_count + $4, log_bytes = log_bytes + $5, updated_at = $6
                 WHERE app_id = $1 AND id = $2
                 """, [.text(app), .text(id), .integer(seq), .int(updates.count), .int(bytes), .integer(context.now)])
@@ -36,17 +39,26 @@ extension SQLDocumentStore {
     public func compact(app: String, id: String, snapshot: [UInt8], throughSeq: Int64) async throws -> DocumentAppendResult {
         try await database.write { context in
             let state = try Self.logState(context, app: app, id: id)
-            let snapshotSeq = try context.queryFirst("SELECT snapshot_seq FROM documents WHERE app_id = $1 AND id = $2",
-                                                     [.text(app), .text(id)]) { $0.int64(0) } ?? 0
+            let snapshotSeq =
+                try context.queryFirst(
+                    "SELECT snapshot_seq FROM documents WHERE app_id = $1 AND id = $2",
+                    [.text(app), .text(id)]
+                ) { $0.int64(0) } ?? 0
             guard throughSeq <= state.lastSeq, throughSeq >= snapshotSeq else {
-                throw StoreError(.conflict, "cannot compact document \(id) through \(throughSeq): its log holds \(snapshotSeq + 1)...\(state.lastSeq)")
+                throw StoreError(
+                    .conflict, "cannot compact document \(id) through \(throughSeq): its log holds \(snapshotSeq + 1)...\(state.lastSeq)")
             }
-            try context.execute("DELETE FROM document_updates WHERE app_id = $1 AND document_id = $2 AND seq <= $3",
-                                [.text(app), .text(id), .integer(throughSeq)])
-            let (count, bytes) = try context.queryFirst("""
-                SELECT COUNT(*), COALESCE(SUM(length(data)), 0) FROM document_updates WHERE app_id = $1 AND document_id = $2
-                """, [.text(app), .text(id)]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-            try context.execute("""
+            try context.execute(
+                "DELETE FROM document_updates WHERE app_id = $1 AND document_id = $2 AND seq <= $3",
+                [.text(app), .text(id), .integer(throughSeq)])
+            let (count, bytes) =
+                try context.queryFirst(
+                    """
+                    SELECT COUNT(*), COALESCE(SUM(length(data)), 0) FROM document_updates WHERE app_id = $1 AND document_id = $2
+                    """, [.text(app), .text(id)]
+                ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            try context.execute(
+                """
                 UPDATE documents SET snapshot = $3, snapshot_seq = $4, log_count = $5, log_bytes = $6 WHERE app_id = $1 AND id = $2
                 """, [.text(app), .text(id), .blob(snapshot), .integer(throughSeq), .int(count), .int(bytes)])
             return DocumentAppendResult(lastSeq: state.lastSeq, logCount: count, logBytes: bytes, snapshotBytes: snapshot.count)
@@ -58,16 +70,22 @@ extension SQLDocumentStore {
             // Snapshot and log are read in one transaction so a compaction between the two
             // queries cannot hand out a snapshot without the log entries it replaced.
             try context.inReadTransaction {
-                guard let head = try context.queryFirst("""
-                    SELECT snapshot, snapshot_seq, last_seq FROM documents WHERE app_id = $1 AND id = $2
-                    """, [.text(app), .text(id)], { row in
-                        (row.isNull(0) ? nil : row.blob(0), row.int64(1), row.int64(2))
-                    }) else {
+                guard
+                    let head = try context.queryFirst(
+                        """
+                        SELECT snapshot, snapshot_seq, last_seq FROM documents WHERE app_id = $1 AND id = $2
+                        """, [.text(app), .text(id)],
+                        { row in
+                            (row.isNull(0) ? nil : row.blob(0), row.int64(1), row.int64(2))
+                        })
+                else {
                     throw StoreError(.notFound, "document \(id) not found")
                 }
-                let updates = try context.query("""
+                let updates = try context.query(
+                    """
                     SELECT data FROM document_updates WHERE app_id = $1 AND document_id = $2 AND seq > $3 ORDER BY seq
-                    """, [.text(app), .text(id), .integer(head.1)]) { $0.blob(0) }
+                    """, [.text(app), .text(id), .integer(head.1)]
+                ) { $0.blob(0) }
                 return DocumentContent(snapshot: head.0, snapshotSeq: head.1, updates: updates, lastSeq: head.2)
             }
         }
@@ -75,11 +93,15 @@ extension SQLDocumentStore {
 
     /// The log counters of a document; `notFound` if there is none.
     static func logState(_ context: SQLContext, app: String, id: String) throws -> DocumentAppendResult {
-        guard let state = try context.queryFirst("""
-            SELECT last_seq, log_count, log_bytes, COALESCE(length(snapshot), 0) FROM documents WHERE app_id = $1 AND id = $2
-            """, [.text(app), .text(id)], { row in
-                DocumentAppendResult(lastSeq: row.int64(0), logCount: row.int(1), logBytes: row.int(2), snapshotBytes: row.int(3))
-            }) else {
+        guard
+            let state = try context.queryFirst(
+                """
+                SELECT last_seq, log_count, log_bytes, COALESCE(length(snapshot), 0) FROM documents WHERE app_id = $1 AND id = $2
+                """, [.text(app), .text(id)],
+                { row in
+                    DocumentAppendResult(lastSeq: row.int64(0), logCount: row.int(1), logBytes: row.int(2), snapshotBytes: row.int(3))
+                })
+        else {
             throw StoreError(.notFound, "document \(id) not found")
         }
         return state

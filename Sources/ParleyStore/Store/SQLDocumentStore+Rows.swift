@@ -5,27 +5,34 @@ extension SQLDocumentStore {
     }
 
     static func decodeDocument(_ row: any SQLRow) -> DocumentInfo {
-        DocumentInfo(id: row.text(0), name: row.text(1), ownerRoomID: row.optionalText(2), accessList: [],
-                     createdBy: row.text(3), createdAt: row.int64(4), updatedAt: row.int64(5))
+        DocumentInfo(
+            id: row.text(0), name: row.text(1), ownerRoomID: row.optionalText(2), accessList: [],
+            createdBy: row.text(3), createdAt: row.int64(4), updatedAt: row.int64(5))
     }
 
     static func fetchDocument(_ context: SQLContext, app: String, id: String) throws -> DocumentInfo? {
-        guard var info = try context.queryFirst("SELECT \(documentColumns) FROM documents WHERE app_id = $1 AND id = $2",
-                                                [.text(app), .text(id)], decodeDocument) else { return nil }
+        guard
+            var info = try context.queryFirst(
+                "SELECT \(documentColumns) FROM documents WHERE app_id = $1 AND id = $2",
+                [.text(app), .text(id)], decodeDocument)
+        else { return nil }
         info.accessList = try fetchAccess(context, app: app, id: id, owned: info.ownerRoomID != nil)
         return info
     }
 
     static func fetchAccess(_ context: SQLContext, app: String, id: String, owned: Bool) throws -> [String] {
         guard !owned else { return [] }
-        return try context.query("SELECT user_id FROM document_access WHERE app_id = $1 AND document_id = $2 ORDER BY user_id",
-                                 [.text(app), .text(id)]) { $0.text(0) }
+        return try context.query(
+            "SELECT user_id FROM document_access WHERE app_id = $1 AND document_id = $2 ORDER BY user_id",
+            [.text(app), .text(id)]
+        ) { $0.text(0) }
     }
 
     static func insertAccess(_ context: SQLContext, app: String, id: String, users: [String]) throws {
         for user in users {
-            try context.execute("INSERT INTO document_access (app_id, document_id, user_id) VALUES ($1, $2, $3)",
-                                [.text(app), .text(id), .text(user)])
+            try context.execute(
+                "INSERT INTO document_access (app_id, document_id, user_id) VALUES ($1, $2, $3)",
+                [.text(app), .text(id), .text(user)])
         }
     }
 

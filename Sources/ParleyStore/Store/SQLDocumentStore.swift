@@ -23,15 +23,20 @@ public final class SQLDocumentStore: DocumentStore {
         let accessList = document.ownerRoomID == nil ? Array(Set(document.accessList + [document.createdBy])).sorted() : []
         return try await database.write { context in
             try StoreError.remapping(.foreignKeyViolation, to: StoreError(.notFound, "room \(document.ownerRoomID ?? "") not found")) {
-                try context.execute("""
+                try context.execute(
+                    """
                     INSERT INTO documents (app_id, id, name, scope, owner_room_id, created_by, created_at, updated_at)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-                    """, [.text(app), .text(id), .text(document.name), .text(document.ownerRoomID ?? ""),
-                          .text(document.ownerRoomID), .text(document.createdBy), .integer(context.now)])
+                    """,
+                    [
+                        .text(app), .text(id), .text(document.name), .text(document.ownerRoomID ?? ""),
+                        .text(document.ownerRoomID), .text(document.createdBy), .integer(context.now)
+                    ])
             }
             try Self.insertAccess(context, app: app, id: id, users: accessList)
-            return DocumentInfo(id: id, name: document.name, ownerRoomID: document.ownerRoomID, accessList: accessList,
-                                createdBy: document.createdBy, createdAt: context.now, updatedAt: context.now)
+            return DocumentInfo(
+                id: id, name: document.name, ownerRoomID: document.ownerRoomID, accessList: accessList,
+                createdBy: document.createdBy, createdAt: context.now, updatedAt: context.now)
         }
     }
 
@@ -46,7 +51,8 @@ public final class SQLDocumentStore: DocumentStore {
 
     public func document(app: String, named name: String, ownerRoom: String?) async throws -> DocumentInfo? {
         try await database.read { context in
-            let found = try context.queryFirst("""
+            let found = try context.queryFirst(
+                """
                 SELECT \(Self.documentColumns) FROM documents WHERE app_id = $1 AND scope = $2 AND name = $3
                 """, [.text(app), .text(ownerRoom ?? ""), .text(name)], Self.decodeDocument)
             guard var info = found else { return nil }
@@ -58,7 +64,8 @@ public final class SQLDocumentStore: DocumentStore {
     public func documents(app: String, ownerRoom: String, after: String?, limit: Int) async throws -> [DocumentInfo] {
         let limit = min(max(limit, 1), limits.historyPage)
         return try await database.read { context in
-            try context.query("""
+            try context.query(
+                """
                 SELECT \(Self.documentColumns) FROM documents WHERE app_id = $1 AND owner_room_id = $2 AND id > $3
                 ORDER BY id LIMIT $4
                 """, [.text(app), .text(ownerRoom), .text(after ?? ""), .int(limit)], Self.decodeDocument)
@@ -68,7 +75,8 @@ public final class SQLDocumentStore: DocumentStore {
     public func documents(app: String, accessibleTo user: String, after: String?, limit: Int) async throws -> [DocumentInfo] {
         let limit = min(max(limit, 1), limits.historyPage)
         return try await database.read { context in
-            let found = try context.query("""
+            let found = try context.query(
+                """
                 SELECT \(Self.qualifiedColumns) FROM document_access a
                 JOIN documents d ON d.app_id = a.app_id AND d.id = a.document_id
                 WHERE a.app_id = $1 AND a.user_id = $2 AND a.document_id > $3 ORDER BY a.document_id LIMIT $4
@@ -90,8 +98,9 @@ public final class SQLDocumentStore: DocumentStore {
             }
             try context.execute("DELETE FROM document_access WHERE app_id = $1 AND document_id = $2", [.text(app), .text(id)])
             try Self.insertAccess(context, app: app, id: id, users: sorted)
-            try context.execute("UPDATE documents SET updated_at = $3 WHERE app_id = $1 AND id = $2",
-                                [.text(app), .text(id), .integer(context.now)])
+            try context.execute(
+                "UPDATE documents SET updated_at = $3 WHERE app_id = $1 AND id = $2",
+                [.text(app), .text(id), .integer(context.now)])
             info.accessList = sorted
             info.updatedAt = context.now
             return info

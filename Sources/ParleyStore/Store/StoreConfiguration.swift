@@ -14,8 +14,10 @@ public struct StoreConfiguration: Sendable {
     var trace: StoreTrace?
 
     /// A configuration for `location` with the defaults: 2 readers, batches of up to 512 operations.
-    public init(location: StoreLocation, readerCount: Int = 2, maxBatchSize: Int = 512,
-                limits: StoreLimits = StoreLimits(), clock: StoreClock = .system) {
+    public init(
+        location: StoreLocation, readerCount: Int = 2, maxBatchSize: Int = 512,
+        limits: StoreLimits = StoreLimits(), clock: StoreClock = .system
+    ) {
         self.location = location
         self.readerCount = readerCount
         self.maxBatchSize = maxBatchSize

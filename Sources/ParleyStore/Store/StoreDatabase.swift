@@ -52,8 +52,9 @@ public final class StoreDatabase: Sendable {
                 count: configuration.readerCount,
                 clock: configuration.clock,
                 open: { try Self.connect(location, checkpointer: nil, readOnly: true) })
-            return StoreDatabase(writer: writer, readers: readers, syncer: syncer, checkpointer: checkpointer,
-                                 trace: trace, dialect: location.dialect, appliedMigrations: applied.withLock { $0 })
+            return StoreDatabase(
+                writer: writer, readers: readers, syncer: syncer, checkpointer: checkpointer,
+                trace: trace, dialect: location.dialect, appliedMigrations: applied.withLock { $0 })
         } catch {
             await writer.close()
             trace?.close()
@@ -61,8 +62,10 @@ public final class StoreDatabase: Sendable {
         }
     }
 
-    private init(writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, checkpointer: WALCheckpointer?,
-                 trace: StoreTrace?, dialect: SQLDialect, appliedMigrations: [AppliedMigration]) {
+    private init(
+        writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, checkpointer: WALCheckpointer?,
+        trace: StoreTrace?, dialect: SQLDialect, appliedMigrations: [AppliedMigration]
+    ) {
         self.trace = trace
         self.appliedMigrations = appliedMigrations
         self.writer = writer
@@ -73,8 +76,10 @@ public final class StoreDatabase: Sendable {
     }
 
     /// A connection to `location`: a reader, or the writer (on SQLite handing its checkpoints to `checkpointer`).
-    private static func connect(_ location: StoreLocation, checkpointer: WALCheckpointer?,
-                                readOnly: Bool = false) throws(StoreError) -> any SQLConnection {
+    private static func connect(
+        _ location: StoreLocation, checkpointer: WALCheckpointer?,
+        readOnly: Bool = false
+    ) throws(StoreError) -> any SQLConnection {
         switch location {
         case .sqlite(let path):
             if readOnly { return try SQLiteConnection(path: path, role: .reader) }

@@ -48,12 +48,15 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
 
     private static func redactingPassword(_ url: String) -> String {
         let characters = Array(url)
-        guard let schemeEnd = (0..<max(0, characters.count - 2)).first(where: {
-            characters[$0] == ":" && characters[$0 + 1] == "/" && characters[$0 + 2] == "/"
-        }) else { return url }
+        guard
+            let schemeEnd = (0..<max(0, characters.count - 2)).first(where: {
+                characters[$0] == ":" && characters[$0 + 1] == "/" && characters[$0 + 2] == "/"
+            })
+        else { return url }
         let authorityStart = schemeEnd + 3
         guard let at = characters[authorityStart...].firstIndex(of: "@"),
-              let colon = characters[authorityStart..<at].firstIndex(of: ":") else { return url }
+            let colon = characters[authorityStart..<at].firstIndex(of: ":")
+        else { return url }
         return String(characters[..<(colon + 1)]) + "***" + String(characters[at...])
     }
 }

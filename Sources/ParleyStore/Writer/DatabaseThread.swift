@@ -23,12 +23,14 @@ enum DatabaseThread {
     static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(name: name, body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            CurrentThread.adoptProcessDefaults(name: body.name)
-            body.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+                CurrentThread.adoptProcessDefaults(name: body.name)
+                body.run()
+                return nil
+            }, context)
         precondition(status == 0, "pthread_create failed with \(status)")
         pthread_detach(thread)
     }

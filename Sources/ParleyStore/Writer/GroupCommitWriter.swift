@@ -85,8 +85,10 @@ final class GroupCommitWriter: @unchecked Sendable {
         coalescing: (statement: CoalescedStatement, arguments: [String?])?
     ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            enqueue(TypedStatementWriteJob(statement: statement, decode: decode, complete: complete,
-                                           coalescing: coalescing, continuation: continuation))
+            enqueue(
+                TypedStatementWriteJob(
+                    statement: statement, decode: decode, complete: complete,
+                    coalescing: coalescing, continuation: continuation))
         }
     }
 
@@ -186,8 +188,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// join this transaction (up to the batch limit) instead of waiting for a commit of their own:
     /// committing them separately would only rewrite the same pages into the log again before the
     /// fsync could take them anyway.
-    private func runTransaction(_ batch: inout [any WriteJob], on connection: any SQLConnection,
-                                counters: inout BatchCounters, commitID: inout UInt64?) -> StoreError? {
+    private func runTransaction(
+        _ batch: inout [any WriteJob], on connection: any SQLConnection,
+        counters: inout BatchCounters, commitID: inout UInt64?
+    ) -> StoreError? {
         if let broken = syncer?.failure { return broken }
         do {
             try begin(on: connection)
@@ -229,8 +233,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// Runs `jobs` inside the open transaction, each in its savepoint or pipelined with its neighbours.
-    private func performEach(_ jobs: [any WriteJob], on connection: any SQLConnection,
-                             counters: inout BatchCounters) throws(StoreError) {
+    private func performEach(
+        _ jobs: [any WriteJob], on connection: any SQLConnection,
+        counters: inout BatchCounters
+    ) throws(StoreError) {
         var index = 0
         while index < jobs.count {
             let run = statementRun(in: jobs, from: index)
@@ -288,7 +294,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         if !connection.isHealthy { try connection.reconnect() }
         do {
             try connection.run(statement)
-        } catch where error.code == .connectionLost {
+        } catch  where error.code == .connectionLost {
             try connection.reconnect()
             try connection.run(statement)
         }
@@ -308,8 +314,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Sends a run of statements as one pipeline inside one savepoint, then completes each.
     /// A statement that raises an error aborts the rest of the pipeline: then the run is undone
     /// and every operation of it performed alone in its own savepoint, so only the culprit fails.
-    private func runPipelined(_ run: [any StatementWriteJob], on connection: any SQLConnection,
-                              counters: inout BatchCounters) throws(StoreError) {
+    private func runPipelined(
+        _ run: [any StatementWriteJob], on connection: any SQLConnection,
+        counters: inout BatchCounters
+    ) throws(StoreError) {
         let now = clock.now()
         var statements = [SQLStatement("SAVEPOINT parley_pipeline")]
         var routes: [PipelineRoute] = []
@@ -339,7 +347,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     if position >= 1 && position <= count { run[first + position - 1].receive(ShiftedRow(base: row, offset: 1)) }
                 }
             }
-        } catch where error.code != .connectionLost {
+        } catch  where error.code != .connectionLost {
             try connection.run("ROLLBACK TO SAVEPOINT parley_pipeline")
             try connection.run("RELEASE SAVEPOINT parley_pipeline")
             counters.pipelineRetries += 1

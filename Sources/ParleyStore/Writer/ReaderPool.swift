@@ -100,8 +100,9 @@ final class ReaderPool: @unchecked Sendable {
     /// The pool's counters now.
     var statistics: ReaderStatistics {
         let (connections, queued) = lock.withLock { (running, queue.count) }
-        return ReaderStatistics(connections: connections, busy: busy.load(ordering: .relaxed), queued: queued,
-                                failures: failures.load(ordering: .relaxed), reconnects: reconnects.load(ordering: .relaxed))
+        return ReaderStatistics(
+            connections: connections, busy: busy.load(ordering: .relaxed), queued: queued,
+            failures: failures.load(ordering: .relaxed), reconnects: reconnects.load(ordering: .relaxed))
     }
 
     /// Whether a read's error came from the database rather than from the question asked

@@ -30,11 +30,13 @@ final class TypedStatementWriteJob<Row, T: Sendable>: StatementWriteJob, @unchec
     private var row: Result<Row, any Error>?
     private var outcome: Result<T, any Error>?
 
-    init(statement: @escaping @Sendable (Int64) -> SQLStatement,
-         decode: @escaping @Sendable (any SQLRow) throws -> Row,
-         complete: @escaping @Sendable (SQLContext, Row?) throws -> T,
-         coalescing: (statement: CoalescedStatement, arguments: [String?])?,
-         continuation: CheckedContinuation<T, any Error>) {
+    init(
+        statement: @escaping @Sendable (Int64) -> SQLStatement,
+        decode: @escaping @Sendable (any SQLRow) throws -> Row,
+        complete: @escaping @Sendable (SQLContext, Row?) throws -> T,
+        coalescing: (statement: CoalescedStatement, arguments: [String?])?,
+        continuation: CheckedContinuation<T, any Error>
+    ) {
         self.makeStatement = statement
         self.coalescing = coalescing?.statement
         self.arguments = coalescing?.arguments ?? []

@@ -39,8 +39,9 @@ public enum ChatCommandLine {
             printError("parley chat: cannot sign in at \(options.serverURL): \(error.message)")
             return 1
         }
-        let controller = ChatController(client: client, userName: user.name, size: terminal.size(),
-                                        options: .init(characterLimit: options.characterLimit, utcOffsetSeconds: localUTCOffset()))
+        let controller = ChatController(
+            client: client, userName: user.name, size: terminal.size(),
+            options: .init(characterLimit: options.characterLimit, utcOffsetSeconds: localUTCOffset()))
         do {
             return try ChatTerminalSession(terminal: terminal).run(controller)
         } catch {
@@ -51,8 +52,9 @@ public enum ChatCommandLine {
 
     /// The client for the options' server and sign-in.
     public static func makeClient(_ options: ChatOptions) throws(ParleyError) -> ParleyClient {
-        let configuration = ParleyConfiguration(serverURL: options.serverURL, appKey: options.appKey, appID: options.appID,
-                                                storePath: options.storePath)
+        let configuration = ParleyConfiguration(
+            serverURL: options.serverURL, appKey: options.appKey, appID: options.appID,
+            storePath: options.storePath)
         let tokens: any TokenProvider
         switch options.signIn {
         case .development(let name)?: tokens = DevTokenProvider(serverURL: options.serverURL, name: name, appID: options.appID)

@@ -9,8 +9,9 @@ extension ChatController {
         let session: DocumentSession
         do {
             let me = try await client.userID()
-            session = try await client.openDocument(room: roomID, name: name,
-                                                    presence: DocumentPresence(userID: me, name: state.userName))
+            session = try await client.openDocument(
+                room: roomID, name: name,
+                presence: DocumentPresence(userID: me, name: state.userName))
         } catch {
             state.notice = "Could not open \(name): \(error.message)"
             return

@@ -98,7 +98,8 @@ extension ChatController {
     private func scroll(by rows: Int) async {
         state.scrollBack = max(0, state.scrollBack + rows)
         guard rows > 0, let openRoomID, let model = conversations[openRoomID], let conversation = state.conversation,
-              conversation.hasOlder else { return }
+            conversation.hasOlder
+        else { return }
         // Reaching the top loads the page before it.
         let screen = TerminalScreen(state: state, size: size)
         var probe = state
@@ -125,8 +126,9 @@ extension ChatController {
         if let existing = conversations[roomID] {
             model = existing
         } else {
-            model = ConversationModel(client: client, roomID: roomID, drafts: drafts,
-                                      options: .init(characterLimit: options.characterLimit, utcOffsetSeconds: options.utcOffsetSeconds))
+            model = ConversationModel(
+                client: client, roomID: roomID, drafts: drafts,
+                options: .init(characterLimit: options.characterLimit, utcOffsetSeconds: options.utcOffsetSeconds))
             conversations[roomID] = model
             state.conversation = nil
             state.editor.set(await drafts.draft(for: roomID))

@@ -17,8 +17,10 @@ public actor ChatController {
         public var readFile: @Sendable (String) -> [UInt8]?
 
         /// Creates options.
-        public init(characterLimit: Int = 256, utcOffsetSeconds: Int = 0,
-                    readFile: @escaping @Sendable (String) -> [UInt8]? = FileBytes.read) {
+        public init(
+            characterLimit: Int = 256, utcOffsetSeconds: Int = 0,
+            readFile: @escaping @Sendable (String) -> [UInt8]? = FileBytes.read
+        ) {
             self.characterLimit = characterLimit
             self.utcOffsetSeconds = utcOffsetSeconds
             self.readFile = readFile

@@ -83,7 +83,9 @@ public struct ChatOptions: Sendable, Equatable {
             case "--store": options.storePath = try value(argument)
             case "--limit":
                 let text = try value(argument)
-                guard let limit = Int(text), limit > 0 else { throw ChatOptionsError(code: "invalid_value", message: "--limit needs a positive number") }
+                guard let limit = Int(text), limit > 0 else {
+                    throw ChatOptionsError(code: "invalid_value", message: "--limit needs a positive number")
+                }
                 options.characterLimit = limit
             default:
                 throw ChatOptionsError(code: "unknown_flag", message: "unknown option \(argument) (see parley chat --help)")
@@ -96,10 +98,13 @@ public struct ChatOptions: Sendable, Equatable {
         }
         let chosen = [dev, token != nil, tokenURL != nil].filter { $0 }.count
         guard chosen == 1 else {
-            throw ChatOptionsError(code: "sign_in", message: "choose one way to sign in: --dev, --token or --token-url (see parley chat --help)")
+            throw ChatOptionsError(
+                code: "sign_in", message: "choose one way to sign in: --dev, --token or --token-url (see parley chat --help)")
         }
         if dev || tokenURL != nil {
-            guard let name, !name.isEmpty else { throw ChatOptionsError(code: "missing_name", message: "--name is required with --dev and --token-url") }
+            guard let name, !name.isEmpty else {
+                throw ChatOptionsError(code: "missing_name", message: "--name is required with --dev and --token-url")
+            }
             options.signIn = dev ? .development(name: name) : .tokenURL(tokenURL!, userID: name)
         } else if let token {
             options.signIn = .token(token)

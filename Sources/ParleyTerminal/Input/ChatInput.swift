@@ -48,7 +48,7 @@ public enum ChatInput: Sendable, Equatable {
         "/retry                    resend failed messages",
         "/rooms  (or Esc)          back to the room list",
         "/quit   (or Ctrl-C)       leave parley chat",
-        "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view · Enter open/send",
+        "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view · Enter open/send"
     ]
 
     /// Parses a composer line. Text not starting with `/` is a message; `//text` sends `/text`.

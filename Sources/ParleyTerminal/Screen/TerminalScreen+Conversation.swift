@@ -40,7 +40,7 @@ extension TerminalScreen {
         let head: [StyledLine.Span] = [
             .init(clock(row.createdAt) + " ", TextStyle(dim: true)),
             .init(row.senderName, TextStyle(bold: true, color: outgoing ? .cyan : .green)),
-            .init(": "),
+            .init(": ")
         ]
         let indent = head.reduce(0) { $0 + DisplayWidth.of($1.text) }
         var body: [StyledLine.Span] = []

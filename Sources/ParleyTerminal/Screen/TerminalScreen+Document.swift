@@ -27,8 +27,9 @@ extension TerminalScreen {
         let caret = locate(document.caret, in: rows)
         let bodyRows = self.bodyRows
         let first = max(0, caret.row - bodyRows + 1)
-        let marks = Dictionary(document.others.compactMap { other in other.position.map { ($0, other.name) } },
-                               uniquingKeysWith: { first, _ in first })
+        let marks = Dictionary(
+            document.others.compactMap { other in other.position.map { ($0, other.name) } },
+            uniquingKeysWith: { first, _ in first })
         for row in rows.dropFirst(first).prefix(bodyRows) {
             lines.append(styled(row, marks: marks))
         }
@@ -56,7 +57,9 @@ extension TerminalScreen {
         let left = " " + document.name + " · " + document.counterText
         let right = document.connectionText + " "
         let gap = max(1, size.columns - DisplayWidth.of(left) - DisplayWidth.of(right))
-        return StyledLine([.init(left, TextStyle(bold: true)), .init(String(repeating: " ", count: gap)), .init(right, TextStyle(dim: true))])
+        return StyledLine([
+            .init(left, TextStyle(bold: true)), .init(String(repeating: " ", count: gap)), .init(right, TextStyle(dim: true))
+        ])
     }
 
     /// The text as screen rows of cells: lines split at "\\n", wrapped at `width` columns.

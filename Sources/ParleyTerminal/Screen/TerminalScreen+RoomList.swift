@@ -31,8 +31,9 @@ extension TerminalScreen {
         case nil: line.append(row.kind == .direct ? "@ " : "# ", styled(TextStyle(dim: true)))
         }
         line.append(Self.padded(row.title, to: 20), styled(TextStyle(bold: row.unreadCount > 0)))
-        line.append(row.unreadCount > 0 ? Self.padded(" (\(row.unreadCount))", to: 7) : String(repeating: " ", count: 7),
-                    styled(TextStyle(bold: true, color: .yellow)))
+        line.append(
+            row.unreadCount > 0 ? Self.padded(" (\(row.unreadCount))", to: 7) : String(repeating: " ", count: 7),
+            styled(TextStyle(bold: true, color: .yellow)))
         if row.lastActivityAt > 0 { line.append(clock(row.lastActivityAt) + "  ", styled(TextStyle(dim: true))) }
         if let preview = row.preview { line.append(preview.replacingNewlines(), styled(TextStyle(dim: !isSelected))) }
         return line

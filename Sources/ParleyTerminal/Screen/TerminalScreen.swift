@@ -47,7 +47,8 @@ public struct TerminalScreen: Sendable {
         lines.append(statusLine())
         let (composer, cursorColumn) = composerLine()
         lines.append(composer)
-        return Frame(size: size, lines: lines, cursor: (row: min(size.rows - 1, lines.count - 1), column: min(size.columns - 1, cursorColumn)))
+        return Frame(
+            size: size, lines: lines, cursor: (row: min(size.rows - 1, lines.count - 1), column: min(size.columns - 1, cursorColumn)))
     }
 
     // MARK: Bars
@@ -102,7 +103,8 @@ public struct TerminalScreen: Sendable {
             return StyledLine(" " + notice, TextStyle(color: .yellow))
         }
         if state.showsHelp { return StyledLine(" Press Esc to close this help", TextStyle(bold: true)) }
-        let hint = state.mode == .rooms
+        let hint =
+            state.mode == .rooms
             ? " ↑↓ select · Enter open · /create NAME · /dm USER · /help · /quit"
             : " Enter send · Esc rooms · PgUp older · /help"
         return StyledLine(hint, TextStyle(dim: true))
@@ -121,8 +123,10 @@ public struct TerminalScreen: Sendable {
         let field = max(1, size.columns - DisplayWidth.of(prompt) - DisplayWidth.of(counter))
         let (visible, cursor) = state.editor.window(width: field - 1)
         let padding = max(0, field - DisplayWidth.of(visible))
-        let line = StyledLine([.init(prompt, TextStyle(bold: true)), .init(visible), .init(String(repeating: " ", count: padding)),
-                               .init(counter, counterStyle)])
+        let line = StyledLine([
+            .init(prompt, TextStyle(bold: true)), .init(visible), .init(String(repeating: " ", count: padding)),
+            .init(counter, counterStyle)
+        ])
         return (line, DisplayWidth.of(prompt) + cursor)
     }
 

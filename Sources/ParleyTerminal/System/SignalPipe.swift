@@ -1,6 +1,6 @@
 import CLinux
-import ParleyPlatform
 import CSignalPipe
+import ParleyPlatform
 
 /// Signals as bytes on a pipe: the handler (in CSignalPipe) writes the signal number, the main
 /// loop polls the read end with the keyboard. Also a wake-up channel for the loop itself.

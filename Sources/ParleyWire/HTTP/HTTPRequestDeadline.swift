@@ -22,8 +22,10 @@ public struct HTTPRequestDeadline: Sendable, Equatable {
 
         /// Creates a policy; the defaults are a 10 s head, a 300 s body and at least 1 KiB/s
         /// after a 10 s grace period.
-        public init(headTimeout: Duration = .seconds(10), bodyTimeout: Duration? = .seconds(300),
-                    minimumBodyRate: Int = 1024, bodyGracePeriod: Duration = .seconds(10)) {
+        public init(
+            headTimeout: Duration = .seconds(10), bodyTimeout: Duration? = .seconds(300),
+            minimumBodyRate: Int = 1024, bodyGracePeriod: Duration = .seconds(10)
+        ) {
             self.headTimeout = headTimeout
             self.bodyTimeout = bodyTimeout
             self.minimumBodyRate = max(0, minimumBodyRate)

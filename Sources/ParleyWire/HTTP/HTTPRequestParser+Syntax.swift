@@ -1,6 +1,8 @@
 extension HTTPRequestParser {
     /// Parses `METHOD SP request-target SP HTTP-version` (the line's content, without its ending).
-    static func parseRequestLine(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<
+    static func parseRequestLine(
+        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+    ) -> Result<
         RequestLine, HTTPParseError
     > {
         var i = start
@@ -26,7 +28,9 @@ extension HTTPRequestParser {
     }
 
     /// `HTTP/` DIGIT `.` DIGIT, case-sensitive; HTTP/1.x only.
-    private static func parseVersion(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<
+    private static func parseVersion(
+        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+    ) -> Result<
         HTTPVersion, HTTPParseError
     > {
         let prefix: [UInt8] = [0x48, 0x54, 0x54, 0x50, 0x2F]  // "HTTP/"
@@ -43,7 +47,9 @@ extension HTTPRequestParser {
     }
 
     /// Parses `field-name ":" OWS field-value OWS` (a header or trailer line).
-    static func parseFieldLine(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<
+    static func parseFieldLine(
+        _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+    ) -> Result<
         (name: String, value: String), HTTPParseError
     > {
         if HTTPSyntax.isWhitespace(p[start]) { return .failure(.obsFold) }
@@ -66,8 +72,7 @@ extension HTTPRequestParser {
     }
 
     /// Parses `chunk-size [ chunk-ext ]`; extensions are checked for legal bytes and ignored.
-    static func parseChunkSize(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<Int, HTTPParseError>
-    {
+    static func parseChunkSize(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Result<Int, HTTPParseError> {
         var i = start
         var size = 0
         while i < end, let digit = HTTPSyntax.hexValue(p[i]) {

@@ -131,7 +131,9 @@ public struct HTTPResponseParser: Sendable {
                 try checkLine(lineEnd - cursor, "chunk-size line")
                 let size = try Self.chunkSize(buffer[cursor..<(lineEnd - 2)])
                 cursor = lineEnd
-                guard size <= bodyLimit - body.count else { throw HTTPResponseParseError(.bodyTooLarge, "response body over \(bodyLimit) bytes") }
+                guard size <= bodyLimit - body.count else {
+                    throw HTTPResponseParseError(.bodyTooLarge, "response body over \(bodyLimit) bytes")
+                }
                 state = size == 0 ? .trailers : .chunkData(remaining: size)
             case .chunkData(let remaining):
                 let take = min(remaining, buffer.count - cursor)
@@ -181,7 +183,8 @@ public struct HTTPResponseParser: Sendable {
         let lengths = head.headers.values(for: "Content-Length")
         guard let text = lengths.first else { return .untilEOF }
         guard lengths.allSatisfy({ $0 == text }), !text.isEmpty, text.utf8.count <= 18,
-              text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let length = Int(text) else {
+            text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let length = Int(text)
+        else {
             throw HTTPResponseParseError(.invalidContentLength, "Content-Length is not one decimal number")
         }
         guard length <= bodyLimit else { throw HTTPResponseParseError(.bodyTooLarge, "response body over \(bodyLimit) bytes") }
@@ -191,7 +194,8 @@ public struct HTTPResponseParser: Sendable {
     private static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPResponseParseError) -> Int {
         let digits = line.prefix { $0 != UInt8(ascii: ";") }.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }
         guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits.reversed(), as: UTF8.self), radix: 16),
-              size >= 0 else {
+            size >= 0
+        else {
             throw HTTPResponseParseError(.malformedChunk, "malformed chunk size")
         }
         return size
@@ -219,9 +223,10 @@ public struct HTTPResponseParser: Sendable {
     private static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(HTTPResponseParseError) -> HTTPResponseHead {
         let parts = line.split(separator: 32, maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0].count == 8, parts[0].starts(with: "HTTP/1.".utf8),
-              let minorDigit = parts[0].last, minorDigit >= 48, minorDigit <= 57,
-              parts[1].count == 3, parts[1].allSatisfy({ $0 >= 48 && $0 <= 57 }),
-              let code = Int(String(decoding: parts[1], as: UTF8.self)), code >= 100 else {
+            let minorDigit = parts[0].last, minorDigit >= 48, minorDigit <= 57,
+            parts[1].count == 3, parts[1].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let code = Int(String(decoding: parts[1], as: UTF8.self)), code >= 100
+        else {
             throw HTTPResponseParseError(.malformedStatusLine, "malformed status line")
         }
         let reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""

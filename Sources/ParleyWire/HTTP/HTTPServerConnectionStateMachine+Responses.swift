@@ -24,13 +24,18 @@ extension HTTPServerConnectionStateMachine {
             return actions
         }
         if slot.headRequest {
-            emit(slot: id, SharedBytes(HTTPResponseWriter.response(decorated, keepAlive: keepAlive, requestVersion: slot.version,
-                                                                   headRequest: true)), into: &actions)
+            emit(
+                slot: id,
+                SharedBytes(
+                    HTTPResponseWriter.response(
+                        decorated, keepAlive: keepAlive, requestVersion: slot.version,
+                        headRequest: true)), into: &actions)
             slots[index].collected = []  // swallow the body
             return actions
         }
-        emit(slot: id, SharedBytes(HTTPResponseWriter.chunkedHead(decorated, keepAlive: keepAlive, requestVersion: slot.version)),
-             into: &actions)
+        emit(
+            slot: id, SharedBytes(HTTPResponseWriter.chunkedHead(decorated, keepAlive: keepAlive, requestVersion: slot.version)),
+            into: &actions)
         return actions
     }
 
@@ -54,8 +59,12 @@ extension HTTPServerConnectionStateMachine {
         var actions: [Action] = []
         if let collected = slot.collected {
             if let head = slot.streamHead {
-                emit(slot: id, SharedBytes(HTTPResponseWriter.response(head, body: collected, keepAlive: slot.keepAlive,
-                                                                       requestVersion: slot.version)), into: &actions)
+                emit(
+                    slot: id,
+                    SharedBytes(
+                        HTTPResponseWriter.response(
+                            head, body: collected, keepAlive: slot.keepAlive,
+                            requestVersion: slot.version)), into: &actions)
             }
         } else {
             emit(slot: id, SharedBytes(HTTPResponseWriter.finalChunk(trailers: trailers)), into: &actions)
@@ -78,8 +87,10 @@ extension HTTPServerConnectionStateMachine {
         guard let first = slots.first, first.id == slot else { return [] }
         slots.removeAll()
         let leftover = parser.takeUnparsedBytes()
-        return [.answered(slot: slot, status: HTTPStatus(101), bytesIn: first.bytesIn, bytesOut: 0),
-                .write(SharedBytes(response)), .upgrade(leftover: leftover)]
+        return [
+            .answered(slot: slot, status: HTTPStatus(101), bytesIn: first.bytesIn, bytesOut: 0),
+            .write(SharedBytes(response)), .upgrade(leftover: leftover)
+        ]
     }
 
     // MARK: Slots (answers in request order)
@@ -87,8 +98,10 @@ extension HTTPServerConnectionStateMachine {
     mutating func openSlot(for head: HTTPRequestHead?) -> Int {
         let id = nextSlot
         nextSlot += 1
-        slots.append(Slot(id: id, headRequest: head?.method == .HEAD, version: head?.version ?? .http1_1,
-                          keepAlive: head?.keepAlive ?? false))
+        slots.append(
+            Slot(
+                id: id, headRequest: head?.method == .HEAD, version: head?.version ?? .http1_1,
+                keepAlive: head?.keepAlive ?? false))
         return id
     }
 
@@ -111,11 +124,14 @@ extension HTTPServerConnectionStateMachine {
         // The last request read before stopping carries `Connection: close`.
         let keepAlive = slot.keepAlive && (id < nextSlot - 1 || !stopped)
         slots[index].keepAlive = keepAlive
-        let bytes = HTTPResponseWriter.response(decorate(response.head), body: response.body, keepAlive: keepAlive,
-                                                requestVersion: slot.version, headRequest: slot.headRequest)
+        let bytes = HTTPResponseWriter.response(
+            decorate(response.head), body: response.body, keepAlive: keepAlive,
+            requestVersion: slot.version, headRequest: slot.headRequest)
         emit(slot: id, SharedBytes(bytes), into: &actions)
-        actions.append(.answered(slot: id, status: response.head.status, bytesIn: slot.bytesIn,
-                                 bytesOut: slot.headRequest ? 0 : response.body.count))
+        actions.append(
+            .answered(
+                slot: id, status: response.head.status, bytesIn: slot.bytesIn,
+                bytesOut: slot.headRequest ? 0 : response.body.count))
         markFinished(index: slotIndex(id), now: now, into: &actions)
     }
 

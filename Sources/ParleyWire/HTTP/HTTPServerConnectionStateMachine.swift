@@ -26,8 +26,10 @@ public struct HTTPServerConnectionStateMachine: Sendable {
         public var serverName: String?
 
         /// Creates a configuration.
-        public init(limits: HTTPRequestParser.Limits = .init(), deadlinePolicy: HTTPRequestDeadline.Policy = .init(),
-                    maxPipelinedRequests: Int = 16, serverName: String? = nil) {
+        public init(
+            limits: HTTPRequestParser.Limits = .init(), deadlinePolicy: HTTPRequestDeadline.Policy = .init(),
+            maxPipelinedRequests: Int = 16, serverName: String? = nil
+        ) {
             self.limits = limits
             self.deadlinePolicy = deadlinePolicy
             self.maxPipelinedRequests = maxPipelinedRequests
@@ -51,8 +53,9 @@ public struct HTTPServerConnectionStateMachine: Sendable {
         /// The house error shape, `{"error":{"code":"...","message":"..."}}`, as JSON.
         public static func error(_ status: HTTPStatus, code: String, message: String) -> Response {
             let json = "{\"error\":{\"code\":\(JSONWriter.quoted(code)),\"message\":\(JSONWriter.quoted(message))}}"
-            return Response(head: HTTPResponseHead(status: status, headers: ["Content-Type": "application/json"]),
-                            body: Array(json.utf8))
+            return Response(
+                head: HTTPResponseHead(status: status, headers: ["Content-Type": "application/json"]),
+                body: Array(json.utf8))
         }
     }
 
@@ -302,8 +305,10 @@ public struct HTTPServerConnectionStateMachine: Sendable {
     }
 
     /// Starts reading a routed request's body; true when the driver must act before reading on.
-    mutating func begin(slot: Int, head: HTTPRequestHead, _ decision: HeadDecision, now: UInt64,
-                        into actions: inout [Action]) -> Bool {
+    mutating func begin(
+        slot: Int, head: HTTPRequestHead, _ decision: HeadDecision, now: UInt64,
+        into actions: inout [Action]
+    ) -> Bool {
         let disposition: Disposition
         switch decision {
         case .refuse(let response):
@@ -319,8 +324,11 @@ public struct HTTPServerConnectionStateMachine: Sendable {
         }
         switch head.expectation {
         case .unsupported(let expectation):
-            answerAndStop(slot: slot, .error(.expectationFailed, code: "expectation_failed",
-                                             message: "unsupported expectation: \(expectation)"), now: now, into: &actions)
+            answerAndStop(
+                slot: slot,
+                .error(
+                    .expectationFailed, code: "expectation_failed",
+                    message: "unsupported expectation: \(expectation)"), now: now, into: &actions)
             return false
         case .continue:
             if case .answer(let response) = disposition {
@@ -414,13 +422,15 @@ public struct HTTPServerConnectionStateMachine: Sendable {
 
     /// Answers 408 for a request that broke a deadline, and closes.
     mutating func timedOut(_ expiry: HTTPRequestDeadline.Expiry, now: UInt64, into actions: inout [Action]) {
-        let message = switch expiry {
-        case .head: "the request head took too long to arrive"
-        case .body: "the request body took too long to arrive"
-        case .bodyRate: "the request body arrived too slowly"
-        }
+        let message =
+            switch expiry {
+            case .head: "the request head took too long to arrive"
+            case .body: "the request body took too long to arrive"
+            case .bodyRate: "the request body arrived too slowly"
+            }
         let slot = current?.slot ?? openSlot(for: nil)
-        answerAndStop(slot: slot, .error(HTTPStatus(408), code: "request_timeout", message: message), now: now,
-                      into: &actions)
+        answerAndStop(
+            slot: slot, .error(HTTPStatus(408), code: "request_timeout", message: message), now: now,
+            into: &actions)
     }
 }

@@ -83,7 +83,8 @@ public struct HTTPTarget: Sendable, Equatable {
             var slashes = 0
             for byte in bytes {
                 guard HTTPSyntax.isTargetByte(byte), byte != UInt8(ascii: "%"), byte != UInt8(ascii: "?"),
-                      byte != UInt8(ascii: "#") else { return nil }
+                    byte != UInt8(ascii: "#")
+                else { return nil }
                 if byte == UInt8(ascii: "/") { slashes += 1 }
             }
             var segments: [String] = []

@@ -48,8 +48,9 @@ struct RouteTrie: Sendable {
                 node = parameterChild(of: node)
             case .catchAll(let name):
                 precondition(index == segments.count - 1, "a catch-all must be the last segment: \(pattern)")
-                Self.insert(Route(method: method, handler: handler, parameterNames: names, catchAllName: name),
-                            into: &nodes[node].catchAllRoutes)
+                Self.insert(
+                    Route(method: method, handler: handler, parameterNames: names, catchAllName: name),
+                    into: &nodes[node].catchAllRoutes)
                 return
             }
         }
@@ -113,7 +114,8 @@ struct RouteTrie: Sendable {
             }
         } else {
             if let next = current.literals[segments[index]],
-               let found = first(method, node: next, segments: segments, index: index + 1, values: &values) {
+                let found = first(method, node: next, segments: segments, index: index + 1, values: &values)
+            {
                 return found
             }
             if let next = current.parameter {

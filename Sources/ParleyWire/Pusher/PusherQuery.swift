@@ -41,8 +41,9 @@ public struct PusherQuery: Sendable, Equatable {
         let rawKey = UnsafeBufferPointer(rebasing: pair[..<(equals ?? pair.count)])
         let rawValue = equals.map { UnsafeBufferPointer(rebasing: pair[($0 + 1)...]) } ?? UnsafeBufferPointer(rebasing: pair[pair.count...])
         let rawValueText = String(decoding: rawValue, as: UTF8.self)
-        return Parameter(key: decodedOrRaw(rawKey), rawValue: rawValueText,
-                         value: needsDecoding(rawValue) ? (percentDecode(rawValue) ?? rawValueText) : rawValueText)
+        return Parameter(
+            key: decodedOrRaw(rawKey), rawValue: rawValueText,
+            value: needsDecoding(rawValue) ? (percentDecode(rawValue) ?? rawValueText) : rawValueText)
     }
 
     /// The decoded component, or the component as received when its escapes are malformed.

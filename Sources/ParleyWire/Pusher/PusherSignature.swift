@@ -31,7 +31,9 @@ public enum PusherSignature {
 
     /// Whether `auth` is `key:sig` with the app's key and the right signature for the channel.
     /// `channelData` must be the exact string the client sent, never a re-serialisation.
-    public static func verifyChannelAuth(_ auth: String, key: String, secret: String, socketID: String, channel: String, channelData: String?) -> Bool {
+    public static func verifyChannelAuth(
+        _ auth: String, key: String, secret: String, socketID: String, channel: String, channelData: String?
+    ) -> Bool {
         verify(auth, key: key, secret: secret, signed: channelString(socketID: socketID, channel: channel, channelData: channelData))
     }
 

@@ -20,8 +20,10 @@ public struct RESPParser: Sendable {
         public var maxLineLength: Int
 
         /// Creates limits; the defaults fit any reply Parley asks Redis for.
-        public init(maxBulkLength: Int = 64 << 20, maxAggregateCount: Int = 1 << 20, maxDepth: Int = 32,
-                    maxLineLength: Int = 64 << 10) {
+        public init(
+            maxBulkLength: Int = 64 << 20, maxAggregateCount: Int = 1 << 20, maxDepth: Int = 32,
+            maxLineLength: Int = 64 << 10
+        ) {
             self.maxBulkLength = maxBulkLength
             self.maxAggregateCount = maxAggregateCount
             self.maxDepth = maxDepth
@@ -145,7 +147,7 @@ public struct RESPParser: Sendable {
         let type = buffer[offset]
         switch type {
         case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "_"),
-             UInt8(ascii: "#"), UInt8(ascii: ","), UInt8(ascii: "("):
+            UInt8(ascii: "#"), UInt8(ascii: ","), UInt8(ascii: "("):
             guard let (line, end) = try lineAfterType() else { return nil }
             let value = try Self.simpleValue(type: type, line: line)
             offset = end

@@ -20,9 +20,11 @@ public struct RedisConnectionConfiguration: Sendable, Equatable {
     public var parserLimits: RESPParser.Limits
 
     /// Creates a configuration.
-    public init(url: RedisURL, connectTimeout: Int64 = 10_000, replyTimeout: Int64? = 10_000,
-                pingInterval: Int64? = 15_000, reconnectInitialDelay: Int64 = 100, reconnectMaxDelay: Int64 = 5_000,
-                maxHeldCommands: Int = 10_000, parserLimits: RESPParser.Limits = RESPParser.Limits()) {
+    public init(
+        url: RedisURL, connectTimeout: Int64 = 10_000, replyTimeout: Int64? = 10_000,
+        pingInterval: Int64? = 15_000, reconnectInitialDelay: Int64 = 100, reconnectMaxDelay: Int64 = 5_000,
+        maxHeldCommands: Int = 10_000, parserLimits: RESPParser.Limits = RESPParser.Limits()
+    ) {
         self.url = url
         self.connectTimeout = connectTimeout
         self.replyTimeout = replyTimeout

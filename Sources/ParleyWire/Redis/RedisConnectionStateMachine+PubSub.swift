@@ -34,8 +34,10 @@ extension RedisConnectionStateMachine {
         return commands(targets, channelVerb: "SUBSCRIBE", patternVerb: "PSUBSCRIBE", now: now)
     }
 
-    private mutating func commands(_ targets: [RedisSubscriptionTarget], channelVerb: String, patternVerb: String,
-                                   now: Int64) -> [UInt8] {
+    private mutating func commands(
+        _ targets: [RedisSubscriptionTarget], channelVerb: String, patternVerb: String,
+        now: Int64
+    ) -> [UInt8] {
         var bytes: [UInt8] = []
         let channels = targets.filter { if case .channel = $0 { true } else { false } }
         let patterns = targets.filter { if case .pattern = $0 { true } else { false } }
@@ -73,7 +75,8 @@ extension RedisConnectionStateMachine {
 
     private mutating func confirm(_ kind: String, _ items: [RESPValue], now: Int64) -> [Action] {
         guard let name = items[1].bytes, case .integer(let remaining) = items[2],
-              let owed = confirmations.first, owed.kind == kind, owed.target.name == name else {
+            let owed = confirmations.first, owed.kind == kind, owed.target.name == name
+        else {
             return unexpected(items, now: now)
         }
         _ = confirmations.popFirst()
@@ -87,7 +90,8 @@ extension RedisConnectionStateMachine {
     }
 
     private mutating func unexpected(_ items: [RESPValue], now: Int64) -> [Action] {
-        lose(RedisError(.unexpectedReply, "unexpected pub/sub reply: \(Self.summary(.array(items)))"),
-             now: now, closeSocket: true)
+        lose(
+            RedisError(.unexpectedReply, "unexpected pub/sub reply: \(Self.summary(.array(items)))"),
+            now: now, closeSocket: true)
     }
 }

@@ -32,12 +32,14 @@ extension RedisConnectionStateMachine {
     mutating func handle(_ value: RESPValue, now: Int64) -> [Action] {
         if case .push(let items) = value { return handlePubSub(items, now: now) }
         if connectionInSubscriberMode, case .array(let items) = value, let kind = items.first?.bytes,
-           Self.pubSubKinds.contains(kind) {
+            Self.pubSubKinds.contains(kind)
+        {
             return handlePubSub(items, now: now)
         }
         guard let entry = outstanding.popFirst() else {
-            return lose(RedisError(.unexpectedReply, "a reply with no command outstanding: \(Self.summary(value))"),
-                        now: now, closeSocket: true)
+            return lose(
+                RedisError(.unexpectedReply, "a reply with no command outstanding: \(Self.summary(value))"),
+                now: now, closeSocket: true)
         }
         switch entry.expected {
         case .command(let id):

@@ -38,11 +38,13 @@ extension RedisConnectionStateMachine {
 
     private mutating func tickReady(now: Int64) -> [Action] {
         if let timeout = configuration.replyTimeout {
-            let overdue = (outstanding.first.map { now >= $0.sentAt + timeout } ?? false)
+            let overdue =
+                (outstanding.first.map { now >= $0.sentAt + timeout } ?? false)
                 || (!confirmations.isEmpty && now >= confirmationSentAt + timeout)
             if overdue {
-                return lose(RedisError(.timedOut, "no reply from \(configuration.url) within \(timeout) ms"),
-                            now: now, closeSocket: true)
+                return lose(
+                    RedisError(.timedOut, "no reply from \(configuration.url) within \(timeout) ms"),
+                    now: now, closeSocket: true)
             }
         }
         if let interval = configuration.pingInterval, outstanding.isEmpty, now >= lastRead + interval {

@@ -219,7 +219,7 @@ public struct RedisConnectionStateMachine: Sendable {
     /// Commands that change the reply stream's shape and so only the machine may send.
     static let pubSubCommands: Set<String> = [
         "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SSUBSCRIBE", "SUNSUBSCRIBE",
-        "MONITOR", "RESET", "QUIT", "HELLO",
+        "MONITOR", "RESET", "QUIT", "HELLO"
     ]
 
     // MARK: Internals shared by the extensions

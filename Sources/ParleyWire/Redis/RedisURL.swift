@@ -41,7 +41,8 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
     /// Parses `redis://[user:password@]host[:port][/db]`.
     public init(parsing text: String) throws(ParseError) {
         if text.hasPrefix("rediss://") {
-            throw ParseError(code: "redis_url_tls_unsupported", message: "rediss:// (TLS to Redis) is not supported; use redis:// on a private network")
+            throw ParseError(
+                code: "redis_url_tls_unsupported", message: "rediss:// (TLS to Redis) is not supported; use redis:// on a private network")
         }
         guard text.hasPrefix("redis://") else { throw .invalid("must start with redis://") }
         var rest = Substring(text.dropFirst("redis://".count))
@@ -76,12 +77,13 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The address with the password hidden, for logs.
     public var description: String {
-        let credentials = switch (user, password) {
-        case (let user?, _?): "\(user):***@"
-        case (nil, _?): ":***@"
-        case (let user?, nil): "\(user)@"
-        case (nil, nil): ""
-        }
+        let credentials =
+            switch (user, password) {
+            case (let user?, _?): "\(user):***@"
+            case (nil, _?): ":***@"
+            case (let user?, nil): "\(user)@"
+            case (nil, nil): ""
+            }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "redis://\(credentials)\(shownHost):\(port)/\(database)"
     }
@@ -110,7 +112,8 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         var port = 6379
         if let portText {
             guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCIIDigitCharacter),
-                  let number = Int(portText), (1...65535).contains(number) else {
+                let number = Int(portText), (1...65535).contains(number)
+            else {
                 throw .invalid("the port must be a number from 1 to 65535")
             }
             port = number
@@ -125,6 +128,6 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-private extension Character {
-    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }

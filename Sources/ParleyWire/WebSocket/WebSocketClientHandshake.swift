@@ -18,9 +18,11 @@ public struct WebSocketClientHandshake: Sendable {
 
     /// Builds an upgrade request for `path` (with query) on `host` (with `:port` when not
     /// the default). `key` is 16 random bytes from libcrypto unless a test supplies one.
-    public init(host: String, path: String = "/", subprotocols: [String] = [], origin: String? = nil,
-                headers extra: HTTPHeaders = HTTPHeaders(), deflate: WebSocketDeflateOptions? = nil,
-                key: [UInt8] = Digest.randomBytes(16)) {
+    public init(
+        host: String, path: String = "/", subprotocols: [String] = [], origin: String? = nil,
+        headers extra: HTTPHeaders = HTTPHeaders(), deflate: WebSocketDeflateOptions? = nil,
+        key: [UInt8] = Digest.randomBytes(16)
+    ) {
         self.key = Base64.encode(key)
         self.subprotocols = subprotocols
         self.deflate = deflate
@@ -116,7 +118,8 @@ public struct WebSocketClientHandshake: Sendable {
         }
         guard let accepted = extensions.first else { return nil }
         guard extensions.count == 1, let deflate,
-              let parameters = WebSocketDeflateNegotiation.confirm(response: accepted, offered: deflate) else {
+            let parameters = WebSocketDeflateNegotiation.confirm(response: accepted, offered: deflate)
+        else {
             throw .init(.unexpectedExtension, "server accepted extensions that were not offered")
         }
         return parameters

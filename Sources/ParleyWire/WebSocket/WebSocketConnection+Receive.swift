@@ -76,7 +76,8 @@ extension WebSocketConnection {
                 compressedReceived = 0
             }
             guard countFragment(length: length, fin: header.fin, &actions),
-                  admitDataFrame(length: length, &actions) else { return }
+                admitDataFrame(length: length, &actions)
+            else { return }
         }
         frame = InboundFrame(opcode: opcode, fin: header.fin, maskKey: header.maskKey, remaining: length, phase: 0)
         if length == 0 { endFrame(&actions) }
@@ -147,11 +148,12 @@ extension WebSocketConnection {
     /// Copies payload bytes to the end of `buffer`, unmasking them there.
     private static func appendUnmasked(_ chunk: UnsafeRawBufferPointer, frame: inout InboundFrame, to buffer: inout [UInt8]) {
         let start = buffer.count
-        buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self)) // memcpy, not a byte loop
+        buffer.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))  // memcpy, not a byte loop
         guard let key = frame.maskKey else { return }
         buffer.withUnsafeMutableBytes { raw in
-            frame.phase = WebSocketMasking.apply(key: key, phase: frame.phase,
-                                                 to: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+            frame.phase = WebSocketMasking.apply(
+                key: key, phase: frame.phase,
+                to: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
         }
     }
 
@@ -164,8 +166,10 @@ extension WebSocketConnection {
     }
 
     /// Inflates a chunk of a compressed message into the message buffer.
-    private mutating func inflatePayload(_ chunk: UnsafeRawBufferPointer, frame: inout InboundFrame, isText: Bool,
-                                         _ actions: inout [Action]) -> Bool {
+    private mutating func inflatePayload(
+        _ chunk: UnsafeRawBufferPointer, frame: inout InboundFrame, isText: Bool,
+        _ actions: inout [Action]
+    ) -> Bool {
         guard let inflater = uniqueInflater() else {
             fail(.internalError, "decompressor unavailable", &actions)
             return false
@@ -186,8 +190,10 @@ extension WebSocketConnection {
     ///
     /// The inflated text is validated before the outcome is reported, so the verdict does
     /// not depend on how the compressed bytes were split across reads.
-    private mutating func inflated(_ outcome: WebSocketInflater.Outcome, from start: Int, isText: Bool,
-                                   _ actions: inout [Action]) -> Bool {
+    private mutating func inflated(
+        _ outcome: WebSocketInflater.Outcome, from start: Int, isText: Bool,
+        _ actions: inout [Action]
+    ) -> Bool {
         if isText {
             let end = min(messageBuffer.count, options.maxMessageSize)
             guard start >= end || validateText(from: start, to: end, &actions) else { return false }
@@ -296,7 +302,8 @@ extension WebSocketConnection {
             if peerResets {
                 decompressor = WebSocketZlibPool.shared.borrowInflater()
             } else {
-                decompressor = role == .server
+                decompressor =
+                    role == .server
                     ? WebSocketInflater(windowBits: deflate.clientMaxWindowBits, noContextTakeover: false)
                     : WebSocketInflater(windowBits: deflate.serverMaxWindowBits, noContextTakeover: false)
             }

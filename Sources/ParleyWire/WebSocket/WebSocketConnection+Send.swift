@@ -113,8 +113,9 @@ extension WebSocketConnection {
             return borrowed
         }
         if compressor == nil {
-            compressor = WebSocketDeflater(windowBits: windowBits, noContextTakeover: false,
-                                           level: options.compressionLevel, memoryLevel: options.compressionMemoryLevel)
+            compressor = WebSocketDeflater(
+                windowBits: windowBits, noContextTakeover: false,
+                level: options.compressionLevel, memoryLevel: options.compressionMemoryLevel)
             if compressor == nil { compressionUnavailable = true }
         } else if !isKnownUniquelyReferenced(&compressor) {
             compressor = compressor?.copy()

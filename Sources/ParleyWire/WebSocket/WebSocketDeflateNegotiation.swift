@@ -12,8 +12,11 @@ public enum WebSocketDeflateNegotiation {
 
     /// Server side: the first offer it can honour under `policy`, with the response element.
     /// Offers with unknown, repeated or malformed parameters are declined (§7.1).
-    public static func accept(offers: [WebSocketExtension], policy: WebSocketDeflateOptions)
-        -> (parameters: WebSocketDeflateParameters, response: WebSocketExtension)? {
+    public static func accept(
+        offers: [WebSocketExtension], policy: WebSocketDeflateOptions
+    )
+        -> (parameters: WebSocketDeflateParameters, response: WebSocketExtension)?
+    {
         for element in offers where element.name == WebSocketDeflateParameters.extensionName {
             guard let offer = validate(element.parameters) else { continue }
             if let accepted = answer(offer, policy: policy) { return accepted }
@@ -33,10 +36,14 @@ public enum WebSocketDeflateNegotiation {
 
     /// Client side: the parameters the server's response sets, or nil if it breaks the
     /// offer made with `options` (the client must then fail the connection).
-    public static func confirm(response: WebSocketExtension, offered options: WebSocketDeflateOptions)
-        -> WebSocketDeflateParameters? {
+    public static func confirm(
+        response: WebSocketExtension, offered options: WebSocketDeflateOptions
+    )
+        -> WebSocketDeflateParameters?
+    {
         guard response.name == WebSocketDeflateParameters.extensionName,
-              let answer = validate(response.parameters) else { return nil }
+            let answer = validate(response.parameters)
+        else { return nil }
         if options.serverNoContextTakeover && !answer.serverNoContextTakeover { return nil }
         if let asked = options.serverMaxWindowBits {
             guard let granted = answer.serverMaxWindowBits, granted <= asked else { return nil }
@@ -86,8 +93,11 @@ public enum WebSocketDeflateNegotiation {
     }
 
     /// The server's answer to one valid offer, or nil if `policy` can't be met by it.
-    static func answer(_ offer: Offer, policy: WebSocketDeflateOptions)
-        -> (parameters: WebSocketDeflateParameters, response: WebSocketExtension)? {
+    static func answer(
+        _ offer: Offer, policy: WebSocketDeflateOptions
+    )
+        -> (parameters: WebSocketDeflateParameters, response: WebSocketExtension)?
+    {
         var result = WebSocketDeflateParameters()
         var response = WebSocketExtension(name: WebSocketDeflateParameters.extensionName)
 

@@ -14,8 +14,10 @@ public struct WebSocketDeflateParameters: Sendable, Hashable {
     public var clientMaxWindowBits: Int
 
     /// Creates parameters; the defaults are RFC 7692's (context kept, 32 KiB windows).
-    public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
-                serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15) {
+    public init(
+        serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
+        serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15
+    ) {
         self.serverNoContextTakeover = serverNoContextTakeover
         self.clientNoContextTakeover = clientNoContextTakeover
         self.serverMaxWindowBits = serverMaxWindowBits
@@ -48,8 +50,10 @@ public struct WebSocketDeflateOptions: Sendable, Hashable {
     public var clientMaxWindowBits: Int?
 
     /// Creates options; with no arguments, accept the client's terms with full windows.
-    public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
-                serverMaxWindowBits: Int? = nil, clientMaxWindowBits: Int? = nil) {
+    public init(
+        serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
+        serverMaxWindowBits: Int? = nil, clientMaxWindowBits: Int? = nil
+    ) {
         self.serverNoContextTakeover = serverNoContextTakeover
         self.clientNoContextTakeover = clientNoContextTakeover
         self.serverMaxWindowBits = serverMaxWindowBits.map { min(15, max(8, $0)) }

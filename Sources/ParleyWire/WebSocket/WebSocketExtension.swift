@@ -107,7 +107,7 @@ extension WebSocketExtension {
         }
 
         mutating func quotedString() -> String? {
-            index += 1 // opening quote
+            index += 1  // opening quote
             var out: [UInt8] = []
             while !atEnd {
                 let byte = current
@@ -127,7 +127,7 @@ extension WebSocketExtension {
         static func isTokenCharacter(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 true
             default:
                 "!#$%&'*+-.^_`|~".utf8.contains(byte)

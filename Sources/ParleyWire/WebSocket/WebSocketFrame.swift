@@ -31,8 +31,10 @@ public struct WebSocketFrame: Sendable, Hashable {
     }
 
     /// Appends one frame to `out`: header, then the payload, masked in place when a key is given.
-    public static func encode(opcode: WebSocketOpcode, fin: Bool = true, rsv1: Bool = false,
-                              payload: UnsafeRawBufferPointer, maskKey: UInt32?, into out: inout [UInt8]) {
+    public static func encode(
+        opcode: WebSocketOpcode, fin: Bool = true, rsv1: Bool = false,
+        payload: UnsafeRawBufferPointer, maskKey: UInt32?, into out: inout [UInt8]
+    ) {
         let start = out.count
         out.reserveCapacity(start + WebSocketFrameHeader.maximumSize + payload.count)
         appendHeader(opcode: opcode, fin: fin, rsv1: rsv1, length: payload.count, maskKey: maskKey, to: &out)
@@ -40,15 +42,18 @@ public struct WebSocketFrame: Sendable, Hashable {
         out.append(contentsOf: payload)
         if let maskKey {
             out.withUnsafeMutableBytes { raw in
-                _ = WebSocketMasking.apply(key: maskKey, phase: 0,
-                                       to: UnsafeMutableRawBufferPointer(rebasing: raw[payloadStart...]))
+                _ = WebSocketMasking.apply(
+                    key: maskKey, phase: 0,
+                    to: UnsafeMutableRawBufferPointer(rebasing: raw[payloadStart...]))
             }
         }
     }
 
     /// Appends a frame header for a payload of `length` bytes.
-    public static func appendHeader(opcode: WebSocketOpcode, fin: Bool, rsv1: Bool, length: Int,
-                                    maskKey: UInt32?, to out: inout [UInt8]) {
+    public static func appendHeader(
+        opcode: WebSocketOpcode, fin: Bool, rsv1: Bool, length: Int,
+        maskKey: UInt32?, to out: inout [UInt8]
+    ) {
         out.append((fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode.rawValue)
         let maskBit: UInt8 = maskKey == nil ? 0 : 0x80
         if length < 126 {

@@ -52,8 +52,9 @@ public struct WebSocketFrameHeader: Sendable, Hashable {
             key = WebSocketMasking.key(bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
             offset += 4
         }
-        let header = WebSocketFrameHeader(fin: first & 0x80 != 0, reservedBits: (first >> 4) & 0x7,
-                                          opcodeValue: first & 0xF, maskKey: key, payloadLength: length)
+        let header = WebSocketFrameHeader(
+            fin: first & 0x80 != 0, reservedBits: (first >> 4) & 0x7,
+            opcodeValue: first & 0xF, maskKey: key, payloadLength: length)
         return .header(header, size: offset)
     }
 }

@@ -52,7 +52,8 @@ public struct WebSocketHandshakeError: Error, Sendable, Hashable, CustomStringCo
         case .unsupportedVersion: HTTPStatus(426)
         case .subprotocolNotRequested: HTTPStatus(500)
         case .unexpectedStatus, .upgradeNotConfirmed, .invalidAccept, .unexpectedExtension,
-             .unexpectedSubprotocol, .malformedResponse, .responseTooLarge: HTTPStatus(502)
+            .unexpectedSubprotocol, .malformedResponse, .responseTooLarge:
+            HTTPStatus(502)
         default: .badRequest
         }
     }

@@ -28,12 +28,14 @@ public struct WebSocketOptions: Sendable, Hashable {
     public static let defaultMaxEmptyFragmentsPerMessage = 16
 
     /// Creates options.
-    public init(maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
-                deflate: WebSocketDeflateParameters? = nil,
-                compressionLevel: Int32 = 6, compressionMemoryLevel: Int32 = 8,
-                compressionThreshold: Int = 0,
-                maxFragmentsPerMessage: Int = WebSocketOptions.defaultMaxFragmentsPerMessage,
-                maxEmptyFragmentsPerMessage: Int = WebSocketOptions.defaultMaxEmptyFragmentsPerMessage) {
+    public init(
+        maxMessageSize: Int = WebSocketOptions.defaultMaxMessageSize,
+        deflate: WebSocketDeflateParameters? = nil,
+        compressionLevel: Int32 = 6, compressionMemoryLevel: Int32 = 8,
+        compressionThreshold: Int = 0,
+        maxFragmentsPerMessage: Int = WebSocketOptions.defaultMaxFragmentsPerMessage,
+        maxEmptyFragmentsPerMessage: Int = WebSocketOptions.defaultMaxEmptyFragmentsPerMessage
+    ) {
         self.maxMessageSize = max(0, maxMessageSize)
         self.deflate = deflate
         self.compressionLevel = compressionLevel

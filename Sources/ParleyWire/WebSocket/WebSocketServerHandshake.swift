@@ -64,8 +64,10 @@ public struct WebSocketServerHandshake: Sendable {
 
     /// Accepts the upgrade with `subprotocol` (which must be one the client requested)
     /// and, when `deflate` is given, the first permessage-deflate offer that it allows.
-    public func accept(subprotocol: String? = nil, deflate: WebSocketDeflateOptions? = nil,
-                       headers extra: HTTPHeaders = HTTPHeaders()) throws(WebSocketHandshakeError) -> Accepted {
+    public func accept(
+        subprotocol: String? = nil, deflate: WebSocketDeflateOptions? = nil,
+        headers extra: HTTPHeaders = HTTPHeaders()
+    ) throws(WebSocketHandshakeError) -> Accepted {
         if let subprotocol, !requestedSubprotocols.contains(subprotocol) {
             throw .init(.subprotocolNotRequested, "subprotocol \(subprotocol) was not requested")
         }
@@ -74,8 +76,10 @@ public struct WebSocketServerHandshake: Sendable {
 
     /// Accepts the upgrade choosing the first of `supportedSubprotocols` (server preference)
     /// that the client requested; none matching means no subprotocol.
-    public func accept(supportedSubprotocols: [String], deflate: WebSocketDeflateOptions? = nil,
-                       headers: HTTPHeaders = HTTPHeaders()) -> Accepted {
+    public func accept(
+        supportedSubprotocols: [String], deflate: WebSocketDeflateOptions? = nil,
+        headers: HTTPHeaders = HTTPHeaders()
+    ) -> Accepted {
         let chosen = supportedSubprotocols.first { requestedSubprotocols.contains($0) }
         return makeAccepted(subprotocol: chosen, deflate: deflate, headers: headers)
     }
@@ -92,7 +96,8 @@ public struct WebSocketServerHandshake: Sendable {
             headers.add("Sec-WebSocket-Extensions", agreed.response.headerValue)
         }
         for field in extra { headers.add(field.name, field.value) }
-        return Accepted(response: HTTPResponseHead(status: .switchingProtocols, headers: headers),
-                        subprotocol: subprotocol, deflate: parameters)
+        return Accepted(
+            response: HTTPResponseHead(status: .switchingProtocols, headers: headers),
+            subprotocol: subprotocol, deflate: parameters)
     }
 }

@@ -39,7 +39,8 @@ public struct WebSocketUTF8Validator: Sendable, Equatable {
                 index += 1
                 // ASCII runs are the common case: skip them a word at a time.
                 while index + 8 <= count,
-                      base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
                     index += 8
                 }
                 continue
@@ -53,22 +54,24 @@ public struct WebSocketUTF8Validator: Sendable, Equatable {
             }
             if lead >= 0xE0, lead <= 0xEF, remaining >= 3 {
                 let second = byte(index + 1)
-                let secondValid = switch lead {
-                case 0xE0: second >= 0xA0 && second <= 0xBF   // no overlong forms
-                case 0xED: second >= 0x80 && second <= 0x9F   // no UTF-16 surrogates
-                default: second & 0xC0 == 0x80
-                }
+                let secondValid =
+                    switch lead {
+                    case 0xE0: second >= 0xA0 && second <= 0xBF  // no overlong forms
+                    case 0xED: second >= 0x80 && second <= 0x9F  // no UTF-16 surrogates
+                    default: second & 0xC0 == 0x80
+                    }
                 guard secondValid, isContinuation(index + 2) else { return false }
                 index += 3
                 continue
             }
             if lead >= 0xF0, lead <= 0xF4, remaining >= 4 {
                 let second = byte(index + 1)
-                let secondValid = switch lead {
-                case 0xF0: second >= 0x90 && second <= 0xBF   // no overlong forms
-                case 0xF4: second >= 0x80 && second <= 0x8F   // nothing above U+10FFFF
-                default: second & 0xC0 == 0x80
-                }
+                let secondValid =
+                    switch lead {
+                    case 0xF0: second >= 0x90 && second <= 0xBF  // no overlong forms
+                    case 0xF4: second >= 0x80 && second <= 0x8F  // nothing above U+10FFFF
+                    default: second & 0xC0 == 0x80
+                    }
                 guard secondValid, isContinuation(index + 2), isContinuation(index + 3) else { return false }
                 index += 4
                 continue
@@ -85,12 +88,12 @@ public struct WebSocketUTF8Validator: Sendable, Equatable {
     mutating func startSequence(_ byte: UInt8) -> Bool {
         switch byte {
         case 0xC2...0xDF: pending = 1
-        case 0xE0: pending = 2; low = 0xA0                 // no overlong 3-byte forms
+        case 0xE0: pending = 2; low = 0xA0  // no overlong 3-byte forms
         case 0xE1...0xEC, 0xEE...0xEF: pending = 2
-        case 0xED: pending = 2; high = 0x9F                // no UTF-16 surrogates
-        case 0xF0: pending = 3; low = 0x90                 // no overlong 4-byte forms
+        case 0xED: pending = 2; high = 0x9F  // no UTF-16 surrogates
+        case 0xF0: pending = 3; low = 0x90  // no overlong 4-byte forms
         case 0xF1...0xF3: pending = 3
-        case 0xF4: pending = 3; high = 0x8F                // nothing above U+10FFFF
+        case 0xF4: pending = 3; high = 0x8F  // nothing above U+10FFFF
         default: return false
         }
         return true

@@ -9,7 +9,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Creates an empty header list.
     public init() { fields = [] }
 
-
     /// Creates a header list from name/value pairs, keeping their order.
     public init(_ pairs: [(String, String)]) { fields = pairs.map { (name: $0.0, value: $0.1) } }
 

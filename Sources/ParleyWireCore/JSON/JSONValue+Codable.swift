@@ -48,8 +48,11 @@ extension JSONValue: Codable {
             } else if let double = Double(text) {
                 try single.encode(double)
             } else {
-                throw EncodingError.invalidValue(text, EncodingError.Context(codingPath: encoder.codingPath,
-                                                                             debugDescription: "not a JSON number: \(text)"))
+                throw EncodingError.invalidValue(
+                    text,
+                    EncodingError.Context(
+                        codingPath: encoder.codingPath,
+                        debugDescription: "not a JSON number: \(text)"))
             }
         case .string(let value):
             var single = encoder.singleValueContainer()

@@ -34,7 +34,7 @@ public enum PusherFrame {
         let presence: JSONValue = .object([
             "ids": .array(members.map { .string($0.id) }),
             "hash": .object(hash),
-            "count": .int(members.count),
+            "count": .int(members.count)
         ])
         let inner: JSONValue = .object(["presence": presence])
         return message("pusher_internal:subscription_succeeded", channel: channel, data: .string(JSONWriter.string(inner)))

@@ -40,15 +40,17 @@ func option(_ name: String) -> String? {
 }
 
 guard let server = option("--server"), let token = option("--token"), let room = option("--room"),
-      let name = option("--doc") else {
+    let name = option("--doc")
+else {
     say("usage: ParleyDocPeer --server URL --token JWT --room ROOM --doc NAME [--app ID]")
     exit(2)
 }
 
 let client: ParleyClient
 do {
-    client = try ParleyClient(configuration: ParleyConfiguration(serverURL: server, appKey: "", appID: option("--app")),
-                              tokenProvider: StaticTokenProvider(token))
+    client = try ParleyClient(
+        configuration: ParleyConfiguration(serverURL: server, appKey: "", appID: option("--app")),
+        tokenProvider: StaticTokenProvider(token))
 } catch {
     say("ERROR \(error)")
     exit(1)

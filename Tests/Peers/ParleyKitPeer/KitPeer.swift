@@ -12,19 +12,23 @@ actor KitPeer {
         let network = NetworkSwitch()
         self.network = network
         // URLSession reads its CA file from the environment on Linux (FoundationNetworking).
-        let http: any HTTPTransport = options.httpTransport == "urlsession" ? URLSessionHTTPTransport()
+        let http: any HTTPTransport =
+            options.httpTransport == "urlsession"
+            ? URLSessionHTTPTransport()
             : SocketHTTPTransport(caFile: options.caFile)
-        client = try ParleyClient(configuration: options.configuration, tokenProvider: StaticTokenProvider(options.token),
-                                  http: SwitchedHTTPTransport(network: network, inner: http),
-                                  realtime: SwitchedRealtimeTransport(network: network, inner: WebSocketRealtimeTransport(caFile: options.caFile)))
+        client = try ParleyClient(
+            configuration: options.configuration, tokenProvider: StaticTokenProvider(options.token),
+            http: SwitchedHTTPTransport(network: network, inner: http),
+            realtime: SwitchedRealtimeTransport(network: network, inner: WebSocketRealtimeTransport(caFile: options.caFile)))
     }
 
     /// Reports every connection state change.
     func reportStates() {
         let states = client.connectionStates()
-        watchers.append(Task {
-            for await state in states { PeerOutput.emit(["event": .string("state"), "state": .string(Self.name(state))]) }
-        })
+        watchers.append(
+            Task {
+                for await state in states { PeerOutput.emit(["event": .string("state"), "state": .string(Self.name(state))]) }
+            })
     }
 
     /// Runs one command line; answers with exactly one `done` or `error` report.
@@ -69,21 +73,24 @@ actor KitPeer {
     /// Reports a room's events: new messages and outbox changes.
     private func watch(_ roomID: String, after seq: Int64?) async throws(ParleyError) {
         let events = try await client.roomEvents(roomID, after: seq)
-        watchers.append(Task {
-            for await event in events {
-                switch event {
-                case .message(let message):
-                    var report = Self.json(message).objectValue ?? [:]
-                    report["event"] = .string("message")
-                    PeerOutput.emit(report)
-                case .outbox(let entries):
-                    PeerOutput.emit(["event": .string("outbox_changed"), "room": .string(roomID),
-                                     "client_ids": .array(entries.map { .string($0.clientID) })])
-                default:
-                    break
+        watchers.append(
+            Task {
+                for await event in events {
+                    switch event {
+                    case .message(let message):
+                        var report = Self.json(message).objectValue ?? [:]
+                        report["event"] = .string("message")
+                        PeerOutput.emit(report)
+                    case .outbox(let entries):
+                        PeerOutput.emit([
+                            "event": .string("outbox_changed"), "room": .string(roomID),
+                            "client_ids": .array(entries.map { .string($0.clientID) })
+                        ])
+                    default:
+                        break
+                    }
                 }
-            }
-        })
+            })
     }
 
     private func fullHistory(_ roomID: String) async throws(ParleyError) -> [ChatMessage] {
@@ -101,9 +108,11 @@ actor KitPeer {
     }
 
     private static func json(_ message: ChatMessage) -> JSONValue {
-        .object(["room": .string(message.roomID), "seq": .number(String(message.seq)), "id": .number(String(message.id)),
-                 "sender": .string(message.senderID), "client_id": message.clientID.map(JSONValue.string) ?? .null,
-                 "text": .string(message.text)])
+        .object([
+            "room": .string(message.roomID), "seq": .number(String(message.seq)), "id": .number(String(message.id)),
+            "sender": .string(message.senderID), "client_id": message.clientID.map(JSONValue.string) ?? .null,
+            "text": .string(message.text)
+        ])
     }
 
     private static func json(_ entry: PendingMessage) -> JSONValue {
@@ -112,8 +121,10 @@ actor KitPeer {
         case .pending: state = "pending"
         case .failed(let code, _): state = "failed:" + code
         }
-        return .object(["client_id": .string(entry.clientID), "room": .string(entry.roomID),
-                        "text": .string(entry.parts.compactMap(\.text).joined(separator: "\n")), "state": .string(state)])
+        return .object([
+            "client_id": .string(entry.clientID), "room": .string(entry.roomID),
+            "text": .string(entry.parts.compactMap(\.text).joined(separator: "\n")), "state": .string(state)
+        ])
     }
 
     private static func name(_ state: ConnectionState) -> String {

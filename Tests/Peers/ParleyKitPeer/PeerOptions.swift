@@ -34,9 +34,11 @@ struct PeerOptions {
 
     /// The client configuration: short backoff so a restarted server is found again quickly.
     var configuration: ParleyConfiguration {
-        ParleyConfiguration(serverURL: serverURL, appKey: appKey, storePath: storePath,
-                            reconnect: ReconnectPolicy(initialDelay: .milliseconds(initialDelayMilliseconds),
-                                                       maximumDelay: .milliseconds(maximumDelayMilliseconds)))
+        ParleyConfiguration(
+            serverURL: serverURL, appKey: appKey, storePath: storePath,
+            reconnect: ReconnectPolicy(
+                initialDelay: .milliseconds(initialDelayMilliseconds),
+                maximumDelay: .milliseconds(maximumDelayMilliseconds)))
     }
 
     private static func number(_ text: String, _ flag: String) -> Int {

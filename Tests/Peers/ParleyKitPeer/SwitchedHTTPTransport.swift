@@ -12,8 +12,9 @@ struct SwitchedHTTPTransport: HTTPTransport {
         if request.method == "GET", Self.isHistory(request.url), network.takeHistoryFailure() {
             var headers = HTTPHeaders()
             headers.add("Content-Type", "application/json")
-            return HTTPResponseMessage(status: 503, headers: headers,
-                                       body: Array(#"{"error":{"code":"unavailable","message":"injected history failure"}}"#.utf8))
+            return HTTPResponseMessage(
+                status: 503, headers: headers,
+                body: Array(#"{"error":{"code":"unavailable","message":"injected history failure"}}"#.utf8))
         }
         return try await inner.send(request, progress: progress)
     }

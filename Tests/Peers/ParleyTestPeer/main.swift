@@ -124,9 +124,10 @@ func serve(_ options: Options) -> Never {
             }
         }
     }
-    let server = HTTPServer(group: group,
-                            configuration: HTTPServerConfiguration(host: options.host, port: options.port),
-                            routes: routes)
+    let server = HTTPServer(
+        group: group,
+        configuration: HTTPServerConfiguration(host: options.host, port: options.port),
+        routes: routes)
     do {
         let address = try server.start()
         try ShutdownSignals.install(on: group.loops[0]) { _ in

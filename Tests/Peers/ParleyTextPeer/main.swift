@@ -91,8 +91,10 @@ struct TextPeer {
                     return ["ok": true, "reply": NSNull()]
                 }
             case "text":
-                return ["ok": true, "text": document.text, "len": document.count,
-                        "pending": document.hasPendingUpdates]
+                return [
+                    "ok": true, "text": document.text, "len": document.count,
+                    "pending": document.hasPendingUpdates
+                ]
             default:
                 return failure("unknown_op", "unknown op \(op)")
             }
@@ -121,8 +123,10 @@ struct TextPeer {
                 return ["ok": true, "sv": Hex.encode(replica.encodeStateVector())]
             case "replica_diff":
                 let vector = Hex.decode(request["sv"] as? String ?? "00") ?? []
-                return ["ok": true, "update": Hex.encode(try replica.encodeStateAsUpdate(since: vector)),
-                        "pending": replica.pendingUpdates.map(Hex.encode)]
+                return [
+                    "ok": true, "update": Hex.encode(try replica.encodeStateAsUpdate(since: vector)),
+                    "pending": replica.pendingUpdates.map(Hex.encode)
+                ]
             default:
                 return failure("unknown_op", "unknown op \(op)")
             }
@@ -136,8 +140,9 @@ struct TextPeer {
         if op == "awareness_encode" {
             let rows = request["entries"] as? [[Any]] ?? []
             let entries = rows.map { row in
-                AwarenessUpdate.Entry(clientID: (row[0] as? NSNumber)?.uint64Value ?? 0,
-                                      clock: (row[1] as? NSNumber)?.uint64Value ?? 0, state: row[2] as? String)
+                AwarenessUpdate.Entry(
+                    clientID: (row[0] as? NSNumber)?.uint64Value ?? 0,
+                    clock: (row[1] as? NSNumber)?.uint64Value ?? 0, state: row[2] as? String)
             }
             return ["ok": true, "message": Hex.encode(YSyncMessage.awareness(AwarenessUpdate(entries: entries)).encode())]
         }
@@ -205,7 +210,8 @@ while let line = readLine() {
     guard !line.isEmpty else { continue }
     let response: [String: Any]
     if let data = line.data(using: .utf8),
-       let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+        let request = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    {
         response = peer.handle(request)
     } else {
         response = ["ok": false, "error": ["code": "bad_json", "message": "request is not a JSON object"]]
