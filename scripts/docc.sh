@@ -22,10 +22,14 @@ if [ ! -e "$modules/ParleyKit.swiftmodule" ]; then
 fi
 rm -rf "$graphs" "$out"
 mkdir -p "$graphs"
-# C modules (the SQLite system library) are found through their module maps.
+# C modules are found through their module maps: the system libraries' own under Sources, and
+# those SwiftPM writes into the build for C targets (CSignalPipe, which ParleyNet imports).
 includes=()
-for map in $(find Sources -name module.modulemap); do includes+=(-I "$(dirname "$map")"); done
+for map in $(find Sources -name module.modulemap) $(find "$build/" -maxdepth 2 -name module.modulemap); do
+  includes+=(-I "$(dirname "$map")")
+done
 swift-symbolgraph-extract -module-name ParleyKit -I "$modules" "${includes[@]}" \
+  -experimental-allowed-reexported-modules=ParleyModel \
   -minimum-access-level public -skip-synthesized-members -output-dir "$graphs"
 log=.build/docc/convert.log
 docc convert Sources/ParleyKit/ParleyKit.docc --additional-symbol-graph-dir "$graphs" \

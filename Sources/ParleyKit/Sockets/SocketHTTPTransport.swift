@@ -3,7 +3,7 @@ import ParleyNet
 import ParleyWire
 
 /// An HTTP/1.1 client over TCP: `http://`, and `https://` over TLS (OpenSSL; the system's CA
-/// certificates unless given a CA file), on ParleyNet's ``HTTPClient``. Connections are kept
+/// certificates unless given a CA file), on ParleyNet's `HTTPClient`. Connections are kept
 /// alive and reused for later requests to the same server; a request on a reused connection
 /// that the server had meanwhile closed is sent again on a fresh one when its method is
 /// idempotent. Cancelling the task awaiting ``send(_:progress:)`` cancels the request: it
