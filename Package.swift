@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyWire", "ParleyModel", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"],
+            dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"],
             swiftSettings: strict,
             plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "ParleyKitTests",
             dependencies: [
-                "ParleyKit", "ParleyKitTesting", "ParleyUI", "ParleyServer", "ParleyNet", "ParleyWire", "ParleyText",
+                "ParleyKit", "ParleyKitTesting", "ParleyUI", "ParleyServer", "ParleyNet", "ParleyWire", "ParleyWireCore", "ParleyText",
                 "ParleyStore", "ParleyChannels"
             ], swiftSettings: strict),
         .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyKit", "ParleyKitTesting"], swiftSettings: strict),

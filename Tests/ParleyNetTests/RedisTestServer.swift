@@ -128,7 +128,7 @@ final class HostileRedisServer: @unchecked Sendable {
 
     init(_ mode: Mode) throws {
         let script = """
-            import socket, sys
+            socket, sys = __import__("socket"), __import__("sys")
             server = socket.socket()
             server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             server.bind(("127.0.0.1", 0))
