@@ -29,7 +29,7 @@ rows="$summary.runs"
 mkdir -p "$OUT_DIR"
 : >"$rows"
 
-newest() { ls -1d "$OUT_DIR"/"$1"-* 2>/dev/null | sort | tail -1; }
+newest() { ls -1d "$OUT_DIR"/"$1"-* 2>/dev/null | sort | tail -1 || true; }
 
 record() { # record LABEL METRIC VALUE
   [ -n "$3" ] && printf '%s %s %s\n' "$1" "$2" "$3" >>"$rows" || log "no $2 for $1"
