@@ -101,7 +101,7 @@ final class SQLiteConnection: SQLConnection {
     /// its usual length at a restart (`WALCheckpointer.defaultThreshold` frames of 4 KiB pages
     /// and their headers, plus what arrives while the background checkpoint catches up), so a
     /// log that starts over rewrites blocks the file has instead of allocating them again.
-    static let logSizeLimitBytes = 128 << 20
+    static let logSizeLimitBytes = 320 << 20
 
     deinit {
         checkpointer?.close()

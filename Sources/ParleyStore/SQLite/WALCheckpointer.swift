@@ -59,14 +59,18 @@ final class WALCheckpointer: @unchecked Sendable {
         case notRun
     }
 
-    /// Default thresholds: 16,384 frames (64 MiB with 4 KiB pages) wakes the background
-    /// checkpoint; 65,536 frames (256 MiB) makes the writer do it. Under a stream of sends a
+    /// Default thresholds: 65,536 frames (256 MiB with 4 KiB pages) wakes the background
+    /// checkpoint; 262,144 frames (1 GiB) makes the writer do it. Under a stream of sends a
     /// larger log copies each hot page (a room's counter, an index leaf) once per checkpoint
     /// instead of once per few commits, and checkpoints' database fsyncs come less often to
-    /// compete with the log's; in runs at 10,000 sends/s, 16,384 gave the lowest p99 of 1,000,
-    /// 4,096 and 16,384.
-    static let defaultThreshold = 16_384
-    static let defaultLimit = 65_536
+    /// compete with the log's. The threshold also sets how often the log starts over, and each
+    /// restart costs the sends queued at that moment about two more fsyncs (the database file's
+    /// and the new log's header, which SQLite's log design requires): at 16,384 frames a log
+    /// at 10,000 sends/s started over about once a second, so on a disk with 10 ms fsyncs some
+    /// 5% of sends met one and the p99 was a restart's; at 65,536 it is every ~4 s, with a
+    /// quarter of the background passes. (PostgreSQL's own default keeps up to 1 GB of log.)
+    static let defaultThreshold = 65_536
+    static let defaultLimit = 262_144
     /// The most frames the writer copies itself to let the log start over, after the first
     /// background pass (1 MiB of pages; doubled after each further pass).
     static let catchUpFrames = 256
