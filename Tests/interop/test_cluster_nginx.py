@@ -200,6 +200,10 @@ def test_a_node_killed_mid_traffic_loses_its_clients_to_the_others_and_nothing_e
             if r == KILL_AFTER:
                 doomed.kill()
                 killed_at = time.monotonic()
+                # New requests go to the survivors at once: nginx passes a refused connection
+                # to the next node (proxy_next_upstream) instead of answering 502.
+                survivor_ids = {cluster.health(node)["node"] for node in survivors}
+                assert node_ids_behind(nginx, 4) <= survivor_ids
             for peer, _ in kits:
                 sent[peer.name].append(peer.send(room, f"{peer.name}-{r}"))
             client_id = f"{poster}-{r}"
