@@ -81,8 +81,9 @@ def test_pusher_and_chat_round_trips_through_nginx_use_both_nodes(behind_nginx):
             client.close()
 
 
-@pytest.mark.xfail(strict=True, raises=TimeoutError, reason="channel grants are kept by the node that answered POST /v1/channels/auth "
-                   "(ChannelGrants): behind a balancer the socket's node refuses the subscription with 4009")
+@pytest.mark.xfail(strict=True, raises=TimeoutError,
+                   reason="channel grants are kept by the node that answered POST /v1/channels/auth (ChannelGrants): "
+                   "behind a balancer the socket's node refuses the subscription with 4009")
 def test_a_chat_channel_authorised_by_another_node_is_admitted(postgres):
     cluster = Cluster(postgres, count=2)
     try:
