@@ -146,8 +146,8 @@ class RawClient:
     """A Pusher client over a plain WebSocket, for what pysher cannot do (presence with
     server-side auth, sign-in, raw frames)."""
 
-    def __init__(self, url):
-        self.ws = ws_connect(url, open_timeout=10, max_size=None)
+    def __init__(self, url, ssl=None):
+        self.ws = ws_connect(url, open_timeout=10, max_size=None, ssl=ssl)
         self.backlog = []
         established = self.expect("pusher:connection_established")
         self.socket_id = json.loads(established["data"])["socket_id"]
