@@ -51,10 +51,10 @@ def tally(hooks, channel):
     return Counter((e["name"], e.get("user_id")) for e in hooks.events() if e["channel"] == channel)
 
 
-def settled(hooks, channel, expected, what):
+def settled(hooks, channel, expected, what, timeout=15):
     """Waits for `expected` webhooks, then a while longer (every node's batch window and leave
     delay several times over) to see no node sends one more."""
-    assert hooks.wait_for(lambda _: all(tally(hooks, channel)[k] >= n for k, n in expected.items()), timeout=15), \
+    assert hooks.wait_for(lambda _: all(tally(hooks, channel)[k] >= n for k, n in expected.items()), timeout=timeout), \
         f"{what}: {tally(hooks, channel)}"
     time.sleep(4 * LEAVE_DELAY_MS / 1000 + 1)
     counts = tally(hooks, channel)
@@ -108,7 +108,8 @@ def test_a_killed_nodes_channels_and_members_are_reported_gone_once(hooked, hook
     assert hooks.wait_for(lambda _: tally(hooks, "only-on-a")[("channel_occupied", None)] == 1)
     a.kill()
     # A share lives 15 s and is read every 5 s; the node that removes the dead one's claims fires.
-    settled(hooks, "only-on-a", {("channel_occupied", None): 1, ("channel_vacated", None): 1}, "a dead node's channel")
+    settled(hooks, "only-on-a", {("channel_occupied", None): 1, ("channel_vacated", None): 1}, "a dead node's channel",
+            timeout=35)
     counts = tally(hooks, "presence-doomed")
     assert counts[("member_removed", "victim")] == 1 and counts[("channel_vacated", None)] == 0, counts
     assert counts[("member_added", "victim")] == 1 and counts[("member_added", "watcher")] == 1, counts

@@ -106,9 +106,10 @@ public struct ChannelDirectory: Sendable {
                 if state.channels[name]?.members[member.userID] != nil {
                     state.channels[name]?.members[member.userID]?.connections += 1
                 } else {
-                    // Members through other nodes count too (as the bus last reported them).
+                    // Members through other nodes count too (as the bus last reported them); a
+                    // user already present through one is no new member.
                     let present = (state.channels[name]?.members.count ?? 0) + Self.remoteOnlyCount(state, channel: name)
-                    guard present < app.limits.maxPresenceMembers else {
+                    guard state.remote[name]?[member.userID] != nil || present < app.limits.maxPresenceMembers else {
                         return (
                             .refused(
                                 code: PusherErrorCode.overCapacity.rawValue,
