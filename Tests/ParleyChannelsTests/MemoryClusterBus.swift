@@ -79,7 +79,8 @@ final class MemoryClusterBus: @unchecked Sendable {
             completion(
                 claims.filter { claim in
                     if claim.joined {
-                        return bus.whereabouts[claim.subject, default: []].insert(node).inserted && bus.whereabouts[claim.subject]!.count == 1
+                        return bus.whereabouts[claim.subject, default: []].insert(node).inserted
+                            && bus.whereabouts[claim.subject]!.count == 1
                     }
                     guard bus.whereabouts[claim.subject]?.remove(node) != nil else { return false }
                     return bus.whereabouts[claim.subject]!.isEmpty
