@@ -65,7 +65,8 @@ finish() {
   [ -d "$PG_DIR" ] && "$REPO_DIR/scripts/postgres-test-instance.sh" stop "$PG_DIR" >/dev/null 2>&1 || true
   rm -rf "$PG_PARENT"
 }
-trap finish EXIT INT TERM
+trap finish EXIT
+trap 'exit 143' INT TERM # through the EXIT trap: everything started is stopped
 
 # PostgreSQL for every node (a cluster needs it; the single node uses it too, so the two differ
 # only in the bus).
