@@ -182,6 +182,11 @@ static struct {
     int src_count;
     int concurrency;
     int server_pid;
+    int sub_ports[8]; /* --sub-ports: subscribers spread over these (default: --port) */
+    int nsub_ports;
+    int extra_pids[8]; /* --extra-pids: more server processes (other nodes, Redis) counted as the server's CPU */
+    int nextra_pids;
+    int redis_pid; /* --redis-pid: its CPU is also reported on its own, per delivery */
     int search;
     double start_rate;
     double ramp;
@@ -241,6 +246,7 @@ static uint32_t *free_slots;
 static int nfree, nslots;
 static int ep, tfd = -1;
 static uint32_t next_src;
+static uint32_t next_port;
 static int inflight; /* connecting or handshaking */
 static int closing;  /* close frame sent, waiting for the peer */
 static int pub_slot = -1;
@@ -411,7 +417,8 @@ static void start_connect(void) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     uint32_t src = O.src_base + (next_src++ * (uint32_t)O.procs + (uint32_t)W) % (uint32_t)O.src_count;
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(src)};
-    struct sockaddr_in da = {.sin_family = AF_INET, .sin_port = htons((uint16_t)O.port)};
+    int port = O.nsub_ports > 0 ? O.sub_ports[next_port++ % (uint32_t)O.nsub_ports] : O.port;
+    struct sockaddr_in da = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     inet_pton(AF_INET, O.host, &da.sin_addr);
     if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
         (connect(fd, (struct sockaddr *)&da, sizeof da) < 0 && errno != EINPROGRESS)) {
@@ -1379,6 +1386,7 @@ struct tres {
     double pub_lag_ms;
     double server_wait_pct, loadgen_wait_pct; /* time runnable but waiting for a CPU, % of the trial */
     double others_cpu;                        /* CPU used by every other process, in cores */
+    double redis_cpu_s;                       /* --redis-pid's CPU during the trial */
     int sustained, contended;
 };
 
@@ -1387,14 +1395,21 @@ static uint64_t next_seq = 1;
 
 static struct tres run_trial(const char *kind, double rate, double secs);
 
+/* The server's CPU: --server-pid and every --extra-pids process (all nodes and Redis). */
+static uint64_t servers_cpu_ns(void) {
+    uint64_t total = proc_cpu_ns(O.server_pid);
+    for (int i = 0; i < O.nextra_pids; i++) total += proc_cpu_ns(O.extra_pids[i]);
+    return total;
+}
+
 /* Waits (at most --quiet-max seconds) until processes other than the server and this load
  * generator use less than 0.2 cores, sampled over one second. */
 static void wait_for_quiet(void) {
     uint64_t deadline = now_ns() + (uint64_t)(O.quiet_max * 1e9);
     for (;;) {
-        uint64_t h0 = host_busy_ns(), s0 = proc_cpu_ns(O.server_pid), l0 = loadgen_cpu_ns(), t0 = now_ns();
+        uint64_t h0 = host_busy_ns(), s0 = servers_cpu_ns(), l0 = loadgen_cpu_ns(), t0 = now_ns();
         sleep_ns(1000000000ull);
-        double others = ((double)(host_busy_ns() - h0) - (double)(proc_cpu_ns(O.server_pid) - s0) -
+        double others = ((double)(host_busy_ns() - h0) - (double)(servers_cpu_ns() - s0) -
                          (double)(loadgen_cpu_ns() - l0)) / (double)(now_ns() - t0);
         if (others < 0.2) return;
         if (now_ns() > deadline) {
@@ -1460,7 +1475,7 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
     double fanout = (double)expected / (double)nmsgs;
     if (command(CMD_TRIAL, ti, 10) < 0) abort_run("workers did not start trial %d", ti);
     while (now_ns() < t->start_ns) sleep_ns(1000000);
-    uint64_t srv0 = proc_cpu_ns(O.server_pid), lg0 = loadgen_cpu_ns(), w0 = now_ns();
+    uint64_t srv0 = servers_cpu_ns(), lg0 = loadgen_cpu_ns(), w0 = now_ns(), rd0 = proc_cpu_ns(O.redis_pid);
     uint64_t q0 = proc_runq_wait_ns(O.server_pid), h0 = host_busy_ns();
     struct lgsample ls0, ls1;
     lg_sample(&ls0);
@@ -1481,7 +1496,7 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
         if (now > deadline) break;
         if (now > end && now - last_change > 2000000000ull) break; /* nothing more is coming */
     }
-    uint64_t srv1 = proc_cpu_ns(O.server_pid), lg1 = loadgen_cpu_ns(), w1 = now_ns();
+    uint64_t srv1 = servers_cpu_ns(), lg1 = loadgen_cpu_ns(), w1 = now_ns(), rd1 = proc_cpu_ns(O.redis_pid);
     uint64_t q1 = proc_runq_wait_ns(O.server_pid), h1 = host_busy_ns();
     lg_sample(&ls1);
     if (command(CMD_COLLECT, ti, 10) < 0) abort_run("workers did not finish trial %d", ti);
@@ -1500,6 +1515,7 @@ static struct tres run_trial(const char *kind, double rate, double secs) {
     r.span_s = last > t->start_ns ? (double)(last - t->start_ns) / 1e9 : 0;
     r.deliv_per_s = r.span_s > 0 ? (double)delivered / r.span_s : 0;
     r.server_cpu_s = (double)(srv1 - srv0) / 1e9;
+    r.redis_cpu_s = (double)(rd1 - rd0) / 1e9;
     r.lg_cpu_s = (double)(lg1 - lg0) / 1e9;
     r.wall_s = (double)(w1 - w0) / 1e9;
     r.p50_ms = (double)hpercentile(h, delivered, 0.50) / 1e6;
@@ -1541,6 +1557,9 @@ static void print_result_fields(const char *prefix, const struct tres *r) {
            100.0 * r->lg_cpu_s / (r->wall_s > 0 ? r->wall_s : 1), prefix,
            100.0 * r->server_cpu_s / (r->wall_s > 0 ? r->wall_s : 1), prefix, r->server_wait_pct, prefix, r->loadgen_wait_pct, prefix, r->others_cpu,
            prefix, r->contended, prefix, r->sustained);
+    if (O.redis_pid > 0)
+        printf(" %s_redis_cpu_s=%.3f %s_redis_us_per_delivery=%.4f", prefix, r->redis_cpu_s, prefix,
+               r->delivered ? 1e6 * r->redis_cpu_s / (double)r->delivered : 0.0);
 }
 
 static void broadcast_run(void) {
@@ -1694,6 +1713,9 @@ static void usage(void) {
             "usage: loadgen [options]\n"
             "  --host ADDR --port N        server (default 127.0.0.1:9001)\n"
             "  --server-pid PID            server process: CPU time and RSS are read from /proc/PID\n"
+            "  --sub-ports P,Q             subscribers connect to these ports in turn (publishes go to --port)\n"
+            "  --extra-pids A,B            more processes counted in the server's CPU (other nodes, Redis)\n"
+            "  --redis-pid PID             also report this process's CPU alone, per delivery\n"
             "  --label NAME                name printed in the RESULT line\n"
             "  --mode broadcast|idle|pusher  (default broadcast)\n"
             "  --clients N                 WebSocket clients, publisher included (default 10000)\n"
@@ -1736,6 +1758,12 @@ int main(int argc, char **argv) {
         if (ARG("--host")) O.host = v;
         else if (ARG("--port")) O.port = atoi(v);
         else if (ARG("--server-pid")) O.server_pid = atoi(v);
+        else if (ARG("--sub-ports") || ARG("--extra-pids")) {
+            int ports = !strcmp(a, "--sub-ports"); /* ARG already consumed the value */
+            int *list = ports ? O.sub_ports : O.extra_pids;
+            int *n = ports ? &O.nsub_ports : &O.nextra_pids;
+            for (char *t = strtok(strdup(v), ","); t && *n < 8; t = strtok(NULL, ",")) list[(*n)++] = atoi(t);
+        } else if (ARG("--redis-pid")) O.redis_pid = atoi(v);
         else if (ARG("--label")) O.label = v;
         else if (ARG("--mode")) {
             if (!strcmp(v, "idle")) O.mode = MODE_IDLE;

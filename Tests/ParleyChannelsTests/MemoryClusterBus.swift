@@ -14,6 +14,9 @@ final class MemoryClusterBus: @unchecked Sendable {
     var broadcasts = 0
     /// While true, broadcasts are lost (Redis unreachable).
     var down = false
+    /// Which nodes are in each claim's subject (as Redis's `parley:where:*` sets).
+    var whereabouts: [[UInt8]: Set<String>] = [:]
+    var lapseHandlers: [String: @Sendable ([ClusterClaim]) -> Void] = [:]
 
     init(clock: TestClock) { self.clock = clock }
 
@@ -54,6 +57,10 @@ final class MemoryClusterBus: @unchecked Sendable {
         func loadShares(_ completion: @escaping @Sendable ([String: [UInt8]]?) -> Void) {
             guard !bus.down else { return completion(nil) }
             let now = bus.clock.now
+            for (lapsed, _) in bus.shares where bus.shares[lapsed]!.expires <= now {
+                bus.shares[lapsed] = nil
+                bus.lapseHandlers[node]?(release(lapsed))
+            }
             completion(bus.shares.filter { $0.value.expires > now }.mapValues(\.bytes))
         }
 
@@ -64,6 +71,32 @@ final class MemoryClusterBus: @unchecked Sendable {
 
         func loadCaches(_ completion: @escaping @Sendable ([[UInt8]]) -> Void) {
             completion(bus.down ? [] : bus.caches.keys.sorted().map { bus.caches[$0]! })
+        }
+
+        /// The claim script's rule: the first node in and the last node out change the cluster.
+        func claim(node: String, _ claims: [ClusterClaim], completion: @escaping @Sendable ([ClusterClaim]) -> Void) {
+            guard !bus.down else { return completion([]) }
+            completion(
+                claims.filter { claim in
+                    if claim.joined {
+                        return bus.whereabouts[claim.subject, default: []].insert(node).inserted
+                            && bus.whereabouts[claim.subject]!.count == 1
+                    }
+                    guard bus.whereabouts[claim.subject]?.remove(node) != nil else { return false }
+                    return bus.whereabouts[claim.subject]!.isEmpty
+                })
+        }
+
+        func setLapseHandler(_ handler: @escaping @Sendable ([ClusterClaim]) -> Void) { bus.lapseHandlers[node] = handler }
+
+        /// The release script's rule: a dead node leaves every subject; the emptied ones are reported.
+        func release(_ dead: String) -> [ClusterClaim] {
+            var emptied: [ClusterClaim] = []
+            for subject in bus.whereabouts.keys.sorted(by: { $0.lexicographicallyPrecedes($1) })
+            where bus.whereabouts[subject]!.remove(dead) != nil && bus.whereabouts[subject]!.isEmpty {
+                emptied += ClusterClaim(subject: subject, joined: false).map { [$0] } ?? []
+            }
+            return emptied
         }
 
         func stop() { bus.handlers[node] = nil }

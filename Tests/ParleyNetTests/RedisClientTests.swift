@@ -79,7 +79,17 @@ struct RedisClientTests {
         try await withClient(server.url(user: "default")) { (client: RedisClient) async throws in
             #expect(try await client.send(RESPCommand("PING")) == .simpleString("PONG"))
         }
-        try await withClient(server.url(password: "wrong")) { (client: RedisClient) async throws in
+        // The client logs in as soon as it is made. The PING is sent only after the refusal
+        // came back, while the client waits (5 s) to try again: the backoff path, every run.
+        try await withClient(server.url(password: "wrong"), configure: { $0.reconnectInitialDelay = 5000 }) {
+            (client: RedisClient) async throws in
+            await withCheckedContinuation { (refused: CheckedContinuation<Void, Never>) in
+                let once = Mutex(Optional(refused))
+                client.observeConnections { subscriber, _, error in
+                    guard !subscriber, error != nil else { return }
+                    once.withLock { $0.take() }?.resume()
+                }
+            }
             do throws(RedisError) {
                 _ = try await client.send(RESPCommand("PING"))
                 Issue.record("a wrong password was accepted")

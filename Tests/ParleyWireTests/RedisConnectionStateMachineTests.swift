@@ -80,6 +80,17 @@ import Testing
         #expect(m.lastError?.code == .authenticationFailed)
     }
 
+    @Test func aCommandSentDuringTheBackoffAfterARefusedLoginCarriesTheRefusal() throws {
+        var m = try machine("redis://:wrong@127.0.0.1/2")
+        _ = m.start(now: 0)
+        _ = m.connected(now: 0)
+        _ = m.receive(Array("-WRONGPASS invalid username-password pair\r\n".utf8), now: 1)
+        #expect(m.phase == .waitingToReconnect)
+        let actions = m.send(RESPCommand("GET", "k"), id: 1, now: 2)
+        #expect(errorCode(actions, id: 1) == .authenticationFailed)
+        for case .fail(_, let error) in actions { #expect(error.message.contains("WRONGPASS")) }
+    }
+
     @Test func aRefusedSelectIsItsOwnError() throws {
         var m = try machine("redis://127.0.0.1/99")
         _ = m.start(now: 0)

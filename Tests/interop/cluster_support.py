@@ -104,9 +104,11 @@ class PostgresInstance:
 
 
 class Cluster:
-    """`count` nodes (ChatServer, apps APP_A and APP_B) over one PostgreSQL and one Redis."""
+    """`count` nodes (ChatServer, apps APP_A and APP_B) over one PostgreSQL and one Redis;
+    `config` (optional) replaces each node's apps.json (webhooks, limits)."""
 
-    def __init__(self, postgres, count=3):
+    def __init__(self, postgres, count=3, config=None):
+        self.config = config
         self.redis = RedisServer().start()
         self.database = postgres.fresh_database()
         self.nodes = []
@@ -120,6 +122,8 @@ class Cluster:
         node = ChatServer(database=self.database,
                           extra_args=["--redis", self.redis.url, "--node-id", f"node-{len(self.nodes)}-{uuid.uuid4().hex[:6]}",
                                       "--metrics-token", METRICS_TOKEN])
+        if self.config is not None:
+            (node.work / "apps.json").write_text(json.dumps(self.config))
         self.nodes.append(node.start())
         return node
 

@@ -63,6 +63,9 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     /// once so the other nodes' first sweep finds this node.
     public func start() {
         local.setShareObserver(self)
+        local.setClusterDecidesWebhooks(true)
+        transport.setLapseHandler { [weak self] claims in self?.fire(claims) }
+        transport.releaseEarlierClaims(node: nodeID)
         transport.start { [weak self] payload in self?.receive(payload) }
         transport.loadCaches { [weak self] values in self?.rememberCaches(values) }
         tick()
@@ -76,7 +79,11 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
 
     // MARK: ChannelHub
 
-    public func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool { local.connect(app: app, subscriber: subscriber) }
+    /// The app's connection limit counts the other nodes' connections as last shared (see `tick`).
+    public func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool {
+        let elsewhere = app.limits.maxConnections == nil ? 0 : state.withLock { $0.replica.remoteConnections(app.id) }
+        return local.connect(app: app, subscriber: subscriber, elsewhere: elsewhere)
+    }
 
     public func disconnect(app: AppConfig, subscriber: any ChannelSubscriber) { local.disconnect(app: app, subscriber: subscriber) }
 
@@ -172,10 +179,35 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     public func localChannelChanged(app: String, channel: String, subscriptions: Int, members: [String: JSONValue]?) {
         // Under the local hub's lock: deltas leave in the order the directory made them.
         state.withLock { s in
+            let wasOccupied = s.share.counts[ClusterChannelKey(app: app, channel: channel)] != nil
             guard let update = s.share.channelChanged(app: app, channel: channel, subscriptions: subscriptions, members: members) else {
                 return
             }
             send(.share(update))
+            let claims = Self.claims(of: update, app: app, channel: channel, wasOccupied: wasOccupied, isOccupied: subscriptions > 0)
+            // Still under the lock: claims reach the store in the order the directory made them.
+            if !claims.isEmpty { transport.claim(node: nodeID, claims) { [weak self] fired in self?.fire(fired) } }
+        }
+    }
+
+    /// This node's arrivals and departures in a share delta: the channel's first or last
+    /// subscription here, a member's first or last connection here.
+    static func claims(of update: ClusterShareUpdate, app: String, channel: String, wasOccupied: Bool, isOccupied: Bool) -> [ClusterClaim] {
+        var claims: [ClusterClaim] = []
+        if !wasOccupied && isOccupied { claims.append(ClusterClaim(app: app, channel: channel, joined: true)) }
+        for case .member(_, _, let user, let info) in update.changes {
+            claims.append(ClusterClaim(app: app, channel: channel, user: user, joined: info != nil))
+        }
+        if wasOccupied && !isOccupied { claims.append(ClusterClaim(app: app, channel: channel, joined: false)) }
+        return claims
+    }
+
+    /// Queues the webhooks of the cluster's changes this node was the one to make.
+    private func fire(_ claims: [ClusterClaim]) {
+        guard let sink = local.webhooks else { return }
+        for claim in claims {
+            guard let app = apps.app(id: claim.app) else { continue }
+            sink.enqueue(app: app, event: claim.webhook)
         }
     }
 
@@ -183,7 +215,10 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     /// read every node's (dropping dead nodes' members, healing missed deltas).
     public func tick() {
         let now = clock()
+        let connections = local.connectionCounts()
         let (snapshot, sweep): ([UInt8]?, Bool) = state.withLock { s in
+            // Connection counts travel once a second, not per connection: the limit's lag.
+            if let update = s.share.connectionsChanged(connections) { send(.share(update)) }
             var snapshot: [UInt8]?
             if s.lastStored == .min || now - s.lastStored >= timings.storeInterval {
                 s.lastStored = now
@@ -209,8 +244,21 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
             }
             live[node] = (envelope.boot, update)
         }
-        let changes = state.withLock { $0.replica.applyLive(live) }
+        let (changes, counts) = state.withLock { s in (s.replica.applyLive(live), s.replica.takeChangedTotals()) }
         applyMemberChanges(changes)
+        applyRemoteCounts(counts)
+    }
+
+    /// Hands the other nodes' new subscription totals to the local hub (cluster-wide
+    /// `subscription_count` for this node's subscribers).
+    private func applyRemoteCounts(_ counts: [ClusterChannelKey: Int]) {
+        guard !counts.isEmpty else { return }
+        var byApp: [String: [(channel: String, count: Int)]] = [:]
+        for (key, count) in counts { byApp[key.app, default: []].append((key.channel, count)) }
+        for (appID, list) in byApp {
+            guard let app = apps.app(id: appID) else { continue }
+            local.applyRemoteCounts(app: app, list)
+        }
     }
 
     // MARK: cache channels
@@ -268,8 +316,11 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
                     return HubEvent(channel: event.channel, event: event.event, data: data, frame: event.frame, excluding: event.excluding)
                 })
         case .share(let update):
-            let changes = state.withLock { $0.replica.apply(node: envelope.node, boot: envelope.boot, update) }
+            let (changes, counts) = state.withLock { s in
+                (s.replica.apply(node: envelope.node, boot: envelope.boot, update), s.replica.takeChangedTotals())
+            }
             applyMemberChanges(changes)
+            applyRemoteCounts(counts)
         case .terminate(let appID, let user):
             guard let app = apps.app(id: appID) else { return }
             local.terminateUser(app: app, userID: user)

@@ -39,6 +39,11 @@ extension ClusterEnvelope {
                     out.string(app)
                     out.string(channel)
                     out.u64(UInt64(max(0, count)))
+                case .connections(let app, let count):
+                    out.byte(2)
+                    out.string(app)
+                    out.string("")
+                    out.u64(UInt64(max(0, count)))
                 case .member(let app, let channel, let user, let info):
                     out.byte(1)
                     out.string(app)
@@ -85,9 +90,9 @@ extension ClusterEnvelope {
             var changes: [ClusterShareChange] = []
             for _ in 0..<count {
                 guard let tag = r.byte(), let app = r.string(), let channel = r.string() else { return nil }
-                if tag == 0 {
+                if tag == 0 || tag == 2 {
                     guard let number = r.u64(), number <= UInt64(Int.max) else { return nil }
-                    changes.append(.count(app: app, channel: channel, Int(number)))
+                    changes.append(tag == 0 ? .count(app: app, channel: channel, Int(number)) : .connections(app: app, Int(number)))
                 } else {
                     guard tag == 1, let user = r.string(), let info = r.optional() else { return nil }
                     changes.append(.member(app: app, channel: channel, user: user, info: info))

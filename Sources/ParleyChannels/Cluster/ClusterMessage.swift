@@ -63,6 +63,8 @@ public enum ClusterShareChange: Sendable, Equatable {
     /// A presence member with a connection on the node (`info` as JSON text), or nil when
     /// the user's last connection there left.
     case member(app: String, channel: String, user: String, info: [UInt8]?)
+    /// The node's open connections of an app (for the cluster-wide connection limit).
+    case connections(app: String, Int)
 }
 
 /// A message with its sender: the node id and the sender's start (a random number, so the

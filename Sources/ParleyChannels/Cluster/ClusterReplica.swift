@@ -18,11 +18,16 @@ struct ClusterReplica: Sendable {
         var gap = false
         var counts: [ClusterChannelKey: Int] = [:]
         var members: [ClusterChannelKey: [String: [UInt8]]] = [:]
+        var connections: [String: Int] = [:]
     }
 
     private(set) var nodes: [String: Node] = [:]
     /// Subscriptions per channel summed over the other nodes.
     private(set) var totals: [ClusterChannelKey: Int] = [:]
+    /// Connections per app summed over the other nodes.
+    private(set) var connectionTotals: [String: Int] = [:]
+    /// The channels whose totals changed since `takeChangedTotals`, with their new totals.
+    private var changedTotals: [ClusterChannelKey: Int] = [:]
 
     /// Applies a delta or snapshot a node sent on the bus.
     mutating func apply(node id: String, boot: UInt64, _ update: ClusterShareUpdate) -> [MemberChange] {
@@ -44,6 +49,9 @@ struct ClusterReplica: Sendable {
                 let key = ClusterChannelKey(app: app, channel: channel)
                 adjustTotal(key, by: count - (node.counts[key] ?? 0))
                 node.counts[key] = count > 0 ? count : nil
+            case .connections(let app, let count):
+                adjustConnections(app, by: count - (node.connections[app] ?? 0))
+                node.connections[app] = count > 0 ? count : nil
             case .member(let app, let channel, let user, let info):
                 let key = ClusterChannelKey(app: app, channel: channel)
                 guard node.members[key]?[user] != info else { continue }
@@ -73,10 +81,20 @@ struct ClusterReplica: Sendable {
     /// The other nodes' subscriptions to a channel.
     func remoteSubscriptions(_ key: ClusterChannelKey) -> Int { totals[key] ?? 0 }
 
+    /// The other nodes' connections of an app.
+    func remoteConnections(_ app: String) -> Int { connectionTotals[app] ?? 0 }
+
+    /// The channels whose totals changed since the last call, with their new totals (0: none).
+    mutating func takeChangedTotals() -> [ClusterChannelKey: Int] {
+        defer { changedTotals = [:] }
+        return changedTotals
+    }
+
     /// Replaces a node's state (nil: forgets the node) and returns the member differences.
     private mutating func replace(_ id: String, with snapshot: (boot: UInt64, update: ClusterShareUpdate)?) -> [MemberChange] {
         let old = nodes.removeValue(forKey: id)
         for (key, count) in old?.counts ?? [:] { adjustTotal(key, by: -count) }
+        for (app, count) in old?.connections ?? [:] { adjustConnections(app, by: -count) }
         var fresh: Node?
         if let snapshot {
             var node = Node(boot: snapshot.boot, seq: snapshot.update.seq)
@@ -86,10 +104,13 @@ struct ClusterReplica: Sendable {
                     node.counts[ClusterChannelKey(app: app, channel: channel)] = count
                 case .member(let app, let channel, let user, let info?):
                     node.members[ClusterChannelKey(app: app, channel: channel), default: [:]][user] = info
+                case .connections(let app, let count) where count > 0:
+                    node.connections[app] = count
                 default: break
                 }
             }
             for (key, count) in node.counts { adjustTotal(key, by: count) }
+            for (app, count) in node.connections { adjustConnections(app, by: count) }
             nodes[id] = node
             fresh = node
         }
@@ -112,6 +133,13 @@ struct ClusterReplica: Sendable {
         guard delta != 0 else { return }
         let total = (totals[key] ?? 0) + delta
         totals[key] = total > 0 ? total : nil
+        changedTotals[key] = max(0, total)
+    }
+
+    private mutating func adjustConnections(_ app: String, by delta: Int) {
+        guard delta != 0 else { return }
+        let total = (connectionTotals[app] ?? 0) + delta
+        connectionTotals[app] = total > 0 ? total : nil
     }
 
     private static func order(_ a: ClusterChannelKey, _ b: ClusterChannelKey) -> Bool {

@@ -6,6 +6,8 @@ import ParleyWire
 struct ClusterShare: Sendable {
     private(set) var counts: [ClusterChannelKey: Int] = [:]
     private(set) var members: [ClusterChannelKey: [String: [UInt8]]] = [:]
+    /// Open connections per app, as last shared.
+    private(set) var connections: [String: Int] = [:]
     /// The number of the last change.
     private(set) var seq: UInt64 = 0
 
@@ -36,10 +38,24 @@ struct ClusterShare: Sendable {
         return ClusterShareUpdate(seq: seq, full: false, changes: changes)
     }
 
+    /// Records the connection counts per app (sampled once a second) and returns the delta
+    /// (nil: unchanged since the last one).
+    mutating func connectionsChanged(_ now: [String: Int]) -> ClusterShareUpdate? {
+        var changes: [ClusterShareChange] = []
+        for app in Set(now.keys).union(connections.keys).sorted() where (now[app] ?? 0) != (connections[app] ?? 0) {
+            changes.append(.connections(app: app, now[app] ?? 0))
+        }
+        guard !changes.isEmpty else { return nil }
+        connections = now.filter { $0.value > 0 }
+        seq += 1
+        return ClusterShareUpdate(seq: seq, full: false, changes: changes)
+    }
+
     /// The whole share as one update numbered with the last change.
     func snapshot() -> ClusterShareUpdate {
         var changes: [ClusterShareChange] = []
         for (key, count) in counts { changes.append(.count(app: key.app, channel: key.channel, count)) }
+        for (app, count) in connections { changes.append(.connections(app: app, count)) }
         for (key, users) in members {
             for (user, info) in users { changes.append(.member(app: key.app, channel: key.channel, user: user, info: info)) }
         }

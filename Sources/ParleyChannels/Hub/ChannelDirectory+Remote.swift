@@ -28,6 +28,25 @@ extension ChannelDirectory {
         return [.broadcast(app: app, channel: channel, frame: frame, excluding: nil)]
     }
 
+    /// Records the other nodes' subscriptions to a channel; when the total changed and the
+    /// channel has subscribers here, they get the cluster's `subscription_count` (the webhook
+    /// is the changing node's to send).
+    public mutating func applyRemoteCount(app: AppConfig, channel: String, count: Int, now: Int64) -> [DirectoryEffect] {
+        guard (apps[app.id]?.remoteCounts[channel] ?? 0) != count else { return [] }
+        apps[app.id, default: App()].remoteCounts[channel] = count > 0 ? count : nil
+        guard apps[app.id]?.channels[channel] != nil, let kind = PusherChannel(channel)?.kind else { return [] }
+        return Self.countChanged(
+            app: app, name: channel, channel: &apps[app.id, default: App()].channels[channel, default: Channel()], kind: kind,
+            elsewhere: max(0, count), here: false, now: now)
+    }
+
+    /// Presence members known only through other nodes.
+    static func remoteOnlyCount(_ state: App, channel: String) -> Int {
+        guard let remote = state.remote[channel] else { return 0 }
+        let local = state.channels[channel]?.members ?? [:]
+        return remote.keys.reduce(0) { $0 + (local[$1] == nil ? 1 : 0) }
+    }
+
     /// A channel's subscriptions on this node and its presence members connected here (nil
     /// for other channels): this node's share of the cluster's state.
     public func localShare(app: String, channel name: String) -> (subscriptions: Int, members: [String: JSONValue]?) {

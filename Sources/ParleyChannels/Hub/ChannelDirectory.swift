@@ -32,6 +32,8 @@ public struct ChannelDirectory: Sendable {
         var memberOrder: [String] = []
         var lastCountSentAt: Int64 = .min
         var countDirty = false
+        /// A throttled count is owed for a change of this node's own (which fires the webhook).
+        var countDirtyHere = false
     }
 
     struct App {
@@ -46,6 +48,8 @@ public struct ChannelDirectory: Sendable {
         var watchlists: [String: [String]] = [:]
         /// Presence members connected to other nodes: channel → user → node → user info.
         var remote: [String: [String: [String: JSONValue]]] = [:]
+        /// Subscriptions on other nodes per channel (the cluster's `subscription_count`).
+        var remoteCounts: [String: Int] = [:]
     }
 
     var apps: [String: App] = [:]
@@ -55,10 +59,11 @@ public struct ChannelDirectory: Sendable {
 
     // MARK: connections
 
-    /// Counts a new connection; false when the app is at its connection limit.
-    public mutating func connect(app: AppConfig) -> Bool {
+    /// Counts a new connection; false when the app is at its connection limit, counting
+    /// `elsewhere` connections open on other nodes.
+    public mutating func connect(app: AppConfig, elsewhere: Int = 0) -> Bool {
         let current = apps[app.id]?.connections ?? 0
-        if let limit = app.limits.maxConnections, current >= limit { return false }
+        if let limit = app.limits.maxConnections, current + elsewhere >= limit { return false }
         apps[app.id, default: App()].connections = current + 1
         return true
     }
@@ -101,7 +106,10 @@ public struct ChannelDirectory: Sendable {
                 if state.channels[name]?.members[member.userID] != nil {
                     state.channels[name]?.members[member.userID]?.connections += 1
                 } else {
-                    guard (state.channels[name]?.members.count ?? 0) < app.limits.maxPresenceMembers else {
+                    // Members through other nodes count too (as the bus last reported them); a
+                    // user already present through one is no new member.
+                    let present = (state.channels[name]?.members.count ?? 0) + Self.remoteOnlyCount(state, channel: name)
+                    guard state.remote[name]?[member.userID] != nil || present < app.limits.maxPresenceMembers else {
                         return (
                             .refused(
                                 code: PusherErrorCode.overCapacity.rawValue,
@@ -142,8 +150,10 @@ public struct ChannelDirectory: Sendable {
             }
         }
         if isNewSocket {
+            let elsewhere = state.remoteCounts[name] ?? 0
             effects += countChanged(
-                app: app, name: name, channel: &state.channels[name, default: Channel()], kind: request.channel.kind, now: now)
+                app: app, name: name, channel: &state.channels[name, default: Channel()], kind: request.channel.kind,
+                elsewhere: elsewhere, here: true, now: now)
         }
         return (.succeeded(members: members, cache: cache), effects)
     }
@@ -173,31 +183,39 @@ public struct ChannelDirectory: Sendable {
             return effects
         }
         let kind = PusherChannel(name)?.kind ?? .public
+        let elsewhere = apps[app.id]?.remoteCounts[name] ?? 0
         effects += Self.countChanged(
-            app: app, name: name, channel: &apps[app.id, default: App()].channels[name, default: Channel()], kind: kind, now: now)
+            app: app, name: name, channel: &apps[app.id, default: App()].channels[name, default: Channel()], kind: kind,
+            elsewhere: elsewhere, here: true, now: now)
         return effects
     }
 
-    /// subscription_count after a change, throttled above 100 subscribers.
-    private static func countChanged(
-        app: AppConfig, name: String, channel: inout Channel, kind: PusherChannel.Kind, now: Int64
+    /// subscription_count after a change here (`here`: this node's webhook to send) or on
+    /// other nodes, which have `elsewhere` subscriptions; throttled above 100 subscribers.
+    static func countChanged(
+        app: AppConfig, name: String, channel: inout Channel, kind: PusherChannel.Kind, elsewhere: Int, here: Bool, now: Int64
     ) -> [DirectoryEffect] {
         guard app.subscriptionCount, kind != .presence else { return [] }
-        let count = channel.sockets.count
+        let count = channel.sockets.count + elsewhere
         if count > countThrottleThreshold, now - channel.lastCountSentAt < countThrottleInterval {
             channel.countDirty = true
+            channel.countDirtyHere = channel.countDirtyHere || here
             return []
         }
         channel.lastCountSentAt = now
         channel.countDirty = false
-        return countEffects(app: app.id, name: name, count: count)
+        channel.countDirtyHere = false
+        return countEffects(app: app.id, name: name, count: count, webhook: here)
     }
 
-    private static func countEffects(app: String, name: String, count: Int) -> [DirectoryEffect] {
-        [
-            .broadcast(app: app, channel: name, frame: PusherFrame.subscriptionCount(channel: name, count: count), excluding: nil),
-            .webhook(app: app, WebhookEvent(.subscriptionCount, channel: name, subscriptionCount: count))
+    /// The event to this node's subscribers and, for a change made here, the webhook: a change
+    /// on another node is that node's to report, so the webhook fires once for the cluster.
+    static func countEffects(app: String, name: String, count: Int, webhook: Bool = true) -> [DirectoryEffect] {
+        var effects: [DirectoryEffect] = [
+            .broadcast(app: app, channel: name, frame: PusherFrame.subscriptionCount(channel: name, count: count), excluding: nil)
         ]
+        if webhook { effects.append(.webhook(app: app, WebhookEvent(.subscriptionCount, channel: name, subscriptionCount: count))) }
+        return effects
     }
 
     /// Sends throttled subscription counts whose interval has passed.
@@ -206,8 +224,10 @@ public struct ChannelDirectory: Sendable {
         for (appID, state) in apps {
             for (name, channel) in state.channels where channel.countDirty && now - channel.lastCountSentAt >= Self.countThrottleInterval {
                 apps[appID]?.channels[name]?.countDirty = false
+                apps[appID]?.channels[name]?.countDirtyHere = false
                 apps[appID]?.channels[name]?.lastCountSentAt = now
-                effects += Self.countEffects(app: appID, name: name, count: channel.sockets.count)
+                let count = channel.sockets.count + (state.remoteCounts[name] ?? 0)
+                effects += Self.countEffects(app: appID, name: name, count: count, webhook: channel.countDirtyHere)
             }
             for (name, cached) in state.cache where now - cached.storedAt >= Self.cacheLifetime {
                 apps[appID]?.cache[name] = nil

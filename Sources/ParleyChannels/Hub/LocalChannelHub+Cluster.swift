@@ -8,6 +8,28 @@ extension LocalChannelHub {
         shareObserver.withLock { $0 = observer }
     }
 
+    /// Leaves occupancy and member webhooks (`channel_occupied`, `channel_vacated`,
+    /// `member_added`, `member_removed`) to the cluster hub, which fires each once for the cluster.
+    public func setClusterDecidesWebhooks(_ decides: Bool) {
+        clusterDecidesWebhooks.store(decides, ordering: .relaxed)
+    }
+
+    /// Open connections per app on this node.
+    public func connectionCounts() -> [String: Int] {
+        state.withLock { s in s.directory.apps.compactMapValues { $0.connections > 0 ? $0.connections : nil } }
+    }
+
+    /// Applies the other nodes' subscription totals: `subscription_count` tells this node's
+    /// subscribers the cluster's count (see `ChannelDirectory.applyRemoteCount`).
+    public func applyRemoteCounts(app: AppConfig, _ counts: [(channel: String, count: Int)]) {
+        let now = clock()
+        state.withLock { s in
+            for (channel, count) in counts {
+                perform(s.directory.applyRemoteCount(app: app, channel: channel, count: count, now: now), handles: s.handles, app: app)
+            }
+        }
+    }
+
     /// Applies presence changes on other nodes: each may send member_added or member_removed
     /// to this node's subscribers of the channel (see `ChannelDirectory.applyRemoteMember`).
     public func applyRemoteMembers(app: AppConfig, _ changes: [(channel: String, node: String, user: String, info: JSONValue?)]) {

@@ -24,6 +24,8 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     private let userObserver = Mutex<(any SignedInUserObserver)?>(nil)
     private let gate = Mutex<(any SubscriptionGate)?>(nil)
     let shareObserver = Mutex<(any ChannelShareObserver)?>(nil)
+    /// With a cluster, occupancy and member webhooks are the cluster's to decide (`ClusterClaim`).
+    let clusterDecidesWebhooks = Atomic<Bool>(false)
     let clock: @Sendable () -> Int64
     /// Where webhook events go (nil: none).
     public let webhooks: (any WebhookSink)?
@@ -44,8 +46,13 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     }
 
     public func connect(app: AppConfig, subscriber: any ChannelSubscriber) -> Bool {
+        connect(app: app, subscriber: subscriber, elsewhere: 0)
+    }
+
+    /// Admits a connection while `elsewhere` more of the app's are open on other nodes.
+    public func connect(app: AppConfig, subscriber: any ChannelSubscriber, elsewhere: Int) -> Bool {
         state.withLock { s in
-            guard s.directory.connect(app: app) else { return false }
+            guard s.directory.connect(app: app, elsewhere: elsewhere) else { return false }
             s.handles[subscriber.socketID] = subscriber
             s.socketApps[subscriber.socketID] = app.id
             return true
@@ -288,6 +295,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
                     Self.countDelivered(target.deliver(frame) ? 1 : 0, of: frame, in: metrics)
                 }
             case .webhook(_, let event):
+                if ClusterClaim.decides(event.kind), clusterDecidesWebhooks.load(ordering: .relaxed) { continue }
                 webhooks?.enqueue(app: app, event: event)
             }
         }

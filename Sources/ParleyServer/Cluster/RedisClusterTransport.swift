@@ -12,6 +12,12 @@ import Synchronization
 /// - `parley:cache:{app}:{channel}` (string, `PX` 30 min): a cache channel's last event, which
 ///   a node starting later reads.
 ///
+/// - `parley:where:{subject}` (set): the ids of the nodes with a subscription to a channel
+///   (subject `app NUL channel`) or a connection of a presence member (`app NUL channel NUL
+///   user`); `parley:claims:{node}` (set): the subjects a node is in, for removing a dead
+///   node's. Both change only in Lua scripts (`ClusterClaimScripts`), so whether a node was
+///   the first in or the last out is decided atomically, once for the cluster.
+///
 /// Several clusters may share one Redis server on different databases (`redis://…/N`).
 final class RedisClusterTransport: ClusterTransport {
     static let busChannel = "parley:bus"
@@ -22,6 +28,7 @@ final class RedisClusterTransport: ClusterTransport {
     private let client: RedisClient
     private let statistics: ClusterStatistics
     private let logger: Logger
+    private let lapseHandler = Mutex<(@Sendable ([ClusterClaim]) -> Void)?>(nil)
 
     init(url: RedisURL, loop: EventLoop, statistics: ClusterStatistics, logger: Logger) {
         self.client = RedisClient(url: url, on: loop)
@@ -66,7 +73,7 @@ final class RedisClusterTransport: ClusterTransport {
 
     func loadShares(_ completion: @escaping @Sendable ([String: [UInt8]]?) -> Void) {
         let client = self.client
-        client.send(RESPCommand("SMEMBERS", Self.nodesKey)) { result in
+        client.send(RESPCommand("SMEMBERS", Self.nodesKey)) { [self] result in
             guard case .success(let reply) = result, let members = reply.elements else { return completion(nil) }
             let nodes = members.compactMap { $0.bytes.map { String(decoding: $0, as: UTF8.self) } }
             guard !nodes.isEmpty else { return completion([:]) }
@@ -79,11 +86,41 @@ final class RedisClusterTransport: ClusterTransport {
                 for (node, value) in zip(nodes, values) {
                     if let bytes = value.bytes { shares[node] = bytes } else { lapsed.append(node) }
                 }
-                if !lapsed.isEmpty {
-                    client.send(RESPCommand([Array("SREM".utf8), Array(Self.nodesKey.utf8)] + lapsed.map { Array($0.utf8) })) { _ in }
-                }
+                for node in lapsed { self.release(lapsed: node) }
                 completion(shares)
             }
+        }
+    }
+
+    func claim(node: String, _ claims: [ClusterClaim], completion: @escaping @Sendable ([ClusterClaim]) -> Void) {
+        guard !claims.isEmpty else { return }
+        client.send(ClusterClaimScripts.claim(node: node, claims)) { result in
+            guard case .success(let reply) = result, let fired = reply.elements else { return completion([]) }
+            completion(
+                fired.compactMap { value in
+                    guard case .integer(let index) = value, index >= 1, index <= claims.count else { return nil }
+                    return claims[Int(index) - 1]
+                })
+        }
+    }
+
+    func setLapseHandler(_ handler: @escaping @Sendable ([ClusterClaim]) -> Void) {
+        lapseHandler.withLock { $0 = handler }
+    }
+
+    /// Removes a lapsed node from `parley:nodes` and from every subject it was in; the
+    /// departures that emptied a subject are this node's to report (another node sweeping at
+    /// the same time finds them already gone).
+    private func release(lapsed node: String) { release(node: node, earlier: false) }
+
+    func releaseEarlierClaims(node: String) { release(node: node, earlier: true) }
+
+    private func release(node: String, earlier: Bool) {
+        let handler = lapseHandler.withLock { $0 }
+        client.send(ClusterClaimScripts.release(node: node, earlier: earlier)) { result in
+            guard case .success(let reply) = result, let left = reply.elements else { return }
+            let claims = left.compactMap { $0.bytes.flatMap { ClusterClaim(subject: $0, joined: false) } }
+            if !claims.isEmpty { handler?(claims) }
         }
     }
 

@@ -174,8 +174,7 @@ public struct RedisConnectionStateMachine: Sendable {
         case .closed:
             return [.fail(id, RedisError(.clientClosed, "the Redis client was closed"))]
         case .waitingToReconnect:
-            let cause = lastError.map { " (\($0))" } ?? ""
-            return [.fail(id, RedisError(.notConnected, "not connected to Redis; reconnecting\(cause)"))]
+            return [.fail(id, waitingRefusal())]
         case .idle, .connecting, .authenticating:
             guard held.count < configuration.maxHeldCommands else {
                 return [.fail(id, RedisError(.notConnected, "\(held.count) commands already wait for the connection"))]
@@ -186,6 +185,18 @@ public struct RedisConnectionStateMachine: Sendable {
             outstanding.append(Outstanding(expected: .command(id), sentAt: now))
             return [.write(command.encoded)]
         }
+    }
+
+    /// Why a command sent while waiting to reconnect fails: a refusal by the server (a wrong
+    /// password, a database it does not have) keeps its own code, since retrying will not cure
+    /// it and the caller must hear the real cause whether or not its command was held when the
+    /// refusal came; a lost connection is `notConnected`, with the cause in the message.
+    private func waitingRefusal() -> RedisError {
+        if let lastError, lastError.code == .authenticationFailed || lastError.code == .selectFailed {
+            return RedisError(lastError.code, "not connected to Redis; reconnecting (\(lastError.message))")
+        }
+        let cause = lastError.map { " (\($0))" } ?? ""
+        return RedisError(.notConnected, "not connected to Redis; reconnecting\(cause)")
     }
 
     /// The caller of `id` gave up: fails it with ``RedisError/Code/cancelled``. A command
