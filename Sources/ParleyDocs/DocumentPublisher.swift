@@ -8,4 +8,15 @@
 public protocol DocumentPublisher: Sendable {
     /// Delivers `broadcast` to every participant of its document except its origin.
     func publish(_ broadcast: DocumentBroadcast)
+    /// Delivers a change another node accepted (it has no origin here) to this node's peers.
+    func deliverFromOtherNode(_ broadcast: DocumentBroadcast)
+}
+
+extension DocumentPublisher {
+    /// Delivers a change another node accepted to this node's own peers only; the other
+    /// node's hub already carried it to realtime subscribers everywhere. By default the same
+    /// as ``publish(_:)``.
+    public func deliverFromOtherNode(_ broadcast: DocumentBroadcast) {
+        publish(broadcast)
+    }
 }

@@ -26,6 +26,9 @@ public struct DocumentsConfiguration: Sendable, Hashable {
     /// How long (ms) a participant may stay silent before the sweep forgets it (realtime
     /// participants that never leave explicitly).
     public var participantIdleTimeout: Int64 = 120_000
+    /// Test hook (ms, 0 for none): how long loading a document waits after reading the
+    /// store, so tests can publish updates on other nodes while a node loads.
+    public var loadDelayForTesting: Int64 = 0
 
     /// The defaults.
     public init() {}

@@ -21,6 +21,8 @@ public final class DocumentsService: Sendable {
     let membership: any RoomMembership
     let publisher: any DocumentPublisher
     let clock: StoreClock
+    /// The other nodes, once the service joined a cluster.
+    let relay = DocumentRelayLink()
     private let open = Mutex<[String: OpenDocument]>([:])
     private let creations = RateLimiter()
 
@@ -198,7 +200,7 @@ public final class DocumentsService: Sendable {
 
     // MARK: Helpers
 
-    private func existing(_ id: String) -> OpenDocument? {
+    func existing(_ id: String) -> OpenDocument? {
         open.withLock { $0[id] }
     }
 
@@ -213,7 +215,7 @@ public final class DocumentsService: Sendable {
                 if let found = documents[id] { return found }
                 let created = OpenDocument(
                     app: app, id: id, store: store, publisher: publisher,
-                    configuration: configuration, clock: clock)
+                    configuration: configuration, clock: clock, relay: relay)
                 documents[id] = created
                 return created
             }

@@ -34,6 +34,8 @@ extension OpenDocument {
                 }
                 record.awarenessClients.insert(entry.clientID)
                 awarenessOwners[entry.clientID] = participant
+                // A peer that moved here from another node speaks for its client again.
+                remoteAwarenessClients.remove(entry.clientID)
             }
             accepted.append(entry)
         }
@@ -67,7 +69,15 @@ extension OpenDocument {
     /// Drops timed-out awareness states and participants silent for too long.
     func sweep() {
         let now = clock.now()
-        publishAwareness(awareness.expire(now: now), origin: nil)
+        // Other nodes' clients that timed out here are this node's business only: their own
+        // node announces their end.
+        let expired = awareness.expire(now: now)
+        let remote = expired.removed.filter { remoteAwarenessClients.contains($0) }
+        remoteAwarenessClients.subtract(remote)
+        deliverRemoteAwareness(AwarenessChange(removed: remote))
+        publishAwareness(
+            AwarenessChange(added: expired.added, updated: expired.updated, removed: expired.removed.filter { !remote.contains($0) }),
+            origin: nil)
         let idle = participants.filter { now - $0.value.lastSeen >= configuration.participantIdleTimeout }
         for participant in idle.keys { leave(participant) }
     }
@@ -76,5 +86,6 @@ extension OpenDocument {
         guard !change.isEmpty else { return }
         let message = YSyncMessage.awareness(awareness.update(for: change.changedClients)).encode()
         publisher.publish(DocumentBroadcast(app: app, documentID: id, kind: .awareness, message: message, origin: origin))
+        relay.send(.awareness(app: app, documentID: id, message: message))
     }
 }

@@ -122,19 +122,24 @@ extension OpenDocument {
             queue.removeAll()
             let bytes = queuedBytes
             queuedBytes = 0
-            let snapshot = snapshotIfCompactionDue(adding: batch.count, bytes: bytes)
+            // With other nodes writing the same log, this replica may lack what they
+            // appended: the log is compacted from the store instead (`compactStoredLog`).
+            let clustered = relay.isJoined
+            let snapshot = clustered ? nil : snapshotIfCompactionDue(adding: batch.count, bytes: bytes)
             do {
                 let result = try await store.appendUpdates(app: app, id: id, batch.map(\.update), snapshot: snapshot)
                 loaded?.logCount = result.logCount
                 loaded?.logBytes = result.logBytes
                 loaded?.storedBytes = result.snapshotBytes + result.logBytes
                 for queued in batch {
-                    publisher.publish(
-                        DocumentBroadcast(
-                            app: app, documentID: id, kind: .update,
-                            message: YSyncMessage.update(queued.update).encode(),
-                            origin: queued.origin))
+                    let message = YSyncMessage.update(queued.update).encode()
+                    publisher.publish(DocumentBroadcast(app: app, documentID: id, kind: .update, message: message, origin: queued.origin))
+                    // Only the node that accepted an update stores it; the others just apply it.
+                    relay.send(.update(app: app, documentID: id, message: message))
                     queued.continuation.resume()
+                }
+                if clustered, result.logCount >= configuration.compactAfterUpdates || result.logBytes >= configuration.compactAfterBytes {
+                    await compactStoredLog()
                 }
             } catch {
                 // The replica is ahead of the store now: refuse everything and reopen afresh.

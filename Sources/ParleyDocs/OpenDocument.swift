@@ -1,5 +1,6 @@
 import ParleyStore
 import ParleyText
+import Synchronization
 
 /// One document held open by the service: the server's replica, the awareness of its
 /// participants, and the serial path every change takes (validate and apply to the
@@ -43,6 +44,13 @@ actor OpenDocument {
     let publisher: any DocumentPublisher
     let configuration: DocumentsConfiguration
     let clock: StoreClock
+    /// The other nodes (nothing is sent for one node alone).
+    let relay: DocumentRelayLink
+    /// Other nodes' notices not applied yet: filled on the bus's thread in arrival order,
+    /// emptied on the actor once the replica is loaded.
+    nonisolated let clusterInbox = Mutex<[DocumentClusterNotice]>([])
+    /// Awareness clients whose states came from other nodes (not owned by a participant here).
+    var remoteAwarenessClients: Set<UInt64> = []
 
     private var loadTask: Task<Loaded, any Error>?
     var loaded: Loaded?
@@ -57,7 +65,7 @@ actor OpenDocument {
 
     init(
         app: String, id: String, store: any DocumentStore, publisher: any DocumentPublisher,
-        configuration: DocumentsConfiguration, clock: StoreClock
+        configuration: DocumentsConfiguration, clock: StoreClock, relay: DocumentRelayLink = DocumentRelayLink()
     ) {
         self.app = app
         self.id = id
@@ -65,6 +73,7 @@ actor OpenDocument {
         self.publisher = publisher
         self.configuration = configuration
         self.clock = clock
+        self.relay = relay
         self.awareness = Awareness(timeout: configuration.awarenessTimeout)
     }
 
@@ -72,6 +81,9 @@ actor OpenDocument {
     func state() async throws(DocumentsError) -> Loaded {
         try checkOpen()
         if let loaded { return loaded }
+        // Other nodes' notices for this document are kept from now on (it is registered as
+        // open before this first call); ask them who is present.
+        if loadTask == nil { relay.send(.awarenessQuery(app: app, documentID: id)) }
         let task =
             loadTask
             ?? Task { [app, id, store, configuration] in
@@ -84,6 +96,9 @@ actor OpenDocument {
             if loaded == nil { loaded = value }
             // Dropping the task drops its copy of the replica, so later edits mutate in place.
             loadTask = nil
+            // What other nodes published while the store was read: applying an update the
+            // store already had is harmless (Yjs updates are idempotent and commutative).
+            applyClusterInbox()
             return loaded!
         } catch let error as DocumentsError {
             loadTask = nil
@@ -100,6 +115,9 @@ actor OpenDocument {
     ) async throws -> Loaded {
         let info = try await store.document(app: app, id: id)
         let content = try await store.content(app: app, id: id)
+        if configuration.loadDelayForTesting > 0 {
+            try await Task.sleep(for: .milliseconds(configuration.loadDelayForTesting))
+        }
         var replica = YDocument()
         do {
             if let snapshot = content.snapshot { try replica.applyUpdate(snapshot) }

@@ -2,6 +2,7 @@ import ParleyChannels
 import ParleyChat
 import ParleyDocs
 import ParleyNet
+import ParleyPlatform
 import ParleyStore
 import ParleyWire
 
@@ -35,12 +36,15 @@ final class DocsMount: AccessEndObserver {
         for app in apps.apps {
             var configuration = DocumentsConfiguration()
             configuration.creationRate = app.limits.rates[.documents]
+            configuration.loadDelayForTesting = Self.loadDelayForTesting
             services[app.id] = DocumentsService(
                 app: app.id, store: documents, membership: membership, publisher: publisher,
                 configuration: configuration)
         }
         self.services = services
         self.sockets = sockets
+        // Several nodes on one bus: every node's replicas and peers see every node's changes.
+        if let cluster = hub as? ClusterChannelHub { DocumentsCluster(hub: cluster, services: services).start() }
         backlogLimits = Dictionary(
             apps.apps.map { app in
                 (
@@ -169,6 +173,12 @@ final class DocsMount: AccessEndObserver {
 }
 
 extension DocsMount {
+    /// `PARLEY_TEST_DOCUMENT_LOAD_DELAY_MS`: a test-only delay after a document's content is
+    /// read from the store (see ``DocumentsConfiguration/loadDelayForTesting``).
+    static var loadDelayForTesting: Int64 {
+        getenv("PARLEY_TEST_DOCUMENT_LOAD_DELAY_MS").flatMap { Int64(String(cString: $0)) } ?? 0
+    }
+
     /// The close code for a document that could not be resolved.
     static func closeCode(for code: DocumentsError.Code?) -> WebSocketCloseCode {
         switch code {
@@ -209,6 +219,12 @@ struct DocumentFanout: DocumentPublisher {
                         data: .string(Base64.encode(broadcast.message)))
                 ])
         }
+        sockets.deliver(broadcast)
+    }
+
+    /// Another node's change reaches this node's y-websocket peers only: that node's hub
+    /// publish already reached realtime subscribers here.
+    func deliverFromOtherNode(_ broadcast: DocumentBroadcast) {
         sockets.deliver(broadcast)
     }
 }

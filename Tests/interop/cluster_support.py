@@ -117,11 +117,11 @@ class Cluster:
         for node in self.nodes:
             self.wait_health(node, "ok")
 
-    def add_node(self):
-        """Starts one more node on the cluster's Redis and database."""
+    def add_node(self, env=None):
+        """Starts one more node on the cluster's Redis and database (`env`: extra environment)."""
         node = ChatServer(database=self.database,
                           extra_args=["--redis", self.redis.url, "--node-id", f"node-{len(self.nodes)}-{uuid.uuid4().hex[:6]}",
-                                      "--metrics-token", METRICS_TOKEN])
+                                      "--metrics-token", METRICS_TOKEN], env=env)
         if self.config is not None:
             (node.work / "apps.json").write_text(json.dumps(self.config))
         self.nodes.append(node.start())

@@ -91,13 +91,16 @@ extension SQLDocumentStore {
         }
     }
 
-    /// The log counters of a document; `notFound` if there is none.
+    /// The log counters of a document; `notFound` if there is none. On PostgreSQL the row
+    /// stays locked until the transaction ends: several nodes append to one document's log,
+    /// and each must number its updates after the others' (SQLite has one writer anyway).
     static func logState(_ context: SQLContext, app: String, id: String) throws -> DocumentAppendResult {
+        let lock = context.dialect == .sqlite ? "" : " FOR UPDATE"
         guard
             let state = try context.queryFirst(
                 """
                 SELECT last_seq, log_count, log_bytes, COALESCE(length(snapshot), 0) FROM documents WHERE app_id = $1 AND id = $2
-                """, [.text(app), .text(id)],
+                """ + lock, [.text(app), .text(id)],
                 { row in
                     DocumentAppendResult(lastSeq: row.int64(0), logCount: row.int(1), logBytes: row.int(2), snapshotBytes: row.int(3))
                 })
