@@ -37,6 +37,10 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notMember: return ChatError(.notMember, error.message)
         case .lastAdmin: return ChatError(.lastAdmin, error.message)
         case .retired: return ChatError(.roomIDRetired, error.message)
+        case .parentNotFound: return ChatError(.parentNotFound, error.message)
+        case .parentDeleted: return ChatError(.parentDeleted, error.message)
+        case .quotedNotFound: return ChatError(.quotedMessageNotFound, error.message)
+        case .quotedDeleted: return ChatError(.quotedMessageDeleted, error.message)
         case .busy, .connectionLost, .closed, .io: return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)")
         case .schemaTooNew, .corrupt, .internal: return ChatError(.internal, "storage failure: \(error.code.rawValue)")
         }

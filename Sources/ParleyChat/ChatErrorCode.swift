@@ -101,6 +101,14 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The message already carries as many different reactions as the app allows
     /// (`limits.max_reactions_per_message`); adding an existing emoji still works.
     case tooManyReactions = "too_many_reactions"
+    /// A reply's `parent_id` names no message of the room.
+    case parentNotFound = "parent_not_found"
+    /// A reply's parent (or the root of its thread) is deleted; deleted threads take no replies.
+    case parentDeleted = "parent_deleted"
+    /// `quoted_message_id` names no message of the room.
+    case quotedMessageNotFound = "quoted_message_not_found"
+    /// `quoted_message_id` names a deleted message.
+    case quotedMessageDeleted = "quoted_message_deleted"
     // 429
     /// Too many writes of one kind too fast (messages, reactions, edits, typing…, each with its
     /// own per-user rate); retry after `Retry-After` seconds.
@@ -136,7 +144,8 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
             return .contentTooLarge
         case .unsupportedMediaType:
             return HTTPStatus(415)
-        case .validationFailed, .tooManyReactions, .contentTypeMismatch, .invalidImage, .imageTooLarge, .urlSchemeNotAllowed:
+        case .validationFailed, .tooManyReactions, .contentTypeMismatch, .invalidImage, .imageTooLarge, .urlSchemeNotAllowed,
+            .parentNotFound, .parentDeleted, .quotedMessageNotFound, .quotedMessageDeleted:
             return HTTPStatus(422)
         case .rateLimited:
             return HTTPStatus(429)

@@ -22,7 +22,7 @@ extension ChatService {
                         channel: ChatEvent.userChannel(user), name: "room.read",
                         data: .object([
                             "room_id": .string(room), "read_seq": .int64(summary.readSeq),
-                            "unread_count": .int(summary.unreadCount)
+                            "unread_count": .int(summary.unreadCount), "unread_mentions": .int(summary.unreadMentions)
                         ])))
             }
             publish(context, events)

@@ -37,13 +37,17 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        let message = NewMessage(senderID: sender, clientID: try body.clientID(), parts: try body.parts())
+        let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: try body.parts())
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
         }
         // One JSON form of the message serves the answer and the events.
         let json = result.message.json
-        if result.created { publish(context, await messageCreatedEvents(context, result.message, json: json)) }
+        if result.created {
+            var events = await messageCreatedEvents(context, result.message, json: json)
+            events += threadEvents(result, json: json)
+            publish(context, events)
+        }
         return .json(json, status: result.created ? .created : .ok)
     }
 

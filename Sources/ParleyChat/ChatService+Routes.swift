@@ -58,6 +58,7 @@ extension ChatService {
             route(.GET, "/v1/rooms/{room_id}/messages/{message_id}") { try await $0.getMessage($1) },
             route(.PATCH, "/v1/rooms/{room_id}/messages/{message_id}") { try await $0.editMessage($1) },
             route(.DELETE, "/v1/rooms/{room_id}/messages/{message_id}") { try await $0.deleteMessage($1) },
+            route(.GET, "/v1/rooms/{room_id}/messages/{message_id}/replies") { try await $0.replies($1) },
             route(.PUT, "/v1/rooms/{room_id}/messages/{message_id}/reactions/{emoji}") { try await $0.addReaction($1) },
             route(.DELETE, "/v1/rooms/{room_id}/messages/{message_id}/reactions/{emoji}") { try await $0.removeReaction($1) },
 

@@ -35,7 +35,44 @@ extension ChatMessage {
             Self.writeInteger(Int64(reaction.count), into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        Self.append("]}", to: &out)
+        writeThreadFields(into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The members after `reactions`: thread, quote and mentions.
+    private func writeThreadFields(into out: inout [UInt8]) {
+        Self.append(#"],"parent_id":"#, to: &out)
+        Self.writeOptionalInteger(parentID, into: &out)
+        Self.append(showInRoom ? #","show_in_room":true,"reply_count":"# : #","show_in_room":false,"reply_count":"#, to: &out)
+        Self.writeInteger(Int64(replyCount), into: &out)
+        Self.append(#","last_replier_ids":"#, to: &out)
+        Self.writeStrings(lastReplierIDs, into: &out)
+        Self.append(#","quoted_message":"#, to: &out)
+        if let quoted {
+            Self.append(#"{"id":"#, to: &out)
+            Self.writeInteger(quoted.id, into: &out)
+            Self.append(#","sender_id":"#, to: &out)
+            JSONWriter.writeString(quoted.senderID, into: &out)
+            Self.append(#","parts":["#, to: &out)
+            for (index, part) in quoted.parts.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writePart(part, into: &out)
+            }
+            Self.append(quoted.isDeleted ? #"],"deleted":true}"# : #"],"deleted":false}"#, to: &out)
+        } else {
+            Self.append("null", to: &out)
+        }
+        Self.append(#","mentions":"#, to: &out)
+        Self.writeStrings(mentions, into: &out)
+    }
+
+    private static func writeStrings(_ strings: [String], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(string, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     private static func writePart(_ part: MessagePart, into out: inout [UInt8]) {

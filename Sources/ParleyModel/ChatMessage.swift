@@ -23,6 +23,19 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     public var deletedAt: Int64?
     /// Reactions, one entry per emoji, by emoji.
     public var reactions: [ReactionCount]
+    /// The thread this message replies to (always a thread's root message), or nil.
+    public var parentID: Int64?
+    /// Whether the message appears in the room's history: false for a thread reply sent to the
+    /// thread only; always true for messages that are not replies.
+    public var showInRoom: Bool
+    /// How many replies the message's thread has (0 for a reply itself).
+    public var replyCount: Int
+    /// The users who replied last in the thread, newest first, at most three.
+    public var lastReplierIDs: [String]
+    /// The message this one quotes, as it was when this one was sent.
+    public var quoted: QuotedMessage?
+    /// The room members the text mentions (`@id`), resolved when the message was sent.
+    public var mentions: [String]
 
     /// Whether it was deleted (a tombstone keeps its seq). Setting it without a deletion time
     /// records time 0; clearing it clears the time.
@@ -34,7 +47,9 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     /// Creates a message value.
     public init(
         id: Int64, roomID: String, seq: Int64, senderID: String, clientID: String? = nil, parts: [MessagePart],
-        createdAt: Int64, editedAt: Int64? = nil, deletedAt: Int64? = nil, isDeleted: Bool = false, reactions: [ReactionCount] = []
+        createdAt: Int64, editedAt: Int64? = nil, deletedAt: Int64? = nil, isDeleted: Bool = false, reactions: [ReactionCount] = [],
+        parentID: Int64? = nil, showInRoom: Bool = true, replyCount: Int = 0, lastReplierIDs: [String] = [],
+        quoted: QuotedMessage? = nil, mentions: [String] = []
     ) {
         self.id = id
         self.roomID = roomID
@@ -46,6 +61,12 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
         self.editedAt = editedAt
         self.deletedAt = deletedAt ?? (isDeleted ? 0 : nil)
         self.reactions = reactions
+        self.parentID = parentID
+        self.showInRoom = showInRoom
+        self.replyCount = replyCount
+        self.lastReplierIDs = lastReplierIDs
+        self.quoted = quoted
+        self.mentions = mentions
     }
 
     /// The text parts joined by newlines.
@@ -59,7 +80,24 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
             clientID: try r.stringIfPresent("client_id"), parts: try MessagePart.list(try r.array("parts")),
             createdAt: try r.int64("created_at"), editedAt: try r.int64IfPresent("edited_at"),
             deletedAt: try r.int64IfPresent("deleted_at"), isDeleted: try r.optionalBool("deleted") ?? false,
-            reactions: try ReactionCount.list(try r.arrayIfPresent("reactions")))
+            reactions: try ReactionCount.list(try r.arrayIfPresent("reactions")),
+            parentID: try r.int64IfPresent("parent_id"), showInRoom: try r.optionalBool("show_in_room") ?? true,
+            replyCount: Int(try r.int64IfPresent("reply_count") ?? 0), lastReplierIDs: try Self.strings(r, "last_replier_ids"),
+            quoted: try Self.quote(r.value("quoted_message")), mentions: try Self.strings(r, "mentions"))
+    }
+
+    private static func strings(_ r: JSONReader, _ key: String) throws(ParleyError) -> [String] {
+        var strings: [String] = []
+        for value in try r.arrayIfPresent(key) {
+            guard let string = value.stringValue else { throw ParleyError(.decoding, "message: \(key) holds a non-string") }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    private static func quote(_ value: JSONValue?) throws(ParleyError) -> QuotedMessage? {
+        guard let value, value != .null else { return nil }
+        return try QuotedMessage(json: value)
     }
 
     /// The API's form (``writeJSON(into:)`` writes the same bytes without building it).
@@ -68,7 +106,9 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
             "id": .int64(id), "room_id": .string(roomID), "seq": .int64(seq), "sender_id": .string(senderID),
             "client_id": .optional(clientID), "parts": .array(parts.map(\.json)), "created_at": .int64(createdAt),
             "edited_at": .optional(editedAt), "deleted_at": .optional(deletedAt), "deleted": .bool(isDeleted),
-            "reactions": ReactionCount.json(reactions)
+            "reactions": ReactionCount.json(reactions), "parent_id": .optional(parentID), "show_in_room": .bool(showInRoom),
+            "reply_count": .int(replyCount), "last_replier_ids": .array(lastReplierIDs.map { .string($0) }),
+            "quoted_message": quoted?.json ?? .null, "mentions": .array(mentions.map { .string($0) })
         ])
     }
 }

@@ -14,8 +14,23 @@ struct MessageJSONBytesTests {
             ],
             createdAt: 1_700_000_000_123, editedAt: 1_700_000_001_000, deletedAt: nil,
             reactions: [ReactionCount(emoji: "\u{1F44D}", count: 3), ReactionCount(emoji: "x\"y", count: 1)]),
-        ChatMessage(id: 7, roomID: "r", seq: 0, senderID: "eve", clientID: "", parts: [], createdAt: -5, editedAt: 3, deletedAt: 4)
+        ChatMessage(id: 7, roomID: "r", seq: 0, senderID: "eve", clientID: "", parts: [], createdAt: -5, editedAt: 3, deletedAt: 4),
+        ChatMessage(
+            id: 8, roomID: "r", seq: 9, senderID: "bob", parts: [.text("@alice \"yes\"")], createdAt: 1, parentID: 5,
+            showInRoom: false, replyCount: 2, lastReplierIDs: ["carol", "b\"ob"],
+            quoted: QuotedMessage(id: 5, senderID: "alice", parts: [.text("q \u{1F600}"), .url("https://x")]), mentions: ["alice"]),
+        ChatMessage(
+            id: 10, roomID: "r", seq: 11, senderID: "bob", parts: [.text("x")], createdAt: 1,
+            quoted: QuotedMessage(id: 5, senderID: "alice", parts: [], isDeleted: true))
     ]
+
+    @Test func threadFieldsSurviveTheRoundTrip() throws {
+        for message in Self.messages {
+            var bytes: [UInt8] = []
+            message.writeJSON(into: &bytes)
+            #expect(try ChatMessage(json: JSONParser.parse(bytes)) == message)
+        }
+    }
 
     @Test func messageBytesEqualTheSerialisedTree() {
         for message in Self.messages {

@@ -53,7 +53,7 @@ struct ModelJSONTests {
         let tombstone = ChatMessage(id: 1, roomID: "r", seq: 2, senderID: "s", parts: [], createdAt: 3, deletedAt: 4)
         #expect(
             JSONWriter.string(tombstone.json)
-                == #"{"id":1,"room_id":"r","seq":2,"sender_id":"s","client_id":null,"parts":[],"created_at":3,"edited_at":null,"deleted_at":4,"deleted":true,"reactions":[]}"#
+                == #"{"id":1,"room_id":"r","seq":2,"sender_id":"s","client_id":null,"parts":[],"created_at":3,"edited_at":null,"deleted_at":4,"deleted":true,"reactions":[],"parent_id":null,"show_in_room":true,"reply_count":0,"last_replier_ids":[],"quoted_message":null,"mentions":[]}"#
         )
         #expect(
             JSONWriter.string(Self.room.json)

@@ -201,7 +201,7 @@ def test_unread_counts_after_reads_and_new_messages(room):
         room.server.ok("PUT", f"/v1/rooms/{room.id}/cursor", token=room.token(room.bob), json_body={"seq": 3})
         assert room.summary(room.bob)["unread_count"] == 1
         read = bob.event("room.read", user_channel)
-        assert read == {"room_id": room.id, "read_seq": 3, "unread_count": 1}
+        assert read == {"room_id": room.id, "read_seq": 3, "unread_count": 1, "unread_mentions": 0}
         room.send(room.alice, "n4")
         room.send(room.alice, "n5")
         summary = room.summary(room.bob)

@@ -4,10 +4,13 @@ public struct AppendResult: Sendable, Hashable {
     public var message: Message
     /// False when this was a retry and no new message was stored.
     public var created: Bool
+    /// For a new reply: its thread root's counters after it.
+    public var thread: ThreadUpdate?
 
     /// Creates a value.
-    public init(message: Message, created: Bool) {
+    public init(message: Message, created: Bool, thread: ThreadUpdate? = nil) {
         self.message = message
         self.created = created
+        self.thread = thread
     }
 }

@@ -9,7 +9,8 @@
 /// belong to the chat service, not to the store.
 ///
 /// Unread counts count messages after the member's cursor that other users sent and that
-/// are not deleted. Sending a message moves the sender's cursor to it, and joining a room
+/// are not deleted, thread-only replies excluded; unread mentions count the messages after the
+/// cursor that mention the member. Sending a message moves the sender's cursor to it, and joining a room
 /// starts the cursor at the room's newest message (history is readable, but not unread).
 public protocol ChatStore: Sendable {
     // MARK: Users
@@ -70,8 +71,12 @@ public protocol ChatStore: Sendable {
     func appendMessage(app: String, room: String, _ message: NewMessage) async throws -> AppendResult
     /// One message; `notFound` if the room has no message with that id.
     func message(app: String, room: String, id: Int64) async throws -> Message
-    /// A page of history, tombstones included, in ascending seq order.
+    /// A page of history, tombstones included, in ascending seq order. Thread replies sent to
+    /// the thread only are left out (their seqs are gaps in the page).
     func history(app: String, room: String, _ query: HistoryQuery) async throws -> [Message]
+    /// A page of a thread's replies (not the root), paged like history; `notFound` when the room
+    /// has no message `parent`.
+    func replies(app: String, room: String, parent: Int64, _ query: HistoryQuery) async throws -> [Message]
     /// Replaces a message's parts (its seq stays); `conflict` for a deleted message.
     func editMessage(app: String, room: String, id: Int64, parts: [MessagePart]) async throws -> Message
     /// Turns a message into a tombstone (parts and reactions removed, seq kept); deleting twice is harmless.

@@ -37,8 +37,9 @@ extension SQLChatStore {
     ///
     /// Unread is `last_seq - read_seq` less the tombstones after the cursor: seqs are dense and a
     /// sender's cursor moves to each message they send (and never back), so every seq after the
-    /// cursor is someone else's message. The tombstones come from a partial index of deleted
-    /// messages only, so the cost does not grow with the number of unread messages.
+    /// cursor is someone else's message. Thread-only replies are subtracted like tombstones: both
+    /// come from a partial index of exactly those rows (migration 7), so the cost does not grow with
+    /// the number of unread messages. Unread mentions are a range of the mentions table's key.
     ///
     /// SQLite is told to use the by-user index: without table statistics its planner would
     /// otherwise scan every membership of the app through the primary key.
@@ -49,8 +50,10 @@ extension SQLChatStore {
                    r.last_seq - m.read_seq
                    - (SELECT COUNT(*) FROM messages t
                       WHERE t.app_id = m.app_id AND t.room_id = m.room_id AND t.seq > m.read_seq
-                        AND t.deleted_at IS NOT NULL)
+                        AND (t.deleted_at IS NOT NULL OR t.thread_only = 1))
                ELSE 0 END,
+               (SELECT COUNT(*) FROM mentions x
+                WHERE x.app_id = m.app_id AND x.user_id = m.user_id AND x.room_id = m.room_id AND x.seq > m.read_seq),
                \(qualified(messageColumns, "lm"))
         FROM memberships m\(dialect == .sqlite ? " INDEXED BY memberships_by_user" : "")
         JOIN rooms r ON r.app_id = m.app_id AND r.id = m.room_id
@@ -63,10 +66,10 @@ extension SQLChatStore {
 
     private static func decodeSummary(_ row: any SQLRow) throws -> RoomSummary {
         let room = try decodeRoom(row)
-        let last = row.isNull(15) ? nil : try decodeMessage(row, at: 15)
+        let last = row.isNull(16) ? nil : try decodeMessage(row, at: 16)
         return RoomSummary(
             room: room, role: try decodeRole(row.text(12)), readSeq: row.int64(13),
-            unreadCount: row.int(14), lastMessage: last)
+            unreadCount: row.int(14), lastMessage: last, unreadMentions: row.int(15))
     }
 
     public func roomSummaries(app: String, user userID: String, limit: Int) async throws -> [RoomSummary] {

@@ -6,6 +6,10 @@ extension SQLChatStore {
         try validateParts(message.parts)
         let parts = MessagePartsJSON.encode(message.parts)
         if database.dialect == .postgres {
+            let candidates = message.mentionCandidates
+            if message.parentID != nil || message.quotedID != nil || !candidates.isEmpty {
+                return try await appendReplyInOneStatement(app: app, room: room, message, encodedParts: parts, candidates: candidates)
+            }
             return try await appendInOneStatement(app: app, room: room, message, encodedParts: parts)
         }
         return try await appendInWriter(app: app, room: room, message, encodedParts: parts, retryIfOriginalIsGone: true)
@@ -17,8 +21,7 @@ extension SQLChatStore {
     ) async throws -> AppendResult {
         do {
             return try await write { context in
-                let stored = try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
-                return AppendResult(message: stored, created: true)
+                try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
             }
         } catch is DuplicateSend {
             // The insert found the client id taken and its writes were rolled back; the original
@@ -46,7 +49,7 @@ extension SQLChatStore {
     private static func insertMessage(
         _ context: SQLContext, app: String, room: String, _ message: NewMessage,
         encodedParts: String
-    ) throws -> Message {
+    ) throws -> AppendResult {
         let bumped = try context.execute(
             """
             UPDATE rooms SET last_seq = last_seq + 1, last_activity_at = $3 WHERE app_id = $1 AND id = $2
@@ -67,22 +70,30 @@ extension SQLChatStore {
         guard moved == 1 else {
             throw StoreError(.notMember, "user \(message.senderID) is not a member of room \(room)")
         }
+        let references = try resolveReferences(context, app: app, room: room, message, candidates: message.mentionCandidates)
         try requireAttachments(context, app: app, room: room, parts: message.parts)
         let inserted = try context.execute(
             """
-            INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at,
+                parent_id, thread_only, quoted_id, quoted_sender, quoted_parts, mentions)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
             ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING
             """,
             [
                 .text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
-                .text(encodedParts), .integer(context.now)
+                .text(encodedParts), .integer(context.now), references.root.map { .integer($0) } ?? .null,
+                .int(message.isThreadOnly ? 1 : 0), message.quotedID.map { .integer($0) } ?? .null,
+                .text(references.quote?.senderID), .text(references.quotedParts),
+                .text(references.mentions.isEmpty ? nil : references.mentions.joined(separator: " "))
             ])
         guard inserted == 1 else { throw DuplicateSend() }
         guard let id = context.lastInsertRowID else { throw StoreError(.internal, "no row id for the inserted message") }
-        return Message(
+        let thread = try recordReferences(context, app: app, room: room, seq: seq, sender: message.senderID, references)
+        let stored = Message(
             id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
-            parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil)
+            parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil, parentID: references.root,
+            showInRoom: !message.isThreadOnly, quoted: references.quote, mentions: references.mentions)
+        return AppendResult(message: stored, created: true, thread: thread)
     }
 
     private static func fetchMessage(_ context: SQLContext, app: String, room: String, sender: String, clientID: String) throws -> Message?
@@ -120,21 +131,21 @@ extension SQLChatStore {
             return try context.query(
                 """
                 SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND seq > $3 AND seq < $4
-                ORDER BY seq ASC LIMIT $5
+                AND thread_only = 0 ORDER BY seq ASC LIMIT $5
                 """, [.text(app), .text(room), .integer(after), .integer(upper), .int(limit)]
             ) { try decodeMessage($0) }
         }
         let newestFirst = try context.query(
             """
             SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND room_id = $2 AND seq < $3
-            ORDER BY seq DESC LIMIT $4
+            AND thread_only = 0 ORDER BY seq DESC LIMIT $4
             """, [.text(app), .text(room), .integer(upper), .int(limit)]
         ) { try decodeMessage($0) }
         return newestFirst.reversed()
     }
 
     /// Fills in reaction counts for a page with one query over its seq range.
-    private static func attachReactions(_ context: SQLContext, app: String, room: String, to messages: inout [Message]) throws {
+    static func attachReactions(_ context: SQLContext, app: String, room: String, to messages: inout [Message]) throws {
         guard let first = messages.first?.seq, let last = messages.last?.seq else { return }
         let counts = try context.query(
             """
@@ -179,6 +190,7 @@ extension SQLChatStore {
             try context.execute(
                 "DELETE FROM reactions WHERE app_id = $1 AND room_id = $2 AND seq = $3",
                 [.text(app), .text(room), .integer(message.seq)])
+            try Self.forgetReferences(context, app: app, room: room, message)
             message.parts = []
             message.deletedAt = context.now
             message.reactions = []

@@ -6,7 +6,12 @@ extension SQLChatStore {
         last_seq, last_activity_at, member_count, created_at, updated_at
         """
     static let membershipColumns = "room_id, user_id, role, joined_at, read_seq, read_at"
-    static let messageColumns = "id, room_id, seq, sender_id, client_id, parts, created_at, edited_at, deleted_at"
+    static let messageColumns = """
+        id, room_id, seq, sender_id, client_id, parts, created_at, edited_at, deleted_at, \
+        parent_id, thread_only, reply_count, last_repliers, quoted_id, quoted_sender, quoted_parts, mentions
+        """
+    /// How many columns `messageColumns` names.
+    static let messageColumnCount = 17
     static let attachmentColumns = "id, room_id, uploader_id, content_type, size, width, height, storage_path, created_at"
 
     /// `columns` with every name prefixed by a table alias (`r.id, r.kind…`).
@@ -50,7 +55,25 @@ extension SQLChatStore {
             id: row.int64(offset), roomID: row.text(offset + 1), seq: row.int64(offset + 2),
             senderID: row.text(offset + 3), clientID: row.optionalText(offset + 4),
             parts: try MessagePartsJSON.decode(row.text(offset + 5)), createdAt: row.int64(offset + 6),
-            editedAt: row.optionalInt64(offset + 7), deletedAt: row.optionalInt64(offset + 8))
+            editedAt: row.optionalInt64(offset + 7), deletedAt: row.optionalInt64(offset + 8),
+            parentID: row.optionalInt64(offset + 9), showInRoom: row.int(offset + 10) == 0, replyCount: row.int(offset + 11),
+            lastReplierIDs: userIDList(row.optionalText(offset + 12)), quoted: try decodeQuote(row, at: offset + 13),
+            mentions: userIDList(row.optionalText(offset + 16)))
+    }
+
+    /// A quote from (quoted_id, quoted_sender, quoted_parts); parts cleared means the original was deleted.
+    static func decodeQuote(_ row: any SQLRow, at offset: Int) throws(StoreError) -> QuotedMessage? {
+        guard let id = row.optionalInt64(offset) else { return nil }
+        guard let parts = row.optionalText(offset + 2) else {
+            return QuotedMessage(id: id, senderID: row.optionalText(offset + 1) ?? "", parts: [], isDeleted: true)
+        }
+        return QuotedMessage(id: id, senderID: row.optionalText(offset + 1) ?? "", parts: try MessagePartsJSON.decode(parts))
+    }
+
+    /// User ids stored separated by spaces (ids have none), in their stored order.
+    static func userIDList(_ text: String?) -> [String] {
+        guard let text, !text.isEmpty else { return [] }
+        return text.split(separator: " ").map(String.init)
     }
 
     static func decodeAttachment(_ row: any SQLRow) -> StoredAttachment {

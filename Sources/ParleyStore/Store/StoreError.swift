@@ -39,6 +39,14 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case retired
         /// A configured cap on a row would be passed (too many different reactions on a message).
         case limitReached = "limit_reached"
+        /// A reply names a parent message the room does not have.
+        case parentNotFound = "parent_not_found"
+        /// A reply names a deleted parent (or a reply whose thread root is deleted).
+        case parentDeleted = "parent_deleted"
+        /// A message quotes a message the room does not have.
+        case quotedNotFound = "quoted_not_found"
+        /// A message quotes a deleted message.
+        case quotedDeleted = "quoted_deleted"
     }
 
     /// The stable kind of the failure.
