@@ -5,7 +5,7 @@ import ParleyWire
 /// within one room. A separate path rather than `messages?q=`, because a search page is ranked
 /// and paged by cursor, unlike history's seq-ordered pages.
 extension ChatService {
-    /// The longest query accepted, in characters.
+    /// The longest query accepted, in code points.
     static let maximumSearchQueryLength = 256
     /// How deep paging may go (offset of the first hit); deeper pages cost a ranking of every match.
     static let maximumSearchOffset = 1_000
@@ -41,12 +41,13 @@ extension ChatService {
 }
 
 extension ChatCall {
-    /// `q`: required, 1…256 characters.
+    /// `q`: required, 1…256 code points (as the document's `maxLength` counts). Text without a
+    /// searchable word (spaces, punctuation) is well-formed: the store refuses it with 422.
     func searchQueryText() throws(ChatError) -> String {
-        guard let text = request.queryValue("q"), !text.allSatisfy(\.isWhitespace) else {
+        guard let text = request.queryValue("q"), !text.isEmpty else {
             throw ChatError(.invalidParameter, "q (the search text) is required")
         }
-        guard text.count <= ChatService.maximumSearchQueryLength else {
+        guard text.unicodeScalars.count <= ChatService.maximumSearchQueryLength else {
             throw ChatError(.invalidParameter, "q must be at most \(ChatService.maximumSearchQueryLength) characters")
         }
         return text
