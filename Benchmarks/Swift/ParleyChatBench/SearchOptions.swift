@@ -15,12 +15,14 @@ struct SearchOptions {
     var limit = 20
     /// Rows per load transaction.
     var batchRows = 5_000
+    /// Durable sends timed with and without the index after the searches (SQLite only; 0: none).
+    var sends = 0
     /// A label for the RESULT line.
     var label = "search"
 
     static let usage = """
         usage: ParleyChatBench search --database PATH|postgres://... [--messages 1000000] [--rooms 1000]
-                 [--member-rooms 50] [--searches 2000] [--warmup 200] [--limit 20] [--batch-rows 5000] [--label NAME]
+                 [--member-rooms 50] [--searches 2000] [--warmup 200] [--limit 20] [--batch-rows 5000] [--sends 0] [--label NAME]
         """
 
     /// Whether the database is PostgreSQL (otherwise an SQLite file).
@@ -38,6 +40,7 @@ struct SearchOptions {
             case "--warmup": warmup = try reader.integer(for: flag, in: 0...1_000_000)
             case "--limit": limit = try reader.integer(for: flag, in: 1...100)
             case "--batch-rows": batchRows = try reader.integer(for: flag, in: 1...1_000_000)
+            case "--sends": sends = try reader.integer(for: flag, in: 0...10_000_000)
             case "--label": label = try reader.string(for: flag)
             default: throw BenchError("usage", "unknown option '\(flag)'")
             }

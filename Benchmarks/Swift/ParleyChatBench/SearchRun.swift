@@ -14,6 +14,8 @@ struct SearchRun {
         var byKind: [(SearchText.QueryKind, LatencySummary)]
         var overall: LatencySummary
         var meanHits: Double
+        /// Durable sends per second with and without the index (`--sends`).
+        var sendsPerSecond: (indexed: Double, plain: Double)?
     }
 
     func run() async throws -> Outcome {
@@ -41,10 +43,15 @@ struct SearchRun {
             all.append(elapsed)
             hits += found.count
         }
+        var sendRates: (indexed: Double, plain: Double)?
+        if options.sends > 0, !options.isPostgres {
+            sendRates = try await SearchSendCost(sends: options.sends).run(store, app: app, rooms: options.memberRooms, text: &text)
+        }
         await store.close()
         return Outcome(
             loadSeconds: loadSeconds, byKind: kinds.map { ($0, LatencySummary(nanoseconds: samples[$0] ?? [])) },
-            overall: LatencySummary(nanoseconds: all), meanHits: Double(hits) / Double(max(1, options.searches)))
+            overall: LatencySummary(nanoseconds: all), meanHits: Double(hits) / Double(max(1, options.searches)),
+            sendsPerSecond: sendRates)
     }
 
     /// 200 senders, each room created by one of them; the probe user joins the first `memberRooms`.

@@ -73,6 +73,14 @@ case "search":
         }
         FileOutput.standardOutput("  all: \(outcome.overall.text)")
         result.append(outcome.overall.fields("all"))
+        if let rates = outcome.sendsPerSecond {
+            FileOutput.standardOutput(
+                "  durable sends/s: \(LatencySummary.fixed(rates.indexed, decimals: 0)) with the index, "
+                    + "\(LatencySummary.fixed(rates.plain, decimals: 0)) without (\(LatencySummary.fixed(rates.indexed / rates.plain * 100, decimals: 1)) %)"
+            )
+            result.append("sends_indexed_per_s", LatencySummary.fixed(rates.indexed, decimals: 0))
+            result.append("sends_plain_per_s", LatencySummary.fixed(rates.plain, decimals: 0))
+        }
         FileOutput.standardOutput(result.text)
     } catch {
         fail(error)
