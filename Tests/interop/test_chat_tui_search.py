@@ -23,7 +23,8 @@ def test_search_shows_hits_with_highlights_in_tmux(server, tmux):  # noqa: F811
     tmux.type("alice", "/invite bob")
     tmux.wait_text("alice", "Invited bob")
     tmux.type("alice", "meet at 東京駅 at noon 🎉")
-    tmux.wait_text("bob", "general")
+    tmux.wait_text("alice", "alice: meet at 東京駅 at noon 🎉  ✓")
+    tmux.wait_text("bob", "general", "meet at")  # the room list's preview: the message is stored
 
     tmux.type("bob", "/search 東京")
     screen = tmux.wait_text("bob", "Search “東京”: 1 found", "general · #1 alice: meet at 東京駅 at noon 🎉")
