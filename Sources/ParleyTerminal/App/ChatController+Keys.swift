@@ -10,8 +10,9 @@ extension ChatController {
             await quit()
             return
         }
-        if state.showsHelp {
+        if state.showsHelp || state.searchResults != nil {
             state.showsHelp = false
+            state.searchResults = nil
             if key == .escape || key == .enter {
                 render()
                 return
