@@ -37,7 +37,9 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notMember: return ChatError(.notMember, error.message)
         case .lastAdmin: return ChatError(.lastAdmin, error.message)
         case .retired: return ChatError(.roomIDRetired, error.message)
-        case .busy, .connectionLost, .closed, .io: return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)")
+        case .busy, .connectionLost, .closed, .io:
+            // A database restart or a deadlock passes in moments: say when trying again makes sense.
+            return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)", headers: ["Retry-After": "1"])
         case .schemaTooNew, .corrupt, .internal: return ChatError(.internal, "storage failure: \(error.code.rawValue)")
         }
     }
