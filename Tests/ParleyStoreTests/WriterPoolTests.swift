@@ -155,7 +155,7 @@ struct WriterPoolTests {
                 #expect(try await store.room(app: "a", id: room.id).memberCount == 1)
                 #expect(try await store.membership(app: "a", room: room.id, user: "bob") == nil)
                 let history = try await store.history(app: "a", room: room.id, HistoryQuery(limit: 100))
-                #expect(history.map(\.seq) == Array(1...Int64(history.count)))
+                #expect(history.map(\.seq) == history.indices.map { Int64($0) + 1 }, "no gaps, whatever the delete cut short")
             }
         }
     }
