@@ -41,7 +41,9 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         case .parentDeleted: return ChatError(.parentDeleted, error.message)
         case .quotedNotFound: return ChatError(.quotedMessageNotFound, error.message)
         case .quotedDeleted: return ChatError(.quotedMessageDeleted, error.message)
-        case .busy, .connectionLost, .closed, .io: return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)")
+        case .busy, .connectionLost, .closed, .io:
+            // A database restart or a deadlock passes in moments: say when trying again makes sense.
+            return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)", headers: ["Retry-After": "1"])
         case .schemaTooNew, .corrupt, .internal: return ChatError(.internal, "storage failure: \(error.code.rawValue)")
         }
     }

@@ -44,7 +44,7 @@ enum ParleyServerMain {
             options = try resolveCluster(options, location: location).get()
             let dataLock = try lockDataDirectory(options, location)
             defer { dataLock?.release() }
-            let store = try await openStore(location)
+            let store = try await openStore(location, postgresWriters: options.postgresWriters)
             let server: ParleyServer
             do throws(ServerStartError) {
                 server = try ParleyServer(options: options, channelsConfig: config, store: store, logger: logger)
@@ -78,7 +78,7 @@ enum ParleyServerMain {
                 "parley listening",
                 [
                     ("address", "\(options.servesTLS ? "https" : "http")://\(address)"), ("data_dir", options.dataDirectory),
-                    ("database", location.description),
+                    ("database", location.description), ("writers", "\(store.database.writerCount)"),
                     ("apps", config.map { $0.apps.map(\.id).joined(separator: ",") } ?? "none"),
                     ("mode", options.dev ? "dev (app 1, key dev-key, secret dev-secret)" : "config"),
                     ("loops", "\(server.group.loops.count)"), ("backend", options.backend.rawValue),
@@ -153,9 +153,11 @@ enum ParleyServerMain {
     }
 
     /// Opens the chat store (migrating it).
-    private static func openStore(_ location: StoreLocation) async throws(ServerStartError) -> SQLChatStore {
+    private static func openStore(_ location: StoreLocation, postgresWriters: Int?) async throws(ServerStartError) -> SQLChatStore {
+        var configuration = StoreConfiguration(location: location)
+        if let postgresWriters { configuration.postgresWriterCount = postgresWriters }
         do {
-            return try await SQLChatStore.open(StoreConfiguration(location: location))
+            return try await SQLChatStore.open(configuration)
         } catch {
             throw ServerStartError(code: "database", message: "cannot open the database \(location): \(error)")
         }

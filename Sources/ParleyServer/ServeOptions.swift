@@ -30,6 +30,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var dev: Bool = false
     /// The chat database: a `postgres://` URL or an SQLite file path; nil is SQLite in the data directory.
     public var database: String? = nil
+    /// Writer connections to a PostgreSQL database (`--pg-writers`); nil keeps the store's default.
+    public var postgresWriters: Int? = nil
     /// Sustained chat messages per second one user may send (burst: twice that); 0 turns the
     /// limit off; nil keeps the chat service's default.
     public var sendsPerSecond: Int? = nil
@@ -196,7 +198,7 @@ extension ServeOptions {
             ) {
                 o, v throws(ServeOptionsError) in o.dev = try boolean(v, flag: "--dev")
             }
-        ] + edgeFlags + webFlags + operationsFlags + metricsFlags + clusterFlags
+        ] + edgeFlags + webFlags + operationsFlags + metricsFlags + clusterFlags + storeFlags
 
     /// Parses `parley serve` arguments (without the leading `serve`) over the environment.
     public static func parse(

@@ -13,10 +13,12 @@ enum StoreMetrics {
         out.family("parley_store_info", "gauge", "Always 1; engine names the database in use (sqlite or postgres).")
         out.sample("parley_store_info", [("engine", statistics.engine.rawValue)], 1)
         renderWriter(statistics.writer, into: &out)
-        renderReaders(statistics.readers, into: &out)
+        renderReaders(statistics, into: &out)
         switch statistics.engine {
         case .sqlite: renderSQLiteLog(statistics, into: &out)
-        case .postgres: renderPipeline(statistics.writer, into: &out)
+        case .postgres:
+            renderPipeline(statistics.writer, into: &out)
+            renderWriterQueues(statistics.writerQueues, into: &out)
         }
         return out.text
     }
@@ -29,9 +31,10 @@ enum StoreMetrics {
         out.add("parley_store_queued_operations", "gauge", "Write operations waiting for the writer.", writer.queued)
     }
 
-    private static func renderReaders(_ readers: ReaderStatistics, into out: inout PrometheusText) {
-        out.family("parley_store_connections", "gauge", "Database connections open, by role (one writer, the reader pool).")
-        out.sample("parley_store_connections", [("role", "writer")], 1)
+    private static func renderReaders(_ statistics: StoreStatistics, into out: inout PrometheusText) {
+        let readers = statistics.readers
+        out.family("parley_store_connections", "gauge", "Database connections open, by role (the writers, the reader pool).")
+        out.sample("parley_store_connections", [("role", "writer")], max(1, statistics.writerQueues.count))
         out.sample("parley_store_connections", [("role", "reader")], readers.connections)
         out.add("parley_store_reads_in_progress", "gauge", "Reader connections running a read now.", readers.busy)
         out.add("parley_store_queued_reads", "gauge", "Reads waiting for a free reader connection.", readers.queued)
@@ -77,6 +80,19 @@ enum StoreMetrics {
         out.add(
             "parley_store_pipeline_retries_total", "counter", "Pipelines redone one statement at a time after an error.",
             writer.pipelineRetries)
+        out.add(
+            "parley_store_contention_retries_total", "counter",
+            "Transactions PostgreSQL rolled back for a deadlock or serialization failure, then run again.", writer.contentionRetries)
+    }
+
+    /// Each writer's queue on its own: one hot partition shows here while the sum looks calm.
+    private static func renderWriterQueues(_ queues: [Int], into out: inout PrometheusText) {
+        out.family(
+            "parley_store_writer_queued_operations", "gauge",
+            "Write operations waiting, by writer of the PostgreSQL pool (0 is the general writer).")
+        for (index, depth) in queues.enumerated() {
+            out.sample("parley_store_writer_queued_operations", [("writer", String(index))], depth)
+        }
     }
 
     /// Microseconds as decimal seconds (`2500` → `0.0025`), without Foundation formatting.

@@ -69,12 +69,15 @@ struct TestDatabase: Sendable {
     let location: StoreLocation
     let cleanup: Cleanup
 
-    func configuration(clock: StoreClock = .system, maxBatchSize: Int = 512) -> StoreConfiguration {
-        StoreConfiguration(location: location, readerCount: 2, maxBatchSize: maxBatchSize, clock: clock)
+    /// The conformance suite runs on one writer, so tests that hold the writer see every write
+    /// queue behind it; WriterPoolTests covers the PostgreSQL pool.
+    func configuration(clock: StoreClock = .system, maxBatchSize: Int = 512, writers: Int = 1) -> StoreConfiguration {
+        StoreConfiguration(
+            location: location, readerCount: 2, maxBatchSize: maxBatchSize, postgresWriterCount: writers, clock: clock)
     }
 
-    func open(clock: StoreClock = .system) async throws -> SQLChatStore {
-        try await SQLChatStore.open(configuration(clock: clock))
+    func open(clock: StoreClock = .system, writers: Int = 1) async throws -> SQLChatStore {
+        try await SQLChatStore.open(configuration(clock: clock, writers: writers))
     }
 
     func remove() {
@@ -94,12 +97,12 @@ struct TestDatabase: Sendable {
 
 /// Opens a fresh store of `engine`, runs `body`, then closes and removes the database.
 func withStore<T>(
-    _ engine: TestEngine, clock: StoreClock = .system,
+    _ engine: TestEngine, clock: StoreClock = .system, writers: Int = 1,
     _ body: (SQLChatStore) async throws -> T
 ) async throws -> T {
     let database = try engine.makeDatabase()
     defer { database.remove() }
-    let store = try await database.open(clock: clock)
+    let store = try await database.open(clock: clock, writers: writers)
     do {
         let result = try await body(store)
         await store.close()

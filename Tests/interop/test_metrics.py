@@ -200,7 +200,9 @@ def test_sqlite_store_metrics_are_absent_on_postgres():
             assert family_of(families, name) is None, name
         assert samples(families, "parley_store_round_trips_total")[frozenset()] >= 1
         pool = samples(families, "parley_store_connections")
-        assert pool[frozenset({("role", "reader")})] >= 1 and pool[frozenset({("role", "writer")})] == 1
+        assert pool[frozenset({("role", "reader")})] >= 1 and pool[frozenset({("role", "writer")})] == 4, "--pg-writers' default"
+        queues = samples(families, "parley_store_writer_queued_operations")
+        assert set(queues) == {frozenset({("writer", str(index))}) for index in range(4)}
         assert samples(families, "parley_store_read_failures_total")[frozenset()] == 0
     finally:
         running.stop()

@@ -5,8 +5,10 @@ public struct StoreStatistics: Sendable, Hashable {
     public var engine: SQLDialect = .sqlite
     /// The reader pool's connections, reads in progress and queued, failures.
     public var readers = ReaderStatistics()
-    /// The group-commit writer's counters.
+    /// The group-commit writers' counters, summed over the pool.
     public var writer = WriterStatistics()
+    /// Operations waiting for each writer of the pool right now (the general writer first).
+    public var writerQueues: [Int] = []
     /// fsyncs of the SQLite log, and the committed batches they made durable (0 on PostgreSQL).
     public var logSyncs = 0
     /// Committed batches made durable by those fsyncs (more than `logSyncs` when they pipeline).

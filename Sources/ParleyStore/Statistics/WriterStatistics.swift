@@ -20,7 +20,26 @@ public struct WriterStatistics: Sendable, Hashable {
     public var roundTrips = 0
     /// Operations waiting for the writer right now.
     public var queued = 0
+    /// Transactions rolled back because PostgreSQL found a deadlock or serialization failure, then run again.
+    public var contentionRetries = 0
 
     /// Creates zeroed counters.
     public init() {}
+}
+
+extension WriterStatistics {
+    /// Adds another writer's counters (the largest batch is the larger of the two).
+    mutating func add(_ other: WriterStatistics) {
+        transactions += other.transactions
+        operations += other.operations
+        largestBatch = max(largestBatch, other.largestBatch)
+        sharedTransactions += other.sharedTransactions
+        failedBatches += other.failedBatches
+        pipelinedOperations += other.pipelinedOperations
+        coalescedOperations += other.coalescedOperations
+        pipelineRetries += other.pipelineRetries
+        roundTrips += other.roundTrips
+        queued += other.queued
+        contentionRetries += other.contentionRetries
+    }
 }

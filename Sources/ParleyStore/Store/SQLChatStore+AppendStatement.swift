@@ -59,7 +59,7 @@ extension SQLChatStore {
             complete: { context, answer in
                 guard let answer else { throw StoreError(.internal, "parley_append_message answered no row") }
                 return try Self.appendResult(context, answer, app: app, room: room, message)
-            }, coalescing: coalescing)
+            }, coalescing: coalescing, route: .room(app: app, room: room))
     }
 
     private static func appendResult(

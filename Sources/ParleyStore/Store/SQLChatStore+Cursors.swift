@@ -1,7 +1,7 @@
 /// Read cursors and the per-user room list with unread counts.
 extension SQLChatStore {
     public func setReadCursor(app: String, room: String, user userID: String, seq: Int64) async throws -> CursorChange {
-        try await write { context in
+        try await write(app: app, room: room) { context in
             let lastSeq = try Self.requireMember(context, app: app, room: room, user: userID)
             let target = min(max(seq, 0), lastSeq)
             let moved = try context.execute(

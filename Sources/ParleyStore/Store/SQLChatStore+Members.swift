@@ -2,7 +2,7 @@
 extension SQLChatStore {
     public func addMember(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange {
         try validateIdentifier(userID, "user id")
-        return try await write { context in
+        return try await write(app: app, room: room) { context in
             let current = try Self.fetchRoom(context, app: app, id: room)
             if let existing = try Self.fetchMembership(context, app: app, room: room, user: userID) {
                 return MembershipChange(membership: existing, changed: false)
@@ -31,7 +31,7 @@ extension SQLChatStore {
     }
 
     public func removeMember(app: String, room: String, user userID: String) async throws -> Bool {
-        try await write { context in
+        try await write(app: app, room: room) { context in
             if let membership = try Self.fetchMembership(context, app: app, room: room, user: userID), membership.role == .admin {
                 try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "leave")
             }
@@ -50,7 +50,7 @@ extension SQLChatStore {
     }
 
     public func setRole(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange {
-        try await write { context in
+        try await write(app: app, room: room) { context in
             guard var membership = try Self.fetchMembership(context, app: app, room: room, user: userID) else {
                 guard try Self.roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
                 throw StoreError(.notMember, "user \(userID) is not a member of room \(room)")

@@ -20,7 +20,7 @@ extension SQLChatStore {
         retryIfOriginalIsGone: Bool
     ) async throws -> AppendResult {
         do {
-            return try await write { context in
+            return try await write(app: app, room: room) { context in
                 try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
             }
         } catch is DuplicateSend {
@@ -167,7 +167,7 @@ extension SQLChatStore {
     public func editMessage(app: String, room: String, id: Int64, parts: [MessagePart]) async throws -> Message {
         try validateParts(parts)
         let encoded = MessagePartsJSON.encode(parts)
-        return try await write { context in
+        return try await write(app: app, room: room) { context in
             var message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { throw StoreError(.conflict, "message \(id) was deleted") }
             try Self.requireAttachments(context, app: app, room: room, parts: parts)
@@ -181,7 +181,7 @@ extension SQLChatStore {
     }
 
     public func deleteMessage(app: String, room: String, id: Int64) async throws -> Message {
-        try await write { context in
+        try await write(app: app, room: room) { context in
             var message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { return message }
             try context.execute(

@@ -5,7 +5,7 @@ extension SQLChatStore {
         maxDistinct: Int?
     ) async throws -> ReactionChange {
         try validateIdentifier(emoji, "emoji")
-        return try await write { context in
+        return try await write(app: app, room: room) { context in
             let message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { throw StoreError(.conflict, "message \(id) was deleted") }
             _ = try Self.requireMember(context, app: app, room: room, user: userID)
@@ -26,7 +26,7 @@ extension SQLChatStore {
     public func removeReaction(
         app: String, room: String, message id: Int64, user userID: String, emoji: String
     ) async throws -> ReactionChange {
-        try await write { context in
+        try await write(app: app, room: room) { context in
             let message = try Self.fetchMessage(context, app: app, room: room, id: id)
             let removed = try context.execute(
                 """

@@ -57,7 +57,7 @@ extension SQLChatStore {
             complete: { context, answer in
                 guard let answer else { throw StoreError(.internal, "parley_append_reply answered no row") }
                 return try Self.replyResult(context, answer, app: app, room: room, message)
-            }, coalescing: nil)
+            }, coalescing: nil, route: .room(app: app, room: room))
     }
 
     private static func replyResult(

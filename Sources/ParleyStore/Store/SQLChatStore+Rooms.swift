@@ -114,7 +114,7 @@ extension SQLChatStore {
         if case .set(let name) = patch.name { try validateName(name, "room name") }
         if case .set(let data) = patch.customData { try validateCustomData(data) }
         if case .set(.direct) = patch.kind { throw StoreError(.invalidArgument, "a room cannot become direct") }
-        return try await write { context in
+        return try await write(app: app, room: id) { context in
             var room = try Self.fetchRoom(context, app: app, id: id)
             if room.kind == .direct, case .set(let kind) = patch.kind, kind != .direct {
                 throw StoreError(.conflict, "a direct room cannot become \(kind.rawValue)")
@@ -133,7 +133,7 @@ extension SQLChatStore {
     }
 
     public func deleteRoom(app: String, id: String) async throws -> DeletedRoom {
-        try await write { context in
+        try await write(app: app, room: id) { context in
             let room = try Self.fetchRoom(context, app: app, id: id)
             let members = try context.query(
                 "SELECT user_id FROM memberships WHERE app_id = $1 AND room_id = $2 ORDER BY user_id",

@@ -35,9 +35,16 @@ public final class SQLChatStore: ChatStore {
         await database.close()
     }
 
-    /// Runs a write operation on the group-commit writer.
+    /// Runs a write operation on the general group-commit writer (users, direct rooms, devices, attachments).
     func write<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
         try await database.write(operation)
+    }
+
+    /// Runs a write operation about one room on that room's writer, so the room's writes keep their order.
+    func write<T: Sendable>(
+        app: String, room: String, _ operation: @escaping @Sendable (SQLContext) throws -> T
+    ) async throws -> T {
+        try await database.write(route: .room(app: app, room: room), operation)
     }
 
     /// Runs a read operation on a reader connection.

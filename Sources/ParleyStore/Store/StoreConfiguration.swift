@@ -6,6 +6,8 @@ public struct StoreConfiguration: Sendable {
     public var readerCount: Int
     /// The most operations the writer puts into one transaction.
     public var maxBatchSize: Int
+    /// Writer connections on PostgreSQL, rooms partitioned over them (SQLite always has one writer).
+    public var postgresWriterCount: Int
     /// Limits checked on writes.
     public var limits: StoreLimits
     /// The clock rows are stamped with.
@@ -13,14 +15,20 @@ public struct StoreConfiguration: Sendable {
     /// Where the SQLite store records its timeline; nil: the file `PARLEY_STORE_TRACE` names, if any.
     var trace: StoreTrace?
 
-    /// A configuration for `location` with the defaults: 2 readers, batches of up to 512 operations.
+    /// The writer connections PostgreSQL gets unless told otherwise.
+    public static let defaultPostgresWriterCount = 4
+
+    /// A configuration for `location` with the defaults: 2 readers, batches of up to 512 operations,
+    /// 4 writers on PostgreSQL.
     public init(
         location: StoreLocation, readerCount: Int = 2, maxBatchSize: Int = 512,
+        postgresWriterCount: Int = StoreConfiguration.defaultPostgresWriterCount,
         limits: StoreLimits = StoreLimits(), clock: StoreClock = .system
     ) {
         self.location = location
         self.readerCount = readerCount
         self.maxBatchSize = maxBatchSize
+        self.postgresWriterCount = postgresWriterCount
         self.limits = limits
         self.clock = clock
     }

@@ -1,8 +1,12 @@
 import Synchronization
 
-/// An open database: the group-commit writer (which migrated it at start) and the reader pool.
+/// An open database: the group-commit writers (the first migrated it at start) and the reader pool.
+///
+/// SQLite has one writer. PostgreSQL has `postgresWriterCount`, each on its own connection (so
+/// its own server process): rooms are partitioned over them by ``WriteRoute``, everything else
+/// goes to the first.
 public final class StoreDatabase: Sendable {
-    private let writer: GroupCommitWriter
+    private let writers: [GroupCommitWriter]
     private let readers: ReaderPool
     /// Flushes the SQLite writer's log before its callers are answered (nil on PostgreSQL).
     let syncer: WALSyncer?
@@ -27,21 +31,34 @@ public final class StoreDatabase: Sendable {
         let trace = sqlitePath == nil ? nil : configuration.trace ?? StoreTrace.fromEnvironment()
         let syncer = sqlitePath.map { WALSyncer.start(databasePath: $0, trace: trace) }
         let checkpointer = sqlitePath.map { WALCheckpointer.start(path: $0, trace: trace) }
-        let writer: GroupCommitWriter
+        var writers: [GroupCommitWriter] = []
         let applied = Mutex<[AppliedMigration]>([])
         do {
-            writer = try await GroupCommitWriter.start(
-                name: "parley-writer",
-                maxBatchSize: configuration.maxBatchSize,
-                clock: configuration.clock,
-                syncer: syncer,
-                trace: trace,
-                open: { try Self.connect(location, checkpointer: checkpointer) },
-                prepare: { context in
-                    let done = try Migrator.migrate(context)
-                    applied.withLock { $0 = done }
-                })
+            writers.append(
+                try await GroupCommitWriter.start(
+                    name: "parley-writer",
+                    maxBatchSize: configuration.maxBatchSize,
+                    clock: configuration.clock,
+                    syncer: syncer,
+                    trace: trace,
+                    open: { try Self.connect(location, checkpointer: checkpointer) },
+                    prepare: { context in
+                        let done = try Migrator.migrate(context)
+                        applied.withLock { $0 = done }
+                    }))
+            // The others start once the schema is current; SQLite keeps its single writer.
+            let extra = sqlitePath == nil ? max(1, configuration.postgresWriterCount) - 1 : 0
+            for index in 0..<extra {
+                writers.append(
+                    try await GroupCommitWriter.start(
+                        name: "parley-writer\(index + 1)",
+                        maxBatchSize: configuration.maxBatchSize,
+                        clock: configuration.clock,
+                        open: { try Self.connect(location, checkpointer: nil) },
+                        prepare: { _ in }))
+            }
         } catch {
+            for writer in writers { await writer.close() }
             checkpointer?.close()
             trace?.close()
             throw error
@@ -53,22 +70,22 @@ public final class StoreDatabase: Sendable {
                 clock: configuration.clock,
                 open: { try Self.connect(location, checkpointer: nil, readOnly: true) })
             return StoreDatabase(
-                writer: writer, readers: readers, syncer: syncer, checkpointer: checkpointer,
+                writers: writers, readers: readers, syncer: syncer, checkpointer: checkpointer,
                 trace: trace, dialect: location.dialect, appliedMigrations: applied.withLock { $0 })
         } catch {
-            await writer.close()
+            for writer in writers { await writer.close() }
             trace?.close()
             throw error
         }
     }
 
     private init(
-        writer: GroupCommitWriter, readers: ReaderPool, syncer: WALSyncer?, checkpointer: WALCheckpointer?,
+        writers: [GroupCommitWriter], readers: ReaderPool, syncer: WALSyncer?, checkpointer: WALCheckpointer?,
         trace: StoreTrace?, dialect: SQLDialect, appliedMigrations: [AppliedMigration]
     ) {
         self.trace = trace
         self.appliedMigrations = appliedMigrations
-        self.writer = writer
+        self.writers = writers
         self.readers = readers
         self.syncer = syncer
         self.checkpointer = checkpointer
@@ -94,9 +111,23 @@ public final class StoreDatabase: Sendable {
     /// Operations arriving while a commit is in flight share the next transaction; each runs
     /// in its own savepoint, so when it throws only its own writes are undone and only its
     /// caller gets the error. Cancelling the calling task does not withdraw a queued write.
+    /// Runs on the general writer; see ``write(route:_:)`` for writes to one room.
     public func write<T: Sendable>(_ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
-        try await writer.submit(operation)
+        try await writers[0].submit(operation)
     }
+
+    /// Like ``write(_:)``, on the writer `route` names (writes to one room keep their order there).
+    func write<T: Sendable>(route: WriteRoute, _ operation: @escaping @Sendable (SQLContext) throws -> T) async throws -> T {
+        try await writer(for: route).submit(operation)
+    }
+
+    /// The writer of the pool `route` goes to.
+    private func writer(for route: WriteRoute) -> GroupCommitWriter {
+        writers[route.writerIndex(of: writers.count)]
+    }
+
+    /// How many writer connections the database has (1 on SQLite).
+    public var writerCount: Int { writers.count }
 
     /// Runs a single-statement write: `statement` (built for the operation's time) runs on the
     /// writer, the first row of its answer goes through `decode`, and `complete` turns that into
@@ -109,9 +140,10 @@ public final class StoreDatabase: Sendable {
         _ statement: @escaping @Sendable (Int64) -> SQLStatement,
         decode: @escaping @Sendable (any SQLRow) throws -> Row,
         complete: @escaping @Sendable (SQLContext, Row?) throws -> T,
-        coalescing: (statement: CoalescedStatement, arguments: [String?])? = nil
+        coalescing: (statement: CoalescedStatement, arguments: [String?])? = nil,
+        route: WriteRoute = .general
     ) async throws -> T {
-        try await writer.submit(statement: statement, decode: decode, complete: complete, coalescing: coalescing)
+        try await writer(for: route).submit(statement: statement, decode: decode, complete: complete, coalescing: coalescing)
     }
 
     /// Runs `operation` on a reader connection; it sees every write acknowledged before it started,
@@ -122,9 +154,14 @@ public final class StoreDatabase: Sendable {
         return value
     }
 
-    /// The writer's counters (transactions vs operations, queue depth).
+    /// The writers' counters (transactions vs operations, queue depth), summed over the pool.
     public var writerStatistics: WriterStatistics {
-        writer.currentStatistics
+        writers.map(\.currentStatistics).reduce(into: WriterStatistics()) { $0.add($1) }
+    }
+
+    /// Each writer's queue depth, in pool order (the general writer first).
+    public var writerQueueDepths: [Int] {
+        writers.map(\.currentStatistics.queued)
     }
 
     /// The writer's, the log syncer's and the checkpointer's counters.
@@ -132,7 +169,8 @@ public final class StoreDatabase: Sendable {
         var statistics = StoreStatistics()
         statistics.engine = dialect
         statistics.readers = readers.statistics
-        statistics.writer = writer.currentStatistics
+        statistics.writer = writerStatistics
+        statistics.writerQueues = writerQueueDepths
         if let sync = syncer?.currentStatistics {
             statistics.logSyncs = sync.syncs
             statistics.syncedBatches = sync.batches
@@ -152,7 +190,7 @@ public final class StoreDatabase: Sendable {
 
     /// Finishes queued writes and reads, then closes every connection. Later calls fail with `closed`.
     public func close() async {
-        await writer.close()
+        for writer in writers { await writer.close() }
         await readers.close()
         trace?.close()
     }

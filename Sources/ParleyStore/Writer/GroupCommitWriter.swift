@@ -1,5 +1,7 @@
-/// The one writer of a database: a dedicated thread that runs every write operation,
-/// batching all operations that arrive while a commit is in flight into one transaction.
+import ParleyPlatform
+
+/// A writer of a database (SQLite's only one, or one of PostgreSQL's pool): a dedicated thread
+/// that runs every write operation given to it, batching all operations that arrive while a commit is in flight into one transaction.
 ///
 /// Each operation runs inside its own savepoint, so one that fails is rolled back alone and
 /// gets its own error while the rest of its batch commits. Consecutive single-statement
@@ -18,6 +20,10 @@ final class GroupCommitWriter: @unchecked Sendable {
     private var hasStopped = false
 
     private let maxBatchSize: Int
+    /// Runs of a batch that PostgreSQL keeps rolling back for deadlocks before its callers get `busy`.
+    private static let contentionAttempts = 8
+    /// What a batch rolled back for a deadlock or serialization failure ends with (retried first).
+    private static let contention = StoreError(.busy, "the database rolled the transaction back for a deadlock or serialization failure")
     private let clock: StoreClock
     private let syncer: WALSyncer?
     private let trace: StoreTrace?
@@ -156,11 +162,21 @@ final class GroupCommitWriter: @unchecked Sendable {
         var counters = BatchCounters()
         var commitID: UInt64?
         var batch = first
-        let failure = runTransaction(&batch, on: connection, counters: &counters, commitID: &commitID)
+        var failure = runTransaction(&batch, on: connection, counters: &counters, commitID: &commitID)
+        var attempt = 1
+        while failure?.code == .busy, connection.dialect == .postgres, attempt < Self.contentionAttempts {
+            // A deadlock with another writer (of this pool or another node) or a serialization
+            // failure: the server rolled our work back, and running it again is what resolves it.
+            counters.contentionRetries += 1
+            usleep(UInt32(attempt) * 2_000)
+            attempt += 1
+            failure = runTransaction(&batch, on: connection, counters: &counters, commitID: &commitID)
+        }
         lock.withLock {
             statistics.pipelinedOperations += counters.pipelinedOperations
             statistics.pipelineRetries += counters.pipelineRetries
             statistics.coalescedOperations += counters.coalescedOperations
+            statistics.contentionRetries += counters.contentionRetries
             statistics.roundTrips = connection.roundTrips
             if failure == nil {
                 statistics.transactions += 1
@@ -204,13 +220,17 @@ final class GroupCommitWriter: @unchecked Sendable {
                 let context = SQLContext(connection: connection, now: clock.now())
                 if !batch[0].perform(context) {
                     try connection.run("ROLLBACK")
-                    return nil
+                    return batch[0].failedOnContention ? Self.contention : nil
                 }
             } else {
                 try performEach(batch, on: connection, counters: &counters)
                 while let more = operationsArriving(room: maxBatchSize - batch.count, on: connection) {
                     try performEach(more, on: connection, counters: &counters)
                     batch.append(contentsOf: more)
+                }
+                if connection.dialect == .postgres, batch.contains(where: \.failedOnContention) {
+                    try connection.run("ROLLBACK")
+                    return Self.contention
                 }
             }
             try waitForCommitHold(on: connection)
@@ -397,4 +417,5 @@ private struct BatchCounters {
     var pipelinedOperations = 0
     var pipelineRetries = 0
     var coalescedOperations = 0
+    var contentionRetries = 0
 }

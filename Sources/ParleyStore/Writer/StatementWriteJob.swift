@@ -87,4 +87,6 @@ final class TypedStatementWriteJob<Row, T: Sendable>: StatementWriteJob, @unchec
     func finish(batchFailure: StoreError?) {
         deliver(outcome, batchFailure: batchFailure, to: continuation)
     }
+
+    var failedOnContention: Bool { isContention(outcome) }
 }

@@ -7,6 +7,9 @@ protocol WriteJob: AnyObject, Sendable {
     /// `batchFailure` is set when the transaction did not commit: then every operation
     /// that had succeeded on its own gets that error instead of its result.
     func finish(batchFailure: StoreError?)
+    /// Whether the operation's last run failed because the database server found it in a deadlock
+    /// or a serialization failure (`busy` on PostgreSQL): then its whole transaction is worth running again.
+    var failedOnContention: Bool { get }
 }
 
 /// A write operation returning `T`, with the continuation its caller awaits.
@@ -35,6 +38,14 @@ final class TypedWriteJob<T: Sendable>: WriteJob, @unchecked Sendable {
     func finish(batchFailure: StoreError?) {
         deliver(outcome, batchFailure: batchFailure, to: continuation)
     }
+
+    var failedOnContention: Bool { isContention(outcome) }
+}
+
+/// Whether `outcome` is the `busy` failure PostgreSQL's deadlock and serialization errors map to.
+func isContention<T>(_ outcome: Result<T, any Error>?) -> Bool {
+    guard case .failure(let error as StoreError)? = outcome else { return false }
+    return error.code == .busy
 }
 
 /// Resumes a write's caller: with its own error, with its result when its batch committed,
