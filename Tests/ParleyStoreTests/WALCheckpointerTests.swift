@@ -106,10 +106,10 @@ import Glibc
         #expect(statistics.catchUps >= 3)
         #expect(statistics.byWriter == 0, "the log grew to its limit of \(limit) frames")
         #expect(statistics.failures == 0)
-        // The file was written over from its start: it holds less than what the commits of 2 KiB
-        // rows wrote. (How long the log grew before its first restart depends on how soon the
-        // checkpointer's thread got a core, so the bound is not the threshold.)
-        #expect(Self.fileSize(path + "-wal") < committed * 2_048)
+        // The file never held a log as long as the limit. (How far past the threshold the log grew
+        // before a restart depends on how soon the checkpointer's thread got a core: a loaded
+        // machine running the whole suite saw 7,000 frames.)
+        #expect(Self.fileSize(path + "-wal") < (4_096 + 24) * limit)
         var rows = 0
         try writer.query("SELECT count(*) FROM t", []) { rows = $0.int(0) }
         #expect(rows == committed)
