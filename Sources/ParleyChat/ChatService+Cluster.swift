@@ -1,7 +1,8 @@
 import ParleyChannels
 
 /// Keeping every node's chat caches and sockets in step: membership changes, ends of access
-/// and deleted users made through one node reach the others over the cluster bus.
+/// and deleted users made through one node reach the others over the cluster bus, and so do
+/// users' signed-in connections (online status).
 extension ChatService {
     /// Sends this service's changes to the other nodes over `hub`'s bus and applies theirs.
     public func joinCluster(_ hub: ClusterChannelHub) {
@@ -10,6 +11,11 @@ extension ChatService {
             guard let self, let notice = ChatClusterNotice(decoding: payload) else { return }
             self.apply(notice)
         }
+        hub.setOnlineHandler { [weak self] app, user, online, announce in
+            guard let self else { return }
+            self.clusterPresenceChanged(app: app, user: user, online: online, announce: announce)
+        }
+        startCatchUp(hub)
     }
 
     /// Tells the other nodes (nothing without a cluster).
