@@ -81,8 +81,8 @@ struct ChatCatchUp: Sendable {
         var floors: [Room: Int64?] = [:]
         for room in list {
             var entry = rooms[room] ?? Entry(floor: .min)
-            entry.held = [:]
-            entry.replayed = []
+            // A catch-up already under way keeps what it holds; both deliver each seq once.
+            if entry.held == nil { entry.held = [:] }
             floors[room] = entry.floor == .min ? nil : entry.floor
             rooms[room] = entry
         }
@@ -98,6 +98,8 @@ struct ChatCatchUp: Sendable {
         for item in read where !entry.delivered(item.seq) && pending[item.seq] == nil { pending[item.seq] = (item.event, true) }
         entry.held = nil
         let order = pending.keys.sorted()
+        // Bus copies of replayed messages come within moments if at all; the set stays small.
+        if entry.replayed.count > ChatCatchUp.maxAbove { entry.replayed = [] }
         for seq in order {
             entry.record(seq)
             if pending[seq]!.fromStore { entry.replayed.insert(seq) }

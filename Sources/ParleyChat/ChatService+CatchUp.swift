@@ -49,6 +49,8 @@ extension ChatService {
                 defer { state.lostAt = nil }; return state.lostAt
             })
         else { return }
+        // Nodes whose bus stayed up missed what this one published meanwhile: they catch up too.
+        announce(.busRejoined(since: lostAt))
         Task { await self.catchUp(hub: hub, since: lostAt - Self.catchUpMargin) }
     }
 
@@ -106,11 +108,11 @@ extension ChatService {
         return String(channel.dropFirst(prefix.count))
     }
 
-    /// The `seq` inside a `message.created` frame (its data is the event's JSON as a string).
-    private static func seq(inFrame frame: [UInt8]) -> Int64? {
-        guard let text = (try? JSONParser.parse(frame))?.objectValue?["data"]?.stringValue,
-            let seq = (try? JSONParser.parse(Array(text.utf8)))?.objectValue?["seq"]?.intValue
-        else { return nil }
-        return Int64(seq)
+    /// The `seq` inside a `message.created` frame (its data is an object, or the same JSON as
+    /// a string as Pusher's own frames carry it).
+    static func seq(inFrame frame: [UInt8]) -> Int64? {
+        guard var data = (try? JSONParser.parse(frame))?.objectValue?["data"] else { return nil }
+        if let text = data.stringValue, let parsed = try? JSONParser.parse(Array(text.utf8)) { data = parsed }
+        return data.objectValue?["seq"]?.intValue.map(Int64.init)
     }
 }

@@ -36,6 +36,9 @@ extension ChatService {
         case .userDeleted(let app, let user):
             tokenCutoffs.forget(TokenCutoffs.Key(app: app, user: user))
             verifier.cache.forget(app: app, user: user)
+        case .busRejoined(let since):
+            guard let hub = cluster.withLock({ $0 }) else { return }
+            Task { await self.catchUp(hub: hub, since: since - Self.catchUpMargin) }
         }
     }
 }

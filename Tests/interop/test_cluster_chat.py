@@ -4,6 +4,9 @@ user going offline everywhere is announced once, and a pysher client subscribed 
 gets every message sent through another node during a Redis outage once Redis is back,
 without reconnecting. Each test gets its own redis-server, PostgreSQL schema and three nodes
 (cluster_support.py)."""
+import hashlib
+import hmac
+import json
 import threading
 import time
 
@@ -13,6 +16,7 @@ import pytest
 
 from chat_support import APP_A, create_user, mint, unique
 from cluster_support import Cluster, PostgresInstance, decoded, wait_until
+from test_pusher_support import RawClient
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +100,10 @@ def test_unread_counts_and_reads_cross_nodes(cluster, room):
     for node in cluster.nodes:
         assert room.summary(node, room.bob)["unread_count"] == 3
     # Bob reads on b; his other device on c hears it at once (room.read on his user channel).
+    user_channel = f"#server-to-user-{room.bob}"
     other_device = c.realtime(mint(APP_A, room.bob), sign_in=True)
+    other_device.subscribe(user_channel)
+    other_device.expect("pusher_internal:subscription_succeeded", user_channel)
     try:
         deadline = time.monotonic() + 10
         moved = False
@@ -104,7 +111,7 @@ def test_unread_counts_and_reads_cross_nodes(cluster, room):
         while True:
             b.ok("PUT", f"/v1/rooms/{room.id}/cursor", token=mint(APP_A, room.bob), json_body={"seq": seq})
             try:
-                event = other_device.event("room.read", timeout=0.5)
+                event = other_device.event("room.read", user_channel, timeout=0.5)
                 moved = True
                 break
             except TimeoutError:
@@ -239,3 +246,49 @@ def test_messages_sent_during_a_redis_outage_reach_other_nodes_once_redis_is_bac
     finally:
         far.close()
         near.close()
+
+
+def join_presence(node, channel, user):
+    client = RawClient(node.ws_url(APP_A))
+    data = json.dumps({"user_id": user, "user_info": {"name": user}})
+    text = f"{client.socket_id}:{channel}:{data}"
+    auth = f"{APP_A['key']}:" + hmac.new(APP_A["secret"].encode(), text.encode(), hashlib.sha256).hexdigest()
+    client.subscribe(channel, {"auth": auth, "channel_data": data})
+    client.expect("pusher_internal:subscription_succeeded", channel)
+    return client
+
+
+def members_everywhere(cluster, channel, users):
+    def check():
+        return all(sorted(u["id"] for u in api(node).users_info(channel)["users"]) == users for node in cluster.nodes)
+    wait_until(check, timeout=20, what=f"{channel} members {users} on every node")
+
+
+def test_a_redis_restart_keeps_every_node_writing_and_rebuilds_presence(cluster, room):
+    a, b, c = cluster.nodes
+    watcher = join_presence(c, "presence-drill", "w")
+    member = join_presence(b, "presence-drill", "m")
+    assert decoded(watcher.expect("pusher_internal:member_added", "presence-drill", timeout=10)["data"])["user_id"] == "m"
+    members_everywhere(cluster, "presence-drill", ["m", "w"])
+    cluster.redis.stop()
+    for node in cluster.nodes:
+        assert cluster.wait_health(node, "degraded")["reason"]
+    # Every node keeps taking writes (chat and users) while Redis is away.
+    for i, node in enumerate(cluster.nodes):
+        room.send(node, room.alice, f"while away {i}")
+        create_user(node, APP_A, unique("during"))
+    cluster.redis.start()
+    for node in cluster.nodes:
+        cluster.wait_health(node, "ok", timeout=10)
+    # Redis came back empty: each node stores its share again, and the members are the same
+    # everywhere, without a member leaving and coming back on the way.
+    members_everywhere(cluster, "presence-drill", ["m", "w"])
+    assert watcher.nothing("pusher_internal:member_removed", wait=6)
+    history = a.ok("GET", f"/v1/rooms/{room.id}/messages", token=mint(APP_A, room.bob))["messages"]
+    assert [m["parts"][0]["text"] for m in history][-3:] == ["while away 0", "while away 1", "while away 2"]
+    # The shared state is live again: a member joining through a is seen on c.
+    late = join_presence(a, "presence-drill", "late")
+    assert decoded(watcher.expect("pusher_internal:member_added", "presence-drill", timeout=10)["data"])["user_id"] == "late"
+    members_everywhere(cluster, "presence-drill", ["late", "m", "w"])
+    for client in (watcher, member, late):
+        client.close()
