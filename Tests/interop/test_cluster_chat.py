@@ -15,7 +15,7 @@ import pysher
 import pytest
 
 from chat_support import APP_A, create_user, mint, unique
-from cluster_support import Cluster, PostgresInstance, decoded, wait_until
+from cluster_support import METRICS_TOKEN, Cluster, PostgresInstance, decoded, wait_until
 from test_pusher_support import RawClient
 
 
@@ -127,6 +127,12 @@ def test_unread_counts_and_reads_cross_nodes(cluster, room):
         other_device.close()
 
 
+def bus_messages_out(node):
+    body = node.request("GET", "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).body.decode()
+    line = next(l for l in body.splitlines() if l.startswith("parley_bus_messages_out_total{"))
+    return float(line.rsplit(" ", 1)[1])
+
+
 def offline_events(listener, channel, user, wait):
     """Every presence.changed about `user` that arrives within `wait` seconds."""
     found = []
@@ -156,7 +162,10 @@ def test_online_status_is_cluster_wide_and_offline_is_announced_once(cluster, ro
             wait_until(lambda: room.presence(node, room.alice, room.bob)["online"] is True, timeout=5,
                        what=f"alice online as seen from {node.port}")
         # A second connection on b, then the first one closes: she is still online everywhere.
+        sent_before = bus_messages_out(b)
         second = b.realtime(mint(APP_A, room.alice), sign_in=True)
+        # b tells the bus of its signed-in user (one message) before the first connection closes.
+        wait_until(lambda: bus_messages_out(b) > sent_before, what="b announcing its signed-in user")
         first.close()
         assert offline_events(bob, room.channel, room.alice, wait=1.0) == []
         for node in cluster.nodes:

@@ -187,9 +187,9 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     /// Calls `handler` for every user that comes online or goes offline cluster-wide (first
     /// signed-in connection anywhere, last one anywhere closed), on every node, in the bus's
     /// order. `announce` is true on one node only: the one whose own change made the
-    /// transition (it hears its own change back from the bus in the order every node sees),
-    /// or, for a transition found by reading the stored shares (a node died, a missed
-    /// change, an outage), the live node with the lowest id.
+    /// transition (it hears its own change back from the bus in the order every node sees,
+    /// or, after an outage, finds it in its own share), or, for a node that died, the live
+    /// node with the lowest id.
     public func setOnlineHandler(_ handler: OnlineHandler?) {
         state.withLock { $0.onlineHandler = handler }
     }
@@ -227,8 +227,7 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
             s.lastStored = .min
             s.reconnectedAt = clock()
             let transitions = s.online.replace(node: nodeID, with: s.share.signedInUsers)
-            let announcer = announcesHealedChanges(s)
-            return (s.connectionHandlers, transitions.map { ($0, announcer) })
+            return (s.connectionHandlers, transitions.map { ($0, true) })
         }
         if connected { tick() }
         reportOnline(transitions)
@@ -247,11 +246,18 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         }
     }
 
-    /// Applies the signed-in changes found by reading the stored shares.
-    private func healOnline(_ s: inout State, _ changes: [ClusterReplica.MemberChange]) -> [(ClusterOnlineLedger.Transition, Bool)] {
+    /// Applies the signed-in changes found by reading the stored shares. Only a dead node's
+    /// are announced here (by the lowest live node): a live node's change read from its share
+    /// may still be on its way on the bus, and that node announces its own changes.
+    private func healOnline(
+        _ s: inout State, _ changes: [ClusterReplica.MemberChange], live: Set<String>
+    )
+        -> [(ClusterOnlineLedger.Transition, Bool)]
+    {
         let announcer = announcesHealedChanges(s)
         return Self.signedIn(changes).compactMap { change in
-            s.online.apply(node: change.node, app: change.app, user: change.user, online: change.info != nil).map { ($0, announcer) }
+            s.online.apply(node: change.node, app: change.app, user: change.user, online: change.info != nil)
+                .map { ($0, announcer && !live.contains(change.node)) }
         }
     }
 
@@ -315,7 +321,7 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         let (changes, transitions) = state.withLock { s in
             let settled = s.reconnectedAt.map { now - $0 >= timings.shareLifetime } ?? true
             let changes = s.replica.applyLive(live, dropMissing: settled)
-            return (changes, healOnline(&s, changes))
+            return (changes, healOnline(&s, changes, live: Set(live.keys)))
         }
         applyMemberChanges(changes)
         reportOnline(transitions)
