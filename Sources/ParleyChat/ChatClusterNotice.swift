@@ -9,6 +9,9 @@ enum ChatClusterNotice: Sendable, Equatable {
     case accessEnded(AccessEnding)
     /// A user was deleted: read their token cutoff again, forget their verified tokens.
     case userDeleted(app: String, user: String)
+    /// The sender's bus was down from `since` (milliseconds since the epoch) until now: what it
+    /// published meanwhile never reached the others, which catch up from the store.
+    case busRejoined(since: Int64)
 
     static let topic = "chat"
 
@@ -25,6 +28,8 @@ enum ChatClusterNotice: Sendable, Equatable {
             ]
         case .userDeleted(let app, let user):
             object = ["kind": .string("user_deleted"), "app": .string(app), "user": .string(user)]
+        case .busRejoined(let since):
+            object = ["kind": .string("bus_rejoined"), "since": .int64(since)]
         }
         return JSONWriter.serialize(.object(object))
     }
@@ -44,6 +49,9 @@ enum ChatClusterNotice: Sendable, Equatable {
         case "user_deleted":
             guard let app = object["app"]?.stringValue, let user = object["user"]?.stringValue else { return nil }
             self = .userDeleted(app: app, user: user)
+        case "bus_rejoined":
+            guard let since = object["since"]?.intValue else { return nil }
+            self = .busRejoined(since: Int64(since))
         default:
             return nil
         }

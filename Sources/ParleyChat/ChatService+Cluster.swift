@@ -1,7 +1,8 @@
 import ParleyChannels
 
 /// Keeping every node's chat caches and sockets in step: membership changes, ends of access
-/// and deleted users made through one node reach the others over the cluster bus.
+/// and deleted users made through one node reach the others over the cluster bus, and so do
+/// users' signed-in connections (online status).
 extension ChatService {
     /// Sends this service's changes to the other nodes over `hub`'s bus and applies theirs.
     public func joinCluster(_ hub: ClusterChannelHub) {
@@ -10,6 +11,11 @@ extension ChatService {
             guard let self, let notice = ChatClusterNotice(decoding: payload) else { return }
             self.apply(notice)
         }
+        hub.setOnlineHandler { [weak self] app, user, online, announce in
+            guard let self else { return }
+            self.clusterPresenceChanged(app: app, user: user, online: online, announce: announce)
+        }
+        startCatchUp(hub)
     }
 
     /// Tells the other nodes (nothing without a cluster).
@@ -30,6 +36,9 @@ extension ChatService {
         case .userDeleted(let app, let user):
             tokenCutoffs.forget(TokenCutoffs.Key(app: app, user: user))
             verifier.cache.forget(app: app, user: user)
+        case .busRejoined(let since):
+            guard let hub = cluster.withLock({ $0 }) else { return }
+            Task { await self.catchUp(hub: hub, since: since - Self.catchUpMargin) }
         }
     }
 }

@@ -27,6 +27,8 @@ public final class ChatService: Sendable {
     let accessObservers = Mutex<[any AccessEndObserver]>([])
     /// The bus to the other nodes' chat services, when there are others (`joinCluster`).
     let cluster = Mutex<ClusterChannelHub?>(nil)
+    /// What this node delivered of each room, for the catch-up after a bus outage.
+    let catchUp = Mutex(ChatCatchUp())
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
     /// `apps` is the server's live registry (reloaded on SIGHUP); nil: `configuration.apps`, fixed.
@@ -98,6 +100,7 @@ public final class ChatService: Sendable {
     func publish(_ context: ChatContext, _ events: [ChatEvent]) {
         guard !events.isEmpty else { return }
         publisher.publish(app: context.appID, events: events)
+        recordPublished(app: context.appID, events)
     }
 
     /// Runs a store call that may change room memberships; the member cache forgets every room

@@ -49,6 +49,11 @@ final class PresenceTracker: Sendable {
         }
     }
 
+    /// Notes that the user was seen now (online or going offline on another node).
+    func seen(app: String, user: String, now: Int64) {
+        entries.withLock { $0[Key(app: app, user: user), default: Entry()].lastSeenAt = now }
+    }
+
     /// The user's presence.
     func status(app: String, user: String) -> Status {
         entries.withLock { entries in

@@ -38,7 +38,20 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         var lastStored: Int64 = .min
         var lastSwept: Int64 = .min
         var noticeHandlers: [String: @Sendable ([UInt8]) -> Void] = [:]
+        var online = ClusterOnlineLedger()
+        var onlineHandler: OnlineHandler?
+        var eventFilter: EventFilter?
+        var connectionHandlers: [@Sendable (Bool) -> Void] = []
+        /// When the bus last came back: until a share's lifetime has passed, a node missing
+        /// from Redis may only not have stored its share again yet.
+        var reconnectedAt: Int64?
     }
+
+    /// Hears a user come online or go offline cluster-wide: `(app, user, online, announce)`,
+    /// `announce` true on exactly one node (see `setOnlineHandler`).
+    public typealias OnlineHandler = @Sendable (_ app: String, _ user: String, _ online: Bool, _ announce: Bool) -> Void
+    /// Decides whether an event received from another node reaches this node's subscribers.
+    public typealias EventFilter = @Sendable (_ app: String, _ event: ClusterEvent) -> Bool
 
     private let state = Mutex(State())
 
@@ -66,6 +79,7 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         local.setClusterDecidesWebhooks(true)
         transport.setLapseHandler { [weak self] claims in self?.fire(claims) }
         transport.releaseEarlierClaims(node: nodeID)
+        statistics.observeConnection { [weak self] connected in self?.connectionChanged(connected) }
         transport.start { [weak self] payload in self?.receive(payload) }
         transport.loadCaches { [weak self] values in self?.rememberCaches(values) }
         tick()
@@ -74,6 +88,7 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     /// Stops listening; the share lapses after its lifetime.
     public func stop() {
         local.setShareObserver(nil)
+        statistics.observeConnection(nil)
         transport.stop()
     }
 
@@ -174,6 +189,99 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
         send(.notice(topic: topic, payload: payload))
     }
 
+    // MARK: online users
+
+    /// Calls `handler` for every user that comes online or goes offline cluster-wide (first
+    /// signed-in connection anywhere, last one anywhere closed), on every node, in the bus's
+    /// order. `announce` is true on one node only: the one whose own change made the
+    /// transition (it hears its own change back from the bus in the order every node sees,
+    /// or, after an outage, finds it in its own share), or, for a node that died, the live
+    /// node with the lowest id.
+    public func setOnlineHandler(_ handler: OnlineHandler?) {
+        state.withLock { $0.onlineHandler = handler }
+    }
+
+    /// Records whether this node has a signed-in connection of `user` (its first one came or
+    /// its last one left); the other nodes hear it as part of this node's share.
+    public func setUserSignedIn(app: String, user: String, _ signedIn: Bool) {
+        state.withLock { s in
+            guard let update = s.share.userSignedIn(app: app, user: user, signedIn) else { return }
+            send(.share(update))
+        }
+    }
+
+    /// Whether some node has reported a signed-in connection of the user on the bus.
+    public func isOnline(app: String, user: String) -> Bool {
+        state.withLock { $0.online.isOnline(app: app, user: user) }
+    }
+
+    /// Filters the events other nodes send before this node's subscribers get them.
+    public func setEventFilter(_ filter: EventFilter?) {
+        state.withLock { $0.eventFilter = filter }
+    }
+
+    /// Calls `handler` (on the bus's thread) each time the bus connects (`true`: the first
+    /// time, and again after an outage) or is lost (`false`).
+    public func addConnectionHandler(_ handler: @escaping @Sendable (_ connected: Bool) -> Void) {
+        state.withLock { $0.connectionHandlers.append(handler) }
+    }
+
+    private func connectionChanged(_ connected: Bool) {
+        let (handlers, transitions) = state.withLock { s in
+            guard connected else { return (s.connectionHandlers, [(ClusterOnlineLedger.Transition, Bool)]()) }
+            // Store the share at once (a restarted Redis is empty); our own changes sent
+            // while the bus was down never came back, so take them from the share.
+            s.lastStored = .min
+            s.reconnectedAt = clock()
+            let transitions = s.online.replace(node: nodeID, with: s.share.signedInUsers)
+            return (s.connectionHandlers, transitions.map { ($0, true) })
+        }
+        if connected { tick() }
+        reportOnline(transitions)
+        for handler in handlers { handler(connected) }
+    }
+
+    /// Our own signed-in changes as the bus returned them.
+    private func ownSignedIn(_ update: ClusterShareUpdate) -> [(ClusterOnlineLedger.Transition, Bool)] {
+        state.withLock { s in
+            update.changes.compactMap { change in
+                guard case .member(let app, let channel, let user, let info) = change, channel == ClusterShare.signedInChannel else {
+                    return nil
+                }
+                return s.online.apply(node: nodeID, app: app, user: user, online: info != nil).map { ($0, true) }
+            }
+        }
+    }
+
+    /// Applies the signed-in changes found by reading the stored shares. Only a dead node's
+    /// are announced here (by the lowest live node): a live node's change read from its share
+    /// may still be on its way on the bus, and that node announces its own changes.
+    private func healOnline(
+        _ s: inout State, _ changes: [ClusterReplica.MemberChange], live: Set<String>
+    )
+        -> [(ClusterOnlineLedger.Transition, Bool)]
+    {
+        let announcer = announcesHealedChanges(s)
+        return Self.signedIn(changes).compactMap { change in
+            s.online.apply(node: change.node, app: change.app, user: change.user, online: change.info != nil)
+                .map { ($0, announcer && !live.contains(change.node)) }
+        }
+    }
+
+    /// Whether this node is the live node with the lowest id.
+    private func announcesHealedChanges(_ s: State) -> Bool {
+        s.replica.nodes.keys.allSatisfy { $0 > nodeID }
+    }
+
+    private static func signedIn(_ changes: [ClusterReplica.MemberChange]) -> [ClusterReplica.MemberChange] {
+        changes.filter { $0.channel == ClusterShare.signedInChannel }
+    }
+
+    private func reportOnline(_ transitions: [(ClusterOnlineLedger.Transition, Bool)]) {
+        guard !transitions.isEmpty, let handler = state.withLock({ $0.onlineHandler }) else { return }
+        for (transition, announce) in transitions { handler(transition.app, transition.user, transition.online, announce) }
+    }
+
     // MARK: share
 
     public func localChannelChanged(app: String, channel: String, subscriptions: Int, members: [String: JSONValue]?) {
@@ -244,9 +352,15 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
             }
             live[node] = (envelope.boot, update)
         }
-        let (changes, counts) = state.withLock { s in (s.replica.applyLive(live), s.replica.takeChangedTotals()) }
+        let now = clock()
+        let (changes, transitions, counts) = state.withLock { s in
+            let settled = s.reconnectedAt.map { now - $0 >= timings.shareLifetime } ?? true
+            let changes = s.replica.applyLive(live, dropMissing: settled)
+            return (changes, healOnline(&s, changes, live: Set(live.keys)), s.replica.takeChangedTotals())
+        }
         applyMemberChanges(changes)
         applyRemoteCounts(counts)
+        reportOnline(transitions)
     }
 
     /// Hands the other nodes' new subscription totals to the local hub (cluster-wide
@@ -303,24 +417,38 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
             statistics.malformed.add(1, ordering: .relaxed)
             return
         }
-        guard envelope.node != nodeID || envelope.boot != boot else { return }  // our own, already delivered here
+        guard envelope.node != nodeID || envelope.boot != boot else {
+            // Our own, already delivered here; its signed-in changes take their place in the bus's order.
+            if case .share(let update) = envelope.message { reportOnline(ownSignedIn(update)) }
+            return
+        }
         statistics.messagesIn.add(1, ordering: .relaxed)
         statistics.bytesIn.add(payload.count, ordering: .relaxed)
         switch envelope.message {
         case .events(let appID, let events):
             guard let app = apps.app(id: appID) else { return }
+            let filter = state.withLock { $0.eventFilter }
             local.publish(
                 app: app,
-                events: events.map { event in
+                events: events.filter { filter?(appID, $0) ?? true }.map { event in
                     let data = event.cacheData.flatMap { try? JSONParser.parse($0) } ?? .null
                     return HubEvent(channel: event.channel, event: event.event, data: data, frame: event.frame, excluding: event.excluding)
                 })
         case .share(let update):
-            let (changes, counts) = state.withLock { s in
-                (s.replica.apply(node: envelope.node, boot: envelope.boot, update), s.replica.takeChangedTotals())
+            let (changes, transitions, counts) = state.withLock { s in
+                let changes = s.replica.apply(node: envelope.node, boot: envelope.boot, update)
+                return (
+                    changes,
+                    Self.signedIn(changes).compactMap { change in
+                        s.online.apply(node: change.node, app: change.app, user: change.user, online: change.info != nil)
+                            .map { ($0, false) }  // the sender announces, on its own echo
+                    },
+                    s.replica.takeChangedTotals()
+                )
             }
             applyMemberChanges(changes)
             applyRemoteCounts(counts)
+            reportOnline(transitions)
         case .terminate(let appID, let user):
             guard let app = apps.app(id: appID) else { return }
             local.terminateUser(app: app, userID: user)
@@ -331,7 +459,7 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
 
     private func applyMemberChanges(_ changes: [ClusterReplica.MemberChange]) {
         var byApp: [String: [(channel: String, node: String, user: String, info: JSONValue?)]] = [:]
-        for change in changes {
+        for change in changes where change.channel != ClusterShare.signedInChannel {
             let info = change.info.map { (try? JSONParser.parse($0)) ?? .null }
             byApp[change.app, default: []].append((change.channel, change.node, change.user, info))
         }

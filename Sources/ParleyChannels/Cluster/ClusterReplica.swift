@@ -65,10 +65,11 @@ struct ClusterReplica: Sendable {
     }
 
     /// Applies the snapshots read from Redis: every live node's share. A node not among them
-    /// has stopped refreshing its share (dead or cut off) and its share is dropped.
-    mutating func applyLive(_ snapshots: [String: (boot: UInt64, update: ClusterShareUpdate)]) -> [MemberChange] {
+    /// has stopped refreshing its share (dead or cut off) and its share is dropped, unless
+    /// `dropMissing` is false (Redis came back empty: the others may not have stored theirs yet).
+    mutating func applyLive(_ snapshots: [String: (boot: UInt64, update: ClusterShareUpdate)], dropMissing: Bool = true) -> [MemberChange] {
         var changes: [MemberChange] = []
-        for id in nodes.keys.sorted() where snapshots[id] == nil {
+        for id in nodes.keys.sorted() where dropMissing && snapshots[id] == nil {
             changes += replace(id, with: nil)
         }
         for id in snapshots.keys.sorted() {

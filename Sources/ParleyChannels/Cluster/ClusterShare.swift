@@ -51,6 +51,32 @@ struct ClusterShare: Sendable {
         return ClusterShareUpdate(seq: seq, full: false, changes: changes)
     }
 
+    /// The pseudo-channel whose members are the users signed in on the node (a space keeps
+    /// it apart from every Pusher channel name); nodes that predate it ignore it.
+    static let signedInChannel = "parley signed-in"
+
+    /// Records whether the node has a signed-in connection of `user`; the delta, or nil when
+    /// that was already known.
+    mutating func userSignedIn(app: String, user: String, _ signedIn: Bool) -> ClusterShareUpdate? {
+        let key = ClusterChannelKey(app: app, channel: Self.signedInChannel)
+        guard (members[key]?[user] != nil) != signedIn else { return nil }
+        let info: [UInt8]? = signedIn ? Array("{}".utf8) : nil
+        members[key, default: [:]][user] = info
+        if members[key]?.isEmpty ?? false { members[key] = nil }
+        seq += 1
+        return ClusterShareUpdate(
+            seq: seq, full: false, changes: [.member(app: app, channel: Self.signedInChannel, user: user, info: info)])
+    }
+
+    /// The users signed in on the node.
+    var signedInUsers: Set<ClusterOnlineLedger.User> {
+        var users: Set<ClusterOnlineLedger.User> = []
+        for (key, list) in members where key.channel == Self.signedInChannel {
+            for user in list.keys { users.insert(ClusterOnlineLedger.User(app: key.app, user: user)) }
+        }
+        return users
+    }
+
     /// The whole share as one update numbered with the last change.
     func snapshot() -> ClusterShareUpdate {
         var changes: [ClusterShareChange] = []

@@ -26,6 +26,7 @@ public final class ClusterStatistics: Sendable {
 
     private let latency = Mutex(Latency())
     private let connection = Mutex<(connected: Bool, reason: String?)>((false, "not connected yet"))
+    private let connectionObserver = Mutex<(@Sendable (Bool) -> Void)?>(nil)
 
     /// Creates zeroed counters.
     public init() {}
@@ -41,7 +42,16 @@ public final class ClusterStatistics: Sendable {
 
     /// Records the bus's connection state (`reason` says why it is down).
     public func setConnected(_ connected: Bool, reason: String?) {
-        connection.withLock { $0 = (connected, connected ? nil : reason) }
+        let changed = connection.withLock { state in
+            defer { state = (connected, connected ? nil : reason) }
+            return state.connected != connected
+        }
+        if changed { connectionObserver.withLock { $0 }?(connected) }
+    }
+
+    /// Calls `observer` (on the bus's thread) each time the bus connects or is lost.
+    public func observeConnection(_ observer: (@Sendable (_ connected: Bool) -> Void)?) {
+        connectionObserver.withLock { $0 = observer }
     }
 
     /// Whether the bus is connected, and why not.

@@ -31,7 +31,10 @@ final class RedisClusterTransport: ClusterTransport {
     private let lapseHandler = Mutex<(@Sendable ([ClusterClaim]) -> Void)?>(nil)
 
     init(url: RedisURL, loop: EventLoop, statistics: ClusterStatistics, logger: Logger) {
-        self.client = RedisClient(url: url, on: loop)
+        // Retries at most a second apart: chat catch-up and shared state start when the bus is back.
+        var configuration = RedisConnectionConfiguration(url: url)
+        configuration.reconnectMaxDelay = 1_000
+        self.client = RedisClient(configuration: configuration, on: loop)
         self.statistics = statistics
         self.logger = logger
     }
