@@ -9,6 +9,9 @@ enum ChatClusterNotice: Sendable, Equatable {
     case accessEnded(AccessEnding)
     /// A user was deleted: read their token cutoff again, forget their verified tokens.
     case userDeleted(app: String, user: String)
+    /// Another node signed a guarded channel for a socket: the node holding the socket checks
+    /// the membership and records the grant.
+    case channelGranted(app: String, channel: String, socket: String, user: String)
 
     static let topic = "chat"
 
@@ -25,6 +28,11 @@ enum ChatClusterNotice: Sendable, Equatable {
             ]
         case .userDeleted(let app, let user):
             object = ["kind": .string("user_deleted"), "app": .string(app), "user": .string(user)]
+        case .channelGranted(let app, let channel, let socket, let user):
+            object = [
+                "kind": .string("channel_granted"), "app": .string(app), "channel": .string(channel), "socket": .string(socket),
+                "user": .string(user)
+            ]
         }
         return JSONWriter.serialize(.object(object))
     }
@@ -44,6 +52,11 @@ enum ChatClusterNotice: Sendable, Equatable {
         case "user_deleted":
             guard let app = object["app"]?.stringValue, let user = object["user"]?.stringValue else { return nil }
             self = .userDeleted(app: app, user: user)
+        case "channel_granted":
+            guard let app = object["app"]?.stringValue, let channel = object["channel"]?.stringValue,
+                let socket = object["socket"]?.stringValue, let user = object["user"]?.stringValue
+            else { return nil }
+            self = .channelGranted(app: app, channel: channel, socket: socket, user: user)
         default:
             return nil
         }
