@@ -35,7 +35,7 @@ struct HeldSubscriptions {
         entries = entries.filter { $0.key.socketID != socketID }
     }
 
-    /// Takes the subscriptions whose deadline is at or before `now`, oldest request first by key.
+    /// Takes the subscriptions whose deadline is at or before `now`, in socket and channel order.
     mutating func takeExpired(now: Int64) -> [Entry] {
         let expired = entries.filter { $0.value.deadline <= now }
         for key in expired.keys { entries[key] = nil }
