@@ -51,6 +51,10 @@ final class ChannelGrants: SubscriptionGate {
     let guardedPrefixes: [String]
     private let state = Mutex(State())
     private let socketIsOpen = Mutex<(@Sendable (_ app: String, _ socket: String) -> Bool)?>(nil)
+    private let grantConfirmed = Mutex<(@Sendable (_ app: String, _ socket: String, _ channel: String) -> Void)?>(nil)
+    /// Whether grants can come from other nodes: then a subscription without one waits a
+    /// moment for it instead of being refused at once.
+    private let remoteGrants = Mutex(false)
 
     /// Grants for channels starting with one of `guardedPrefixes`.
     init(guardedPrefixes: [String]) {
@@ -66,6 +70,22 @@ final class ChannelGrants: SubscriptionGate {
     /// that do not exist (and so would never be forgotten by `socketClosed`) are not kept.
     func setSocketCheck(_ check: @escaping @Sendable (_ app: String, _ socket: String) -> Bool) {
         socketIsOpen.withLock { $0 = check }
+    }
+
+    /// Tells the grants whom to tell of a grant confirmed for a connected socket (the hub, so a
+    /// subscription it holds for it is admitted).
+    func setConfirmationHandler(_ handler: @escaping @Sendable (_ app: String, _ socket: String, _ channel: String) -> Void) {
+        grantConfirmed.withLock { $0 = handler }
+    }
+
+    /// From now on grants may arrive from other nodes (see `decision`).
+    func acceptRemoteGrants() {
+        remoteGrants.withLock { $0 = true }
+    }
+
+    /// Whether `socket` is connected to this node (unknown: assumed so).
+    func isLocal(app: String, socket: String) -> Bool {
+        socketIsOpen.withLock { $0 }?(app, socket) ?? true
     }
 
     // MARK: Authorising
@@ -97,10 +117,13 @@ final class ChannelGrants: SubscriptionGate {
         }
         // Checked after recording: a socket that closed before now is forgotten here, one that
         // closes later is forgotten by `socketClosed`.
-        if confirmed, let isOpen = socketIsOpen.withLock({ $0 }), !isOpen(ticket.socket.app, ticket.socket.socket) {
+        guard confirmed else { return false }
+        if let isOpen = socketIsOpen.withLock({ $0 }), !isOpen(ticket.socket.app, ticket.socket.socket) {
             socketClosed(app: ticket.socket.app, socketID: ticket.socket.socket)
+        } else {
+            grantConfirmed.withLock { $0 }?(ticket.socket.app, ticket.socket.socket, ticket.channel)
         }
-        return confirmed
+        return true
     }
 
     /// Drops a pending grant whose check failed (a confirmed one stays until revoked).
@@ -158,12 +181,25 @@ final class ChannelGrants: SubscriptionGate {
     // MARK: SubscriptionGate
 
     func refusal(app: String, socketID: String, channel: String) -> String? {
-        guard guards(channel) else { return nil }
-        let admitted = state.withLock { state in
+        guard guards(channel), !isGranted(app: app, socketID: socketID, channel: channel) else { return nil }
+        return Self.notGranted(channel)
+    }
+
+    /// Admits a granted socket; without a grant, waits when a grant may still arrive from
+    /// another node (one that answered `POST /v1/channels/auth` for a socket connected here).
+    func decision(app: String, socketID: String, channel: String) -> SubscriptionGateDecision {
+        guard guards(channel), !isGranted(app: app, socketID: socketID, channel: channel) else { return .admit }
+        return remoteGrants.withLock { $0 } ? .wait(Self.notGranted(channel)) : .refuse(Self.notGranted(channel))
+    }
+
+    private func isGranted(app: String, socketID: String, channel: String) -> Bool {
+        state.withLock { state in
             state.sockets[SocketKey(app: app, socket: socketID)]?[channel]?.values.contains { $0.confirmed } ?? false
         }
-        return admitted
-            ? nil : "Access to \(channel) is not granted to this connection (authorise it with POST /v1/channels/auth as a member)"
+    }
+
+    private static func notGranted(_ channel: String) -> String {
+        "Access to \(channel) is not granted to this connection (authorise it with POST /v1/channels/auth as a member)"
     }
 
     func socketClosed(app: String, socketID: String) {

@@ -12,6 +12,9 @@ enum ChatClusterNotice: Sendable, Equatable {
     /// The sender's bus was down from `since` (milliseconds since the epoch) until now: what it
     /// published meanwhile never reached the others, which catch up from the store.
     case busRejoined(since: Int64)
+    /// Another node signed a guarded channel for a socket: the node holding the socket checks
+    /// the membership and records the grant.
+    case channelGranted(app: String, channel: String, socket: String, user: String)
 
     static let topic = "chat"
 
@@ -30,6 +33,11 @@ enum ChatClusterNotice: Sendable, Equatable {
             object = ["kind": .string("user_deleted"), "app": .string(app), "user": .string(user)]
         case .busRejoined(let since):
             object = ["kind": .string("bus_rejoined"), "since": .int64(since)]
+        case .channelGranted(let app, let channel, let socket, let user):
+            object = [
+                "kind": .string("channel_granted"), "app": .string(app), "channel": .string(channel), "socket": .string(socket),
+                "user": .string(user)
+            ]
         }
         return JSONWriter.serialize(.object(object))
     }
@@ -52,6 +60,11 @@ enum ChatClusterNotice: Sendable, Equatable {
         case "bus_rejoined":
             guard let since = object["since"]?.intValue else { return nil }
             self = .busRejoined(since: Int64(since))
+        case "channel_granted":
+            guard let app = object["app"]?.stringValue, let channel = object["channel"]?.stringValue,
+                let socket = object["socket"]?.stringValue, let user = object["user"]?.stringValue
+            else { return nil }
+            self = .channelGranted(app: app, channel: channel, socket: socket, user: user)
         default:
             return nil
         }

@@ -37,7 +37,12 @@ extension ChatService {
         guard let channel = fields["channel_name"], PusherChannel(channel) != nil else {
             throw ChatError(.invalidRequest, "channel_name must be a valid channel name")
         }
-        try await grantChannel(context, user: user, socketID: socketID, channel: channel)
+        try await grantChannel(app: context.appID, user: user, socketID: socketID, channel: channel)
+        if grants.guards(channel), !grants.isLocal(app: context.appID, socket: socketID) {
+            // The socket is on another node (a balancer sent this request here): that node
+            // records the grant after checking the membership itself.
+            announce(.channelGranted(app: context.appID, channel: channel, socket: socketID, user: user))
+        }
         let auth = PusherSignature.channelAuth(key: context.app.key, secret: context.app.secret, socketID: socketID, channel: channel)
         return .json(["auth": .string(auth)])
     }
@@ -45,12 +50,12 @@ extension ChatService {
     /// Decides a channel for the socket and, on a guarded channel, records the grant the hub's
     /// gate asks for: begun before the membership is read and confirmed after, so a membership
     /// that ends in between is seen (the confirmation fails and the check runs again).
-    private func grantChannel(_ context: ChatContext, user: String, socketID: String, channel: String) async throws(ChatError) {
+    func grantChannel(app: String, user: String, socketID: String, channel: String) async throws(ChatError) {
         let guarded = grants.guards(channel)
         for _ in 0..<3 {
-            let ticket = guarded ? grants.begin(app: context.appID, channel: channel, socket: socketID, user: user) : nil
+            let ticket = guarded ? grants.begin(app: app, channel: channel, socket: socketID, user: user) : nil
             let room: String?
-            switch await authorizeChannel(app: context.appID, user: user, channel: channel) {
+            switch await authorizeChannel(app: app, user: user, channel: channel) {
             case .allowed:
                 room = channel.hasPrefix(Self.roomChannelPrefix) ? String(channel.dropFirst(Self.roomChannelPrefix.count)) : nil
             case .allowedWhileMember(let owner):

@@ -7,6 +7,7 @@ extension ChatService {
     /// Sends this service's changes to the other nodes over `hub`'s bus and applies theirs.
     public func joinCluster(_ hub: ClusterChannelHub) {
         cluster.withLock { $0 = hub }
+        grants.acceptRemoteGrants()
         hub.setNoticeHandler(topic: ChatClusterNotice.topic) { [weak self] payload in
             guard let self, let notice = ChatClusterNotice(decoding: payload) else { return }
             self.apply(notice)
@@ -39,6 +40,11 @@ extension ChatService {
         case .busRejoined(let since):
             guard let hub = cluster.withLock({ $0 }) else { return }
             Task { await self.catchUp(hub: hub, since: since - Self.catchUpMargin) }
+        case .channelGranted(let app, let channel, let socket, let user):
+            guard grants.isLocal(app: app, socket: socket) else { return }
+            // Checked again here, begin → membership → confirm, so an end of access that raced
+            // the other node's check still wins; the confirmation admits a held subscription.
+            Task { try? await self.grantChannel(app: app, user: user, socketID: socket, channel: channel) }
         }
     }
 }

@@ -8,6 +8,7 @@ extension ChatService {
     /// live grant from `POST /v1/channels/auth`, and lets the grants check which sockets exist.
     public func guardSubscriptions(on hub: LocalChannelHub) {
         grants.setSocketCheck { [weak hub] app, socket in hub?.isConnected(app: app, socketID: socket) ?? false }
+        grants.setConfirmationHandler { [weak hub] app, socket, channel in hub?.reconsider(app: app, socketID: socket, channel: channel) }
         hub.setSubscriptionGate(grants)
     }
 

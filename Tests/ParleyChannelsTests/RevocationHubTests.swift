@@ -22,6 +22,18 @@ final class ListGate: SubscriptionGate {
     func socketClosed(app: String, socketID: String) { closed.withLock { $0.append(socketID) } }
 }
 
+/// A gate whose grants arrive later: it asks the hub to wait for any guarded channel it has
+/// not granted.
+final class LateGate: SubscriptionGate {
+    let list = ListGate()
+
+    func refusal(app: String, socketID: String, channel: String) -> String? { list.refusal(app: app, socketID: socketID, channel: channel) }
+    func socketClosed(app: String, socketID: String) { list.socketClosed(app: app, socketID: socketID) }
+    func decision(app: String, socketID: String, channel: String) -> SubscriptionGateDecision {
+        refusal(app: app, socketID: socketID, channel: channel).map(SubscriptionGateDecision.wait) ?? .admit
+    }
+}
+
 /// Ending subscriptions from above the hub: `revokeSubscriptions` and the subscription gate.
 @Suite struct RevocationHubTests {
     let app = testApp()
@@ -132,5 +144,38 @@ final class ListGate: SubscriptionGate {
         a.0.transportClosed()
         #expect(gate.closedSockets == ["1.1"])
         #expect(!hub.isConnected(app: app.id, socketID: "1.1"))
+    }
+
+    @Test func aHeldSubscriptionIsAdmittedOnItsGrantOrRefusedAfterTheBound() throws {
+        let gate = LateGate()
+        hub.setSubscriptionGate(gate)
+        let a = session(loop: 0, socket: "1.1"), b = session(loop: 1, socket: "2.2"), c = session(loop: 1, socket: "3.3")
+        for (s, _) in [a, b, c] { joinPrivate(s, "private-room-r") }
+        run()
+        for (_, t) in [a, b, c] {
+            #expect(t.events("pusher_internal:subscription_succeeded").isEmpty && t.events("pusher:subscription_error").isEmpty)
+        }
+        // Granted late: admitted, and events published after reach it (and nothing before its
+        // subscription_succeeded).
+        publish("private-room-r", "before")
+        gate.list.grant("1.1", "private-room-r")
+        hub.reconsider(app: app.id, socketID: "1.1", channel: "private-room-r")
+        publish("private-room-r", "after")
+        // c leaves while held: never decided.
+        c.0.receiveText(bytes(#"{"event":"pusher:unsubscribe","data":{"channel":"private-room-r"}}"#), now: clock.now)
+        run()
+        #expect(a.1.messages.filter { $0.channel == "private-room-r" }.map(\.event) == ["pusher_internal:subscription_succeeded", "after"])
+        // A change for a socket that is still not granted keeps it held.
+        hub.reconsider(app: app.id, socketID: "2.2", channel: "private-room-r")
+        run()
+        #expect(b.1.events("pusher:subscription_error").isEmpty)
+        clock.now += LocalChannelHub.gateWaitMilliseconds
+        hub.tick(apps: AppRegistry(config))
+        run()
+        let refused = b.1.events("pusher:subscription_error")
+        #expect(refused.map(\.channel) == ["private-room-r"] && refused.first?.data?["status"]?.intValue == 403)
+        #expect(c.1.events("pusher:subscription_error").isEmpty && c.1.events("pusher_internal:subscription_succeeded").isEmpty)
+        #expect(a.1.events("pusher:subscription_error").isEmpty)
+        #expect(hub.snapshot(app: app, channel: "private-room-r").subscriptionCount == 1)
     }
 }

@@ -252,6 +252,37 @@ def test_chat_messages_and_removals_cross_nodes(cluster):
     assert refused.status == 403 and refused.error_code == "not_member", refused
 
 
+def test_a_grant_signed_by_another_node_ends_with_the_membership_everywhere(cluster):
+    """Channel auth through a for a socket on b (as a balancer may route them), the member
+    removed through c: b admitted the subscription, ends it at once, and refuses the signature
+    a gave when it is used again."""
+    a, b, c = cluster.nodes
+    alice, bob = unique("alice"), unique("bob")
+    for user in (alice, bob):
+        create_user(a, APP_A, user)
+    room = chat_room(a, alice, [bob])
+    channel = f"private-room-{room}"
+    listener = b.realtime(mint(APP_A, bob))
+    listener.server = a
+    auth = listener.channel_auth(channel)
+    assert auth.status == 200, auth
+    listener.subscribe(channel, auth.json)
+    listener.expect("pusher_internal:subscription_succeeded", channel, timeout=10)
+    sent = c.ok("POST", f"/v1/rooms/{room}/messages", token=mint(APP_A, alice),
+                json_body={"parts": [{"type": "text", "text": "across"}]})
+    assert listener.event("message.created", channel)["message"]["id"] == sent["id"]
+    assert c.request("DELETE", f"/v1/rooms/{room}/members/{bob}", token=mint(APP_A, alice)).status == 204
+    revoked = listener.expect(REVOKED, channel, timeout=5)
+    assert decoded(revoked["data"])["reason"] == "member_removed"
+    # The signature still verifies, but b no longer admits it; a no longer signs.
+    listener.subscribe(channel, auth.json)
+    refused = listener.expect("pusher:subscription_error", channel, timeout=10)
+    assert decoded(refused["data"])["status"] == 403
+    again = listener.channel_auth(channel)
+    assert again.status == 403 and again.error_code == "not_member", again
+    listener.close()
+
+
 def test_redis_outage_is_reported_and_each_node_keeps_serving(cluster):
     a, b, _ = cluster.nodes
     local = raw(a)

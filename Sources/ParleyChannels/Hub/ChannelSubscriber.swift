@@ -17,4 +17,7 @@ public protocol ChannelSubscriber: AnyObject, Sendable {
     /// The hub already removed the connection from `channel` (its fan-out table too): forget
     /// the subscription and send `notice` (`parley:subscription_revoked`) to the client.
     func revoke(channel: String, notice: ChannelFrame)
+    /// The hub decided a subscription it had held (`PusherSubscribeOutcome.held`): carry out
+    /// `outcome` as if `subscribe` had returned it.
+    func subscriptionDecided(channel: String, _ outcome: PusherSubscribeOutcome)
 }

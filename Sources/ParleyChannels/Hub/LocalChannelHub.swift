@@ -16,13 +16,15 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         var handles: [String: any ChannelSubscriber] = [:]
         /// socket id → its app's id.
         var socketApps: [String: String] = [:]
+        /// Subscriptions the gate asked to wait for (see `SubscriptionGateDecision.wait`).
+        var held = HeldSubscriptions()
     }
 
-    private let loops: [any HubLoop]
-    private let tables: [LoopChannelTable]
+    let loops: [any HubLoop]
+    let tables: [LoopChannelTable]
     let state = Mutex(State())
     private let userObserver = Mutex<(any SignedInUserObserver)?>(nil)
-    private let gate = Mutex<(any SubscriptionGate)?>(nil)
+    let gate = Mutex<(any SubscriptionGate)?>(nil)
     let shareObserver = Mutex<(any ChannelShareObserver)?>(nil)
     /// With a cluster, occupancy and member webhooks are the cluster's to decide (`ClusterClaim`).
     let clusterDecidesWebhooks = Atomic<Bool>(false)
@@ -63,6 +65,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         let removed = state.withLock { s in
             guard s.handles.removeValue(forKey: subscriber.socketID) != nil else { return false }
             s.socketApps[subscriber.socketID] = nil
+            s.held.drop(socketID: subscriber.socketID)
             s.directory.disconnect(app: app)
             return true
         }
@@ -81,27 +84,50 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
 
     public func subscribe(app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest) -> PusherSubscribeOutcome {
         let now = clock()
-        let table = tables[subscriber.loopIndex], appID = app.id, channel = request.channel.name
         let gate = self.gate.withLock { $0 }
         let observer = shareObserver.withLock { $0 }
         return state.withLock { s in
             // Asked under the lock: a revocation either finds this subscription in the
             // directory or withdrew the grant before the gate was asked (see SubscriptionGate).
-            if let refusal = gate?.refusal(app: appID, socketID: subscriber.socketID, channel: channel) {
-                return .refused(code: PusherErrorCode.unauthorized.rawValue, message: refusal, status: 403)
+            switch gate?.decision(app: app.id, socketID: subscriber.socketID, channel: request.channel.name) ?? .admit {
+            case .admit:
+                break
+            case .refuse(let reason):
+                return Self.gateRefusal(reason)
+            case .wait(let reason):
+                s.held.hold(
+                    HeldSubscriptions.Entry(
+                        app: app, subscriber: subscriber, request: request, deadline: now + Self.gateWaitMilliseconds, reason: reason))
+                return .held
             }
-            let (outcome, effects) = s.directory.subscribe(app: app, socketID: subscriber.socketID, request: request, now: now)
-            // Effects and the fan-out registration are queued while the lock is held, so every
-            // loop sees membership changes in directory order: a broadcast decided before this
-            // subscription never reaches the new subscriber, one decided after (including the
-            // subscription_count this one causes) always does; member_added excludes it by id.
-            if case .succeeded = outcome {
-                loops[subscriber.loopIndex].execute { table.add(app: appID, channel: channel, subscriber) }
-                observer?.report(s.directory, app: appID, channel: channel)
-            }
-            perform(effects, handles: s.handles, app: app)
-            return outcome
+            return admit(&s, app: app, subscriber: subscriber, request: request, now: now, observer: observer)
         }
+    }
+
+    /// Subscribes a socket the gate admitted, with the lock held. `late`: the subscription was
+    /// held, so the outcome goes to the subscriber on its loop (after its fan-out entry, in the
+    /// same task, so no event reaches it before its `subscription_succeeded`).
+    func admit(
+        _ s: inout State, app: AppConfig, subscriber: any ChannelSubscriber, request: PusherSubscribeRequest, now: Int64,
+        observer: (any ChannelShareObserver)?, late: Bool = false
+    ) -> PusherSubscribeOutcome {
+        let table = tables[subscriber.loopIndex], appID = app.id, channel = request.channel.name
+        let (outcome, effects) = s.directory.subscribe(app: app, socketID: subscriber.socketID, request: request, now: now)
+        // Effects and the fan-out registration are queued while the lock is held, so every
+        // loop sees membership changes in directory order: a broadcast decided before this
+        // subscription never reaches the new subscriber, one decided after (including the
+        // subscription_count this one causes) always does; member_added excludes it by id.
+        if case .succeeded = outcome {
+            loops[subscriber.loopIndex].execute {
+                table.add(app: appID, channel: channel, subscriber)
+                if late { subscriber.subscriptionDecided(channel: channel, outcome) }
+            }
+            observer?.report(s.directory, app: appID, channel: channel)
+        } else if late {
+            loops[subscriber.loopIndex].execute { subscriber.subscriptionDecided(channel: channel, outcome) }
+        }
+        perform(effects, handles: s.handles, app: app)
+        return outcome
     }
 
     public func unsubscribe(app: AppConfig, subscriber: any ChannelSubscriber, channel: String) {
@@ -109,6 +135,8 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         let table = tables[subscriber.loopIndex], appID = app.id
         let observer = shareObserver.withLock { $0 }
         state.withLock { s in
+            // A subscription still held is simply forgotten: it will never be decided.
+            if s.held.take(socketID: subscriber.socketID, channel: channel) != nil { return }
             loops[subscriber.loopIndex].execute { table.remove(app: appID, channel: channel, subscriber) }
             perform(
                 s.directory.unsubscribe(app: app, socketID: subscriber.socketID, channel: channel, now: now), handles: s.handles, app: app)
@@ -260,6 +288,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     /// Periodic work: throttled subscription counts. Call about once a second.
     public func tick(apps: AppRegistry) {
         let now = clock()
+        decideExpiredHolds(now: now)
         state.withLock { s in
             let effects = s.directory.tick(now: now)
             for effect in effects {

@@ -12,4 +12,13 @@ public protocol SubscriptionGate: Sendable {
     func refusal(app: String, socketID: String, channel: String) -> String?
     /// The connection `socketID` ended: forget whatever was granted to it.
     func socketClosed(app: String, socketID: String)
+    /// The full answer, which may hold the subscription back for a while (a gate whose grants
+    /// can arrive from elsewhere); by default `refusal`'s yes or no.
+    func decision(app: String, socketID: String, channel: String) -> SubscriptionGateDecision
+}
+
+extension SubscriptionGate {
+    public func decision(app: String, socketID: String, channel: String) -> SubscriptionGateDecision {
+        refusal(app: app, socketID: socketID, channel: channel).map(SubscriptionGateDecision.refuse) ?? .admit
+    }
 }

@@ -66,6 +66,8 @@ extension PusherConnection {
             return []
         }
         switch outcome {
+        case .held:
+            return []
         case .refused(let code, let message, let status):
             subscriptions[name] = nil
             return subscriptionError(

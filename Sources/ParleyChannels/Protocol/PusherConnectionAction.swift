@@ -58,6 +58,9 @@ public enum PusherSubscribeOutcome: Sendable, Equatable {
     case succeeded(members: [PresenceMember]?, cache: CacheReplay)
     /// Refused by the hub (e.g. presence channel full).
     case refused(code: Int?, message: String, status: Int)
+    /// Not decided yet (the hub's gate is waiting for a grant): the hub gives the outcome to
+    /// the subscriber later (`ChannelSubscriber.subscriptionDecided`).
+    case held
 
     /// What a cache channel replays to a new subscriber.
     public enum CacheReplay: Sendable, Equatable {

@@ -149,6 +149,11 @@ public final class PusherSession: ChannelSubscriber, @unchecked Sendable {
         deliver(notice)
     }
 
+    public func subscriptionDecided(channel: String, _ outcome: PusherSubscribeOutcome) {
+        if case .refused = outcome { ChannelsMetrics.add(traffic.subscriptions, -1) }
+        perform(connection.subscriptionResult(channel: channel, outcome))
+    }
+
     private func send(_ frame: [UInt8]) {
         ChannelsMetrics.add(traffic.messagesOut)
         ChannelsMetrics.add(traffic.bytesOut, frame.count)
