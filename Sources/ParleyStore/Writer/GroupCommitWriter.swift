@@ -233,6 +233,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return Self.contention
                 }
             }
+            try connection.beforeCommit()
             try waitForCommitHold(on: connection)
             commitID = syncer?.beginCommit()
             try commitTraced(commitID, operations: batch.count, on: connection)
