@@ -138,7 +138,7 @@ struct SearchConformanceTests {
             engine == .sqlite
             ? """
             DROP TRIGGER message_search_insert; DROP TRIGGER message_search_update; DROP TRIGGER message_search_delete;
-            DROP TABLE message_search; DROP TABLE message_search_pending; DELETE FROM schema_migrations WHERE version = 8
+            DROP TABLE message_search; DELETE FROM schema_migrations WHERE version = 8
             """
             : """
             ALTER TABLE messages DROP COLUMN search_vector; DROP FUNCTION parley_search_vector(TEXT);

@@ -48,10 +48,6 @@ protocol SQLConnection: AnyObject {
 
     /// Sets what to call (from any thread) when a hold of the next COMMIT may have ended.
     func setCommitHoldHandler(_ handler: @escaping @Sendable () -> Void)
-
-    /// Work the transaction owes before its COMMIT, run by the writer outside any savepoint
-    /// (SQLite: moving the batch's words into the search index).
-    func beforeCommit() throws(StoreError)
 }
 
 extension SQLConnection {
@@ -66,9 +62,6 @@ extension SQLConnection {
 
     /// No hold to end, by default.
     func setCommitHoldHandler(_ handler: @escaping @Sendable () -> Void) {}
-
-    /// Nothing owed, by default.
-    func beforeCommit() throws(StoreError) {}
 
     /// No row ids, by default.
     var lastInsertRowID: Int64? { nil }

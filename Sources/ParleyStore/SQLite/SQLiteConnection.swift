@@ -16,9 +16,6 @@ final class SQLiteConnection: SQLConnection {
     private var checkpointer: WALCheckpointer?
     /// The log's length after the previous commit (a shorter one means it started over).
     private var framesAtLastCommit = 0
-    /// Whether the schema has the search index's pending words, as of `searchSchemaVersion`.
-    private var hasSearchPending = false
-    private var searchSchemaVersion: Int?
     /// Where the writer stands in letting the log start over (see `LogRestartSteps`).
     private var restart = LogRestartSteps()
     /// The `synchronous` level commits run with (the catch-up copies with none).
@@ -218,30 +215,6 @@ final class SQLiteConnection: SQLConnection {
     var holdsNextCommit: Bool {
         guard let checkpointer, restart.phase == .awaitingFileSync else { return false }
         return restart.holdsCommit(checkpointer.fileSyncState)
-    }
-
-    /// Moves the words the search triggers noted in this transaction into the index (see
-    /// `Schema.searchPendingTable`), outside the savepoints that would each flush FTS5.
-    func beforeCommit() throws(StoreError) {
-        do {
-            // Read again whenever the schema changed (a migration, or a test taking one back).
-            var version = 0
-            try query("PRAGMA schema_version", []) { version = $0.int(0) }
-            if version != searchSchemaVersion {
-                var found = false
-                try query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '\(Schema.searchPendingTable)'", []) { _ in
-                    found = true
-                }
-                hasSearchPending = found
-                searchSchemaVersion = version
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "\(error)")
-        }
-        guard hasSearchPending else { return }
-        for statement in Schema.searchFlushSQLite { try run(statement) }
     }
 
     /// Called right before COMMIT, once `holdsNextCommit` is false: throws when the database

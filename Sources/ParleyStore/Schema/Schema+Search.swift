@@ -2,10 +2,9 @@
 ///
 /// SQLite: an FTS5 table (`message_search`, rowid = message id) holding each message's words
 /// as `SearchTokenizer` cuts them, space-separated, under the `ascii` tokenizer (which then
-/// splits on the spaces only). Triggers note the words of every message written — send, edit,
-/// delete (a tombstone has no words) and the cascade of a room's deletion — through
-/// `parley_search_words`, a function every SQLite connection registers, and the writer moves
-/// them into the index before the transaction's COMMIT, so the index is in step at every commit.
+/// splits on the spaces only). Triggers keep it in step inside the very statement that writes
+/// the message — send, edit, delete (a tombstone has no words) and the cascade of a room's
+/// deletion — through `parley_search_words`, a function every SQLite connection registers.
 ///
 /// PostgreSQL: a stored generated `tsvector` column of `messages` with a GIN index. The vector
 /// is built by `parley_search_vector` from the same words, so the parser and text search
@@ -22,40 +21,19 @@ extension Schema {
         CREATE VIRTUAL TABLE message_search USING fts5(words, tokenize = 'ascii');
         INSERT INTO message_search (rowid, words)
             SELECT id, words FROM (SELECT id, parley_search_words(parts) AS words FROM messages) WHERE words <> '';
-        CREATE TABLE \(searchPendingTable) (
-            id INTEGER PRIMARY KEY,
-            words TEXT,
-            fresh INTEGER NOT NULL
-        );
         CREATE TRIGGER message_search_insert AFTER INSERT ON messages BEGIN
-            INSERT INTO \(searchPendingTable) (id, words, fresh) VALUES (new.id, parley_search_words(new.parts), 1)
-                ON CONFLICT (id) DO UPDATE SET words = excluded.words;
+            INSERT INTO message_search (rowid, words)
+                SELECT new.id, words FROM (SELECT parley_search_words(new.parts) AS words) WHERE words <> '';
         END;
         CREATE TRIGGER message_search_update AFTER UPDATE OF parts ON messages BEGIN
-            INSERT INTO \(searchPendingTable) (id, words, fresh) VALUES (new.id, parley_search_words(new.parts), 0)
-                ON CONFLICT (id) DO UPDATE SET words = excluded.words;
+            DELETE FROM message_search WHERE rowid = old.id;
+            INSERT INTO message_search (rowid, words)
+                SELECT new.id, words FROM (SELECT parley_search_words(new.parts) AS words) WHERE words <> '';
         END;
         CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
-            INSERT INTO \(searchPendingTable) (id, words, fresh) VALUES (old.id, NULL, 0)
-                ON CONFLICT (id) DO UPDATE SET words = NULL;
+            DELETE FROM message_search WHERE rowid = old.id;
         END;
         """
-
-    /// Where the SQLite triggers leave each written message's words until the writer moves them
-    /// into `message_search` right before COMMIT (`searchFlushSQLite`). FTS5 writes its pending
-    /// terms out as a new segment at every savepoint, and the writer runs each operation of a
-    /// batch in one: indexing from the triggers directly cost two thirds of the durable sends/s.
-    /// A row is `fresh` when the message is new in this batch (nothing to remove from the index);
-    /// `words` NULL: the message is gone.
-    static let searchPendingTable = "message_search_pending"
-
-    /// Moves the batch's pending words into the index; run by the SQLite writer inside each
-    /// transaction, outside any savepoint, right before COMMIT.
-    static let searchFlushSQLite = [
-        "DELETE FROM message_search WHERE rowid IN (SELECT id FROM \(searchPendingTable) WHERE fresh = 0)",
-        "INSERT INTO message_search (rowid, words) SELECT id, words FROM \(searchPendingTable) WHERE words IS NOT NULL AND words <> ''",
-        "DELETE FROM \(searchPendingTable)"
-    ]
 
     static let searchPostgres = """
         CREATE FUNCTION parley_search_words(p_parts TEXT) RETURNS TEXT[]

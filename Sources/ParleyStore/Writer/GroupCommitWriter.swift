@@ -233,7 +233,6 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return Self.contention
                 }
             }
-            try connection.beforeCommit()
             try waitForCommitHold(on: connection)
             commitID = syncer?.beginCommit()
             try commitTraced(commitID, operations: batch.count, on: connection)
