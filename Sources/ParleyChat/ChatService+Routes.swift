@@ -62,9 +62,6 @@ extension ChatService {
             route(.PUT, "/v1/rooms/{room_id}/messages/{message_id}/reactions/{emoji}") { try await $0.addReaction($1) },
             route(.DELETE, "/v1/rooms/{room_id}/messages/{message_id}/reactions/{emoji}") { try await $0.removeReaction($1) },
 
-            route(.GET, "/v1/rooms/{room_id}/search") { try await $0.searchRoom($1) },
-            route(.GET, "/v1/search") { try await $0.searchAll($1) },
-
             route(.PUT, "/v1/rooms/{room_id}/cursor") { try await $0.setCursor($1) },
             route(.GET, "/v1/rooms/{room_id}/cursors") { try await $0.listCursors($1) },
             route(.POST, "/v1/rooms/{room_id}/typing") { try await $0.typing($1) },

@@ -57,9 +57,6 @@ final class SQLiteConnection: SQLConnection {
         self.path = path
         sqlite3_extended_result_codes(database, 1)
         sqlite3_busy_timeout(database, Self.busyTimeoutMilliseconds)
-        guard Self.registerSearchFunction(database) == SQLITE_OK else {
-            throw StoreError(.internal, "cannot register the search function on \(path)")
-        }
         try run("PRAGMA foreign_keys = ON")
         try run("PRAGMA synchronous = FULL")
         switch role {

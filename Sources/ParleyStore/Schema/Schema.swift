@@ -15,8 +15,7 @@ enum Schema {
         Migration(version: 4, name: "append function", sqlite: appendFunctionSQLite, postgres: appendFunctionPostgres),
         Migration(version: 5, name: "retired rooms and token cutoffs", sqlite: revocationSQLite, postgres: revocationPostgres),
         Migration(version: 6, name: "device tokens", sqlite: devicesSQLite, postgres: devicesPostgres),
-        Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres),
-        Migration(version: 8, name: "message search", sqlite: searchSQLite, postgres: searchPostgres)
+        Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres)
     ]
 
     private static let chatSQLite = """

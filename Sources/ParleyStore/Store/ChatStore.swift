@@ -81,9 +81,6 @@ public protocol ChatStore: Sendable {
     func editMessage(app: String, room: String, id: Int64, parts: [MessagePart]) async throws -> Message
     /// Turns a message into a tombstone (parts and reactions removed, seq kept); deleting twice is harmless.
     func deleteMessage(app: String, room: String, id: Int64) async throws -> Message
-    /// Full-text search, best match first: messages of the rooms in the search's scope, never
-    /// tombstones; `invalidArgument` when the query has no searchable words.
-    func searchMessages(app: String, _ search: MessageSearch) async throws -> [SearchHit]
 
     // MARK: Reactions
 

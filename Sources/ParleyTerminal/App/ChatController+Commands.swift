@@ -49,10 +49,6 @@ extension ChatController {
             case .document(let name):
                 guard let roomID = requireRoom() else { return }
                 await openDocument(name, in: roomID)
-            case .search(let text):
-                let page = try await client.search(text, limit: 20)
-                state.showsHelp = false
-                state.searchResults = SearchResults(query: text, hits: page.hits, hasMore: page.nextCursor != nil)
             case .retry:
                 guard let model = openModel() else { return }
                 let failed = (state.conversation?.messages ?? []).filter { if case .failed = $0.status { true } else { false } }

@@ -10,9 +10,8 @@ extension ChatController {
             await quit()
             return
         }
-        if state.showsHelp || state.searchResults != nil {
+        if state.showsHelp {
             state.showsHelp = false
-            state.searchResults = nil
             if key == .escape || key == .enter {
                 render()
                 return

@@ -22,8 +22,6 @@ public enum ChatInput: Sendable, Equatable {
     case react(seq: Int64?, emoji: String)
     /// `/doc NAME`: open the room's shared document called NAME (created on first use).
     case document(name: String)
-    /// `/search TEXT`: search the messages of every room the user is in.
-    case search(String)
     /// `/retry`: send failed messages again.
     case retry
     /// `/rooms`: back to the room list.
@@ -47,7 +45,6 @@ public enum ChatInput: Sendable, Equatable {
         "/delete [SEQ]             delete your latest (or #SEQ) message",
         "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
         "/doc NAME                 edit the room's shared document NAME with the others",
-        "/search TEXT              search the messages of all your rooms",
         "/retry                    resend failed messages",
         "/rooms  (or Esc)          back to the room list",
         "/quit   (or Ctrl-C)       leave parley chat",
@@ -90,8 +87,6 @@ public enum ChatInput: Sendable, Equatable {
             return emoji.isEmpty || emoji.contains(" ") ? .invalid("usage: /react [SEQ] EMOJI") : .react(seq: seq, emoji: emoji)
         case "doc", "document":
             return words.count == 1 ? .document(name: words[0]) : .invalid("usage: /doc NAME")
-        case "search", "find":
-            return argument.isEmpty ? .invalid("usage: /search TEXT") : .search(argument)
         case "retry": return .retry
         case "rooms", "back": return .rooms
         case "help", "?": return .help

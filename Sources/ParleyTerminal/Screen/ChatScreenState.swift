@@ -38,8 +38,6 @@ public struct ChatScreenState: Sendable, Equatable {
     public var notice: String?
     /// Whether the help overlay is shown.
     public var showsHelp = false
-    /// The results of the last `/search`, shown until a key is pressed.
-    public var searchResults: SearchResults?
     /// Times and day separators use this offset from UTC, in seconds.
     public var utcOffsetSeconds = 0
 

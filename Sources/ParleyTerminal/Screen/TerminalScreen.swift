@@ -30,15 +30,11 @@ public struct TerminalScreen: Sendable {
 
     /// The frame to draw.
     public func frame() -> Frame {
-        if state.mode == .document, !state.showsHelp, state.searchResults == nil, let document = state.document {
-            return documentFrame(document)
-        }
+        if state.mode == .document, !state.showsHelp, let document = state.document { return documentFrame(document) }
         var lines = [titleBar()]
         let body: [StyledLine]
         if state.showsHelp {
             body = helpLines()
-        } else if let results = state.searchResults {
-            body = searchLines(results)
         } else {
             switch state.mode {
             case .rooms: body = roomListLines()
@@ -107,7 +103,6 @@ public struct TerminalScreen: Sendable {
             return StyledLine(" " + notice, TextStyle(color: .yellow))
         }
         if state.showsHelp { return StyledLine(" Press Esc to close this help", TextStyle(bold: true)) }
-        if state.searchResults != nil { return StyledLine(" Press Esc to close the search results", TextStyle(bold: true)) }
         let hint =
             state.mode == .rooms
             ? " ↑↓ select · Enter open · /create NAME · /dm USER · /help · /quit"
