@@ -78,6 +78,7 @@ class Load:
         self.lock = threading.Lock()
         self.acknowledged = {}  # (room, client_id) -> (id, seq)
         self.unavailable = 0
+        self.rate_limited = 0
         self.problems = []  # answers that break the rules: hangs, 503 without Retry-After, other errors
         self.stop = threading.Event()
 
@@ -106,6 +107,13 @@ class Load:
                         self.unavailable += 1
                     # Retry-After says 1 s; a shorter pause keeps the test quick and still proves the retry works.
                     time.sleep(0.2)
+                    continue
+                if response.status == 429 and response.headers.get("Retry-After", "").isdigit():
+                    # The quick retries above spend the sender's message rate while the database is
+                    # away; a client honours the wait it is told, as ParleyKit's outbox does.
+                    with self.lock:
+                        self.rate_limited += 1
+                    time.sleep(int(response.headers["Retry-After"]))
                     continue
                 with self.lock:
                     self.problems.append(f"{client_id}: {response} after {time.monotonic() - started:.1f} s")
