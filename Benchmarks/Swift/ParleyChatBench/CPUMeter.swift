@@ -1,6 +1,6 @@
 import Glibc
 
-/// CPU time of the server process, of this process and of the whole host between two readings.
+/// CPU time of the server processes together, of this process and of the whole host between two readings.
 struct CPUMeter {
     /// One reading: CPU seconds used so far.
     struct Reading {
@@ -33,13 +33,13 @@ struct CPUMeter {
         }
     }
 
-    let serverPID: Int32?
+    let serverPIDs: [Int32]
     private let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
     func read() -> Reading {
         let host = Self.hostTicks()
         return Reading(
-            server: serverPID.flatMap { processTicks("/proc/\($0)/stat") }.map { $0 / ticksPerSecond },
+            server: serverTicks().map { $0 / ticksPerSecond },
             own: (processTicks("/proc/self/stat") ?? 0) / ticksPerSecond,
             hostBusy: host.busy, hostTotal: host.total, wall: BenchClock.now())
     }
@@ -51,6 +51,17 @@ struct CPUMeter {
         return Usage(
             serverPercent: server, ownPercent: (end.own - start.own) / seconds * 100,
             hostPercent: total > 0 ? (end.hostBusy - start.hostBusy) / total * 100 : 0)
+    }
+
+    /// utime + stime of every server process together; nil when there is none or one has gone.
+    private func serverTicks() -> Double? {
+        guard !serverPIDs.isEmpty else { return nil }
+        var total = 0.0
+        for pid in serverPIDs {
+            guard let ticks = processTicks("/proc/\(pid)/stat") else { return nil }
+            total += ticks
+        }
+        return total
     }
 
     /// utime + stime of a process (fields 14 and 15 of /proc/PID/stat, after the command name).

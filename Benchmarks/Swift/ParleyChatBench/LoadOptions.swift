@@ -2,8 +2,11 @@
 struct LoadOptions {
     /// Server address (loopback only).
     var host = "127.0.0.1"
-    /// Server port.
+    /// Server port (setup and read probes; the sends too unless `sendPorts` is given).
     var port = 6001
+    /// Ports the sender connections are spread over, sender i on `sendPorts[i % count]`, so
+    /// several nodes of one cluster share the sends; empty: every sender on `port`.
+    var sendPorts: [Int] = []
     /// Concurrent sender connections, one user each.
     var senders = 1_000
     /// Rooms the senders post to (sender i posts to room i mod rooms).
@@ -29,8 +32,9 @@ struct LoadOptions {
     var settleSeconds = 0
     /// Connections used for the untimed setup.
     var setupConnections = 8
-    /// The server process, for its CPU time; nil leaves server CPU out of the report.
-    var serverPID: Int32?
+    /// The server processes (every node, and Redis), for their CPU time together; empty leaves
+    /// server CPU out of the report.
+    var serverPIDs: [Int32] = []
     /// A label for the RESULT line.
     var label = "parley"
     /// The app's key and secret (Basic credentials for app-level setup calls).
@@ -42,7 +46,8 @@ struct LoadOptions {
     static let usage = """
         usage: ParleyChatBench load [--port 6001] [--senders 1000] [--rooms 100] [--list-rooms 500]
                  [--text-bytes 64] [--warmup-secs 2] [--closed-secs 10] [--rates 10000,...] [--rate-secs 10]
-                 [--history-samples 2000] [--room-list-samples 500] [--settle-secs 0] [--setup-conns 8] [--server-pid PID]
+                 [--history-samples 2000] [--room-list-samples 500] [--settle-secs 0] [--setup-conns 8] [--server-pid PID,...]
+                 [--send-ports PORT,...]
                  [--label NAME] [--app-key dev-key] [--app-secret dev-secret] [--max-secs 900]
         """
 
@@ -66,7 +71,8 @@ struct LoadOptions {
             case "--room-list-samples": roomListSamples = try reader.integer(for: flag, in: 0...10_000_000)
             case "--settle-secs": settleSeconds = try reader.integer(for: flag, in: 0...600)
             case "--setup-conns": setupConnections = try reader.integer(for: flag, in: 1...256)
-            case "--server-pid": serverPID = Int32(try reader.integer(for: flag, in: 1...Int(Int32.max)))
+            case "--server-pid": serverPIDs = try reader.integers(for: flag, in: 1...Int(Int32.max)).map { Int32($0) }
+            case "--send-ports": sendPorts = try reader.integers(for: flag, in: 1...65535)
             case "--label": label = try reader.string(for: flag)
             case "--app-key": appKey = try reader.string(for: flag)
             case "--app-secret": appSecret = try reader.string(for: flag)
@@ -77,5 +83,10 @@ struct LoadOptions {
         guard listRooms == 0 || listRooms >= min(rooms, 1_000) else {
             throw BenchError("usage", "--list-rooms must be 0 or at least --rooms (the list user is in every send room)")
         }
+    }
+
+    /// The port sender `index` connects to.
+    func sendPort(ofSender index: Int) -> Int {
+        sendPorts.isEmpty ? port : sendPorts[index % sendPorts.count]
     }
 }

@@ -25,12 +25,12 @@ final class SendDriver {
     init(options: LoadOptions, tokens: [String]) throws(BenchError) {
         self.options = options
         epoll = try Epoll()
-        meter = CPUMeter(serverPID: options.serverPID)
+        meter = CPUMeter(serverPIDs: options.serverPIDs)
         idle = Array(repeating: 0, count: options.senders)
         let prefix = Self.runPrefix()
         let text = BenchNames.text(options.textBytes)
         for index in 0..<options.senders {
-            let socket = try BenchSocket(host: options.host, port: options.port)
+            let socket = try BenchSocket(host: options.host, port: options.sendPort(ofSender: index))
             try socket.makeNonBlocking()
             let room = BenchNames.room(BenchNames.room(ofSender: index, rooms: options.rooms))
             let connection = SenderConnection(
@@ -228,7 +228,7 @@ final class SendDriver {
         }
         epoll.remove(connection.socket.descriptor)
         connection.socket.close()
-        let socket = try BenchSocket(host: options.host, port: options.port)
+        let socket = try BenchSocket(host: options.host, port: options.sendPort(ofSender: connection.index))
         try socket.makeNonBlocking()
         connection.socket = socket
         connection.scanner = ResponseScanner()
