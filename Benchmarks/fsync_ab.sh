@@ -30,13 +30,13 @@ mkdir -p "$OUT_DIR"
 
 one_run() { # one_run LABEL BIN DELAY — appends "label delay closed p50 p90 p99 max sustained dir" to $results
   local label=$1 bin=$2 delay=$3 before_dirs after_dir f
-  before_dirs=$(ls -d "$OUT_DIR"/chat-* 2>/dev/null | sort | tail -1 || true)
+  before_dirs=$(ls -d "$OUT_DIR"/chat-[0-9]* 2>/dev/null | sort | tail -1 || true)
   ENGINES=sqlite RAW=0 BUILD=0 LIST_ROOMS=0 HISTORY_SAMPLES=0 ROOMLIST_SAMPLES=0 STORE_TRACE=1 \
     CLOSED_SECS=${CLOSED_SECS:-5} RATES=$RATE RATE_SECS=${RATE_SECS:-10} PORT=$PORT \
     FSYNC_DELAY_MS=$([ "$delay" = 0 ] || echo "$delay") PARLEY_BIN=$bin BENCH_BIN=$BENCH_BIN \
     "$BENCH_DIR/run_chat.sh" >/dev/null 2>&1 || log "run $label +${delay} ms failed"
   PORT=$((PORT + 1))
-  after_dir=$(ls -d "$OUT_DIR"/chat-* | sort | tail -1)
+  after_dir=$(ls -d "$OUT_DIR"/chat-[0-9]* | sort | tail -1)
   [ "$after_dir" != "$before_dirs" ] || { log "no output for $label +${delay} ms"; return; }
   f="$after_dir/sqlite.txt"
   printf '%s %s %s %s %s %s %s %s %s\n' "$label" "$delay" \
