@@ -17,7 +17,7 @@ import Testing
         try #require(errno == 0)
         let seen = await withCheckedContinuation { (done: CheckedContinuation<(name: String, nice: Int32), Never>) in
             // The creator runs three steps nicer than the process, as a pool worker does.
-            let creator = Thread {
+            let creator = Foundation.Thread {
                 _ = setpriority(Self.which, 0, min(19, processNice + 3))
                 guard let group = try? EventLoopGroup(threads: 1, logger: .silent) else {
                     done.resume(returning: ("", -100))
