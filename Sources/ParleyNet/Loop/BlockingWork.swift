@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ParleyPlatform
 
 /// Runs blocking work (name resolution) on a short-lived detached thread, off the loops.
 enum BlockingWork {
@@ -14,6 +15,7 @@ enum BlockingWork {
         let rc = clinux_thread_create(
             &thread,
             { context in
+                CurrentThread.adoptProcessDefaults(name: "parley-blocking")
                 Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
             }, context)
         if rc == 0 {

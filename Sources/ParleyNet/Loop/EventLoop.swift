@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ParleyPlatform
 import ParleySystem
 import Synchronization
 
@@ -261,6 +262,9 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
+        // Started from a Swift pool worker, the loop would run at that worker's nice value, not
+        // the one the operator gave the process (`nice -n -20 parley serve`).
+        CurrentThread.adoptProcessDefaults(name: "parley-loop\(index)")
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
         now = MonotonicClock.now()
         while !stopRequested.load(ordering: .acquiring) {

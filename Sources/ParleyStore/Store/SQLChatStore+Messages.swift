@@ -5,23 +5,25 @@ extension SQLChatStore {
         if let clientID = message.clientID { try validateIdentifier(clientID, "client id") }
         try validateParts(message.parts)
         let parts = MessagePartsJSON.encode(message.parts)
+        // Parsed here, on the caller's task, so the single SQLite writer only resolves them.
+        let candidates = message.mentionCandidates
         if database.dialect == .postgres {
-            let candidates = message.mentionCandidates
             if message.parentID != nil || message.quotedID != nil || !candidates.isEmpty {
                 return try await appendReplyInOneStatement(app: app, room: room, message, encodedParts: parts, candidates: candidates)
             }
             return try await appendInOneStatement(app: app, room: room, message, encodedParts: parts)
         }
-        return try await appendInWriter(app: app, room: room, message, encodedParts: parts, retryIfOriginalIsGone: true)
+        return try await appendInWriter(
+            app: app, room: room, message, encodedParts: parts, candidates: candidates, retryIfOriginalIsGone: true)
     }
 
     private func appendInWriter(
-        app: String, room: String, _ message: NewMessage, encodedParts parts: String,
+        app: String, room: String, _ message: NewMessage, encodedParts parts: String, candidates: [String],
         retryIfOriginalIsGone: Bool
     ) async throws -> AppendResult {
         do {
             return try await write(app: app, room: room) { context in
-                try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts)
+                try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts, candidates: candidates)
             }
         } catch is DuplicateSend {
             // The insert found the client id taken and its writes were rolled back; the original
@@ -33,7 +35,8 @@ extension SQLChatStore {
             // The original shared this send's transaction and that transaction failed: nothing
             // of either is stored, so the send can simply run again.
             guard retryIfOriginalIsGone else { throw StoreError(.internal, "client id conflict without an original message") }
-            return try await appendInWriter(app: app, room: room, message, encodedParts: parts, retryIfOriginalIsGone: false)
+            return try await appendInWriter(
+                app: app, room: room, message, encodedParts: parts, candidates: candidates, retryIfOriginalIsGone: false)
         }
     }
 
@@ -48,7 +51,7 @@ extension SQLChatStore {
     /// point read of the counter and the change counts used instead.
     private static func insertMessage(
         _ context: SQLContext, app: String, room: String, _ message: NewMessage,
-        encodedParts: String
+        encodedParts: String, candidates: [String]
     ) throws -> AppendResult {
         let bumped = try context.execute(
             """
@@ -70,9 +73,39 @@ extension SQLChatStore {
         guard moved == 1 else {
             throw StoreError(.notMember, "user \(message.senderID) is not a member of room \(room)")
         }
-        let references = try resolveReferences(context, app: app, room: room, message, candidates: message.mentionCandidates)
+        let references = try resolveReferences(context, app: app, room: room, message, candidates: candidates)
         try requireAttachments(context, app: app, room: room, parts: message.parts)
-        let inserted = try context.execute(
+        let inserted = try insertRow(context, app: app, room: room, seq: seq, message, encodedParts: encodedParts, references)
+        guard inserted == 1 else { throw DuplicateSend() }
+        guard let id = context.lastInsertRowID else { throw StoreError(.internal, "no row id for the inserted message") }
+        let thread = try recordReferences(context, app: app, room: room, seq: seq, sender: message.senderID, references)
+        let stored = Message(
+            id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
+            parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil, parentID: references.root,
+            showInRoom: !message.isThreadOnly, quoted: references.quote, mentions: references.mentions)
+        return AppendResult(message: stored, created: true, thread: thread)
+    }
+
+    /// Inserts the message row; a plain message (no thread, quote or mention, most of them)
+    /// binds only the columns it sets, as the single writer pays for every bound value.
+    private static func insertRow(
+        _ context: SQLContext, app: String, room: String, seq: Int64, _ message: NewMessage, encodedParts: String,
+        _ references: SendReferences
+    ) throws -> Int {
+        let plain = references.root == nil && references.quote == nil && references.mentions.isEmpty && !message.isThreadOnly
+        if plain {
+            return try context.execute(
+                """
+                INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING
+                """,
+                [
+                    .text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
+                    .text(encodedParts), .integer(context.now)
+                ])
+        }
+        return try context.execute(
             """
             INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at,
                 parent_id, thread_only, quoted_id, quoted_sender, quoted_parts, mentions)
@@ -86,14 +119,6 @@ extension SQLChatStore {
                 .text(references.quote?.senderID), .text(references.quotedParts),
                 .text(references.mentions.isEmpty ? nil : references.mentions.joined(separator: " "))
             ])
-        guard inserted == 1 else { throw DuplicateSend() }
-        guard let id = context.lastInsertRowID else { throw StoreError(.internal, "no row id for the inserted message") }
-        let thread = try recordReferences(context, app: app, room: room, seq: seq, sender: message.senderID, references)
-        let stored = Message(
-            id: id, roomID: room, seq: seq, senderID: message.senderID, clientID: message.clientID,
-            parts: message.parts, createdAt: context.now, editedAt: nil, deletedAt: nil, parentID: references.root,
-            showInRoom: !message.isThreadOnly, quoted: references.quote, mentions: references.mentions)
-        return AppendResult(message: stored, created: true, thread: thread)
     }
 
     private static func fetchMessage(_ context: SQLContext, app: String, room: String, sender: String, clientID: String) throws -> Message?
