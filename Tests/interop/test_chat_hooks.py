@@ -9,13 +9,14 @@ send returning while the endpoint still holds its request."""
 import hashlib
 import hmac
 import json
+import subprocess
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, unique
+from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, postgres_schema_url, unique
 
 BEFORE_SEND_TIMEOUT_MS = 400
 
@@ -124,8 +125,8 @@ class HookEndpoint:
 class HookedChatServer(ChatServer):
     """ChatServer whose apps send their chat hooks to `endpoint`."""
 
-    def __init__(self, endpoint):
-        super().__init__()
+    def __init__(self, endpoint, database=None):
+        super().__init__(database=database)
         apps = []
         for app, policy in ((APP_A, "allow"), (APP_B, "reject")):
             apps.append(dict(
@@ -136,13 +137,22 @@ class HookedChatServer(ChatServer):
         (self.work / "apps.json").write_text(json.dumps({"apps": apps}))
 
 
-@pytest.fixture(scope="module")
-def hooked():
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def hooked(request):
+    scoped = None
+    if request.param == "postgres":
+        scoped = postgres_schema_url()
+        if scoped is None:
+            pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
     endpoint = HookEndpoint()
-    server = HookedChatServer(endpoint).start()
+    server = HookedChatServer(endpoint, database=scoped[0] if scoped else None).start()
     yield server, endpoint
     server.stop()
     endpoint.close()
+    if scoped:
+        url, schema = scoped
+        base = url.split("&options=")[0].split("?options=")[0]
+        subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
     assert not endpoint.bad_signatures, f"requests with a bad signature: {endpoint.bad_signatures[:3]}"
 
 
