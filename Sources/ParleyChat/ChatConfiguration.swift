@@ -20,6 +20,11 @@ public struct ChatConfiguration: Sendable {
     /// Reads room documents for `GET /v1/rooms/{room_id}/docs/{name}` and `…/update`; nil:
     /// no room has documents (both answer `document_not_found`).
     public var roomDocuments: (any RoomDocumentReader)?
+    /// Sends the chat hooks' requests (chat webhooks, before-send, notifications); nil: every
+    /// hook request fails at once (before-send then follows its `on_failure`).
+    public var hookPoster: (any ChatHookPoster)?
+    /// Batching, retry and bounds of chat webhook and notification deliveries.
+    public var hookQueue = ChatHookQueue()
 
     /// Creates a configuration.
     public init(

@@ -109,6 +109,8 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case quotedMessageNotFound = "quoted_message_not_found"
     /// `quoted_message_id` names a deleted message.
     case quotedMessageDeleted = "quoted_message_deleted"
+    /// The app's before-send hook refused the message; the message says why (the hook's reason).
+    case messageRejected = "message_rejected"
     // 429
     /// Too many writes of one kind too fast (messages, reactions, edits, typing…, each with its
     /// own per-user rate); retry after `Retry-After` seconds.
@@ -120,6 +122,9 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     // 5xx
     /// The storage is temporarily unavailable; retry.
     case unavailable
+    /// The app's before-send hook did not answer in time (or answered nonsense) and the app
+    /// refuses messages then (`before_send.on_failure: reject`); nothing was stored, retry.
+    case hookUnavailable = "hook_unavailable"
     /// An unexpected failure; nothing was changed or the change is durable (never half).
     case `internal`
 
@@ -145,13 +150,13 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
         case .unsupportedMediaType:
             return HTTPStatus(415)
         case .validationFailed, .tooManyReactions, .contentTypeMismatch, .invalidImage, .imageTooLarge, .urlSchemeNotAllowed,
-            .parentNotFound, .parentDeleted, .quotedMessageNotFound, .quotedMessageDeleted:
+            .parentNotFound, .parentDeleted, .quotedMessageNotFound, .quotedMessageDeleted, .messageRejected:
             return HTTPStatus(422)
         case .rateLimited:
             return HTTPStatus(429)
         case .storageQuotaExceeded:
             return HTTPStatus(507)
-        case .unavailable:
+        case .unavailable, .hookUnavailable:
             return HTTPStatus(503)
         case .internal:
             return HTTPStatus(500)

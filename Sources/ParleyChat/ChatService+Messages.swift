@@ -37,7 +37,9 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: try body.parts())
+        let parts = try await beforeSend(
+            context, action: "message.send", room: room, sender: sender, messageID: nil, parts: try body.parts())
+        let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
         }
@@ -47,6 +49,7 @@ extension ChatService {
             var events = await messageCreatedEvents(context, result.message, json: json)
             events += threadEvents(result, json: json)
             publish(context, events)
+            notifyAwayMembers(context, result.message)
         }
         return .json(json, status: result.created ? .created : .ok)
     }
@@ -77,11 +80,13 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
-        let parts = try body.parts()
+        var parts = try body.parts()
         let original = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
         if let user = context.caller.userID, user != original.senderID {
             throw ChatError(.notAuthor, "only the author may edit a message")
         }
+        parts = try await beforeSend(
+            context, action: "message.edit", room: room, sender: original.senderID, messageID: id, parts: parts)
         let edited = try await storeCall(notFound: .messageNotFound) {
             try await store.editMessage(app: context.appID, room: room, id: id, parts: parts)
         }

@@ -66,6 +66,8 @@ extension ChatService {
             route(.GET, "/v1/rooms/{room_id}/cursors") { try await $0.listCursors($1) },
             route(.POST, "/v1/rooms/{room_id}/typing") { try await $0.typing($1) },
             route(.DELETE, "/v1/rooms/{room_id}/typing") { try await $0.stopTyping($1) },
+            route(.GET, "/v1/rooms/{room_id}/notifications") { try await $0.getNotificationSettings($1) },
+            route(.PUT, "/v1/rooms/{room_id}/notifications") { try await $0.setNotificationSettings($1) },
 
             route(.GET, "/v1/rooms/{room_id}/docs/{name}") { try await $0.getRoomDocument($1) },
             route(.GET, "/v1/rooms/{room_id}/docs/{name}/update") { try await $0.getRoomDocumentUpdate($1) },

@@ -29,6 +29,8 @@ public final class ChatService: Sendable {
     let cluster = Mutex<ClusterChannelHub?>(nil)
     /// What this node delivered of each room, for the catch-up after a bus outage.
     let catchUp = Mutex(ChatCatchUp())
+    /// Chat webhooks, the before-send hook and the notification hook.
+    let hooks: ChatHooks
 
     /// Creates the service over an opened store; `clock` gives milliseconds since the epoch.
     /// `apps` is the server's live registry (reloaded on SIGHUP); nil: `configuration.apps`, fixed.
@@ -47,6 +49,8 @@ public final class ChatService: Sendable {
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
         grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)
+        hooks = ChatHooks(
+            poster: configuration.hookPoster ?? UnconnectedChatHookPoster(), queue: configuration.hookQueue, wallClock: clock.now)
     }
 
     /// Answers one request; never throws: every failure is a JSON error response.
@@ -101,6 +105,7 @@ public final class ChatService: Sendable {
         guard !events.isEmpty else { return }
         publisher.publish(app: context.appID, events: events)
         recordPublished(app: context.appID, events)
+        deliverChatHooks(context, events)
     }
 
     /// Runs a store call that may change room memberships; the member cache forgets every room

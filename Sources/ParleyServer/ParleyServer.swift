@@ -85,6 +85,7 @@ public final class ParleyServer: Sendable {
                 })
             configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             configuration.roomDocuments = RoomDocumentsReader(services: docs.services)
+            configuration.hookPoster = poster
             let chat = ChatService(
                 configuration: configuration, store: store,
                 publisher: HubChatPublisher(hub: channels.sharedHub, apps: channels.apps), apps: channels.apps)

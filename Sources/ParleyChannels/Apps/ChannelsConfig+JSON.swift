@@ -70,6 +70,7 @@ extension AppConfig {
         if let origins = reader.value("cors_origins") {
             corsOrigins = try Self.origins(origins, path: "\(path).cors_origins")
         }
+        chatHooks = try ChatHooksConfig(reader, path: path)
     }
 
     /// `secret` then `secrets` (more accepted secrets, for a rotation), duplicates dropped;
@@ -186,7 +187,7 @@ extension UserWriteRates {
 }
 
 /// Typed member access over a JSON object with error paths.
-private struct ConfigReader {
+struct ConfigReader {
     let object: JSONObject
     let path: String
 

@@ -62,6 +62,11 @@ enum ConfigSchema {
         ConfigKey("user_authentication", .boolean, default: "false", "Whether connections may sign in (`pusher:signin`)."),
         ConfigKey("subscription_count", .boolean, default: "false", "Whether channels get `pusher_internal:subscription_count` events."),
         ConfigKey("webhooks", .objects(webhook), default: "[]", "Endpoints told about channel and presence events."),
+        ConfigKey("chat_webhooks", .objects(chatWebhook), default: "[]", "Endpoints told about chat events (docs/webhooks.md)."),
+        ConfigKey("before_send", .object(beforeSend), "The endpoint that sees each message before it is stored (docs/webhooks.md)."),
+        ConfigKey(
+            "notification_hook", .object(notificationHook),
+            "The endpoint told which away members need a push notification (docs/webhooks.md)."),
         ConfigKey("limits", .object(limits), "Per-app limits; absent members keep their defaults."),
         ConfigKey(
             "cors_origins", .strings, default: "[]",

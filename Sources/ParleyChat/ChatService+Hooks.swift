@@ -1,0 +1,97 @@
+import ParleyChannels
+import ParleyStore
+import ParleyWire
+
+/// Chat webhooks and the notification hook: both only enqueue on the request's path; the
+/// dispatcher delivers in the background (docs/webhooks.md).
+extension ChatService {
+    /// Queues the chat webhook events that one call's realtime events stand for.
+    func deliverChatHooks(_ context: ChatContext, _ events: [ChatEvent]) {
+        let endpoints = context.app.chatHooks.webhooks
+        guard !endpoints.isEmpty else { return }
+        let items = ChatHookEvents.translate(events)
+        guard !items.isEmpty else { return }
+        let now = clock.now()
+        for item in items {
+            enqueueChatHook(context.app, kind: item.kind, data: item.data, at: now)
+        }
+    }
+
+    /// The hook point for events no realtime event stands for: moderation calls it with
+    /// `user.flagged` (data: the flag, with `room_id`, `message_id`, `user_id`, `reason`) when a
+    /// message or user is flagged for review.
+    func deliverChatHookEvent(_ context: ChatContext, kind: String, data: JSONValue) {
+        enqueueChatHook(context.app, kind: kind, data: data, at: clock.now())
+    }
+
+    private func enqueueChatHook(_ app: AppConfig, kind: String, data: JSONValue, at now: Int64) {
+        var json: JSONValue?
+        for endpoint in app.chatHooks.webhooks where endpoint.accepts(kind) {
+            // One id per event, the same in every endpoint's copy and every retry.
+            let event = json ?? hooks.eventJSON(kind: kind, data: data, at: now)
+            json = event
+            hooks.dispatcher.enqueue(event, to: ChatHookQueue.Target(appID: app.id, key: app.key, secret: app.secret, url: endpoint.url))
+        }
+    }
+
+    /// Starts working out which members need a notification for a new message; returns at once.
+    func notifyAwayMembers(_ context: ChatContext, _ message: Message) {
+        guard let hook = context.app.chatHooks.notifications else { return }
+        Task { await notifyAway(context, hook, message) }
+    }
+
+    /// `notification.needed` for each member other than the sender who has no realtime
+    /// connection on any node, whose setting asks for this message, and who was not notified
+    /// about the room within the quiet period.
+    private func notifyAway(_ context: ChatContext, _ hook: NotificationHookConfig, _ message: Message) async {
+        let app = context.appID, room = message.roomID
+        let away = await memberIDs(context, room: room).filter { user in
+            user != message.senderID && !presenceStatus(app: app, user: user).online
+        }
+        guard !away.isEmpty else { return }
+        let levels = (try? await (store as? any NotificationSettingsStore)?.notificationLevels(app: app, room: room)) ?? [:]
+        let now = clock.now(), quiet = Int64(hook.quietPeriodMilliseconds)
+        let wanted = away.filter { user in
+            switch levels[user] ?? .all {
+            case .none: false
+            case .mentions: message.mentions.contains(user)
+            case .all: true
+            }
+        }
+        let admitted = hooks.gate.withLock { gate in
+            var admitted: [String] = []
+            for user in wanted where gate.admit(NotificationGate.Key(app: app, room: room, user: user), now: now, quiet: quiet) {
+                admitted.append(user)
+            }
+            return admitted
+        }
+        var events: [JSONValue] = []
+        for user in admitted {
+            guard let summary = try? await store.roomSummary(app: app, room: room, user: user) else { continue }
+            let data: JSONValue = .object([
+                "room_id": .string(room), "user_id": .string(user), "unread_count": .int(summary.unreadCount),
+                "unread_mentions": .int(summary.unreadMentions), "mentioned": .bool(message.mentions.contains(user)),
+                "message": message.json
+            ])
+            events.append(hooks.eventJSON(kind: "notification.needed", data: data, at: now))
+        }
+        // One message's notifications are queued together, so they travel in one batch.
+        let target = ChatHookQueue.Target(appID: app, key: context.app.key, secret: context.app.secret, url: hook.url)
+        hooks.dispatcher.enqueue(events, to: target)
+    }
+
+    /// The room's member ids: from the member cache, else read in pages (up to 100,000).
+    private func memberIDs(_ context: ChatContext, room: String) async -> [String] {
+        if case .all(let members)? = await knownMembers(context, room: room) { return members.ids }
+        var ids: [String] = []
+        var after: String?
+        while ids.count < 100_000 {
+            guard let page = try? await store.members(app: context.appID, room: room, after: after, limit: 1000), !page.isEmpty
+            else { break }
+            ids += page.map(\.userID)
+            after = page.last?.userID
+            if page.count < 1000 { break }
+        }
+        return ids
+    }
+}

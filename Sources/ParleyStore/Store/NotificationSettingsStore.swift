@@ -1,0 +1,10 @@
+/// Per-member notification settings of rooms (migration 10), apart from ``ChatStore`` so that
+/// a store without them still serves the rest of the chat API.
+public protocol NotificationSettingsStore: Sendable {
+    /// Sets a member's level for a room; `notMember` if the user is not a member.
+    func setNotificationLevel(app: String, room: String, user userID: String, level: NotificationLevel) async throws
+    /// A member's level for a room (`all` unless changed); `notMember` if the user is not a member.
+    func notificationLevel(app: String, room: String, user userID: String) async throws -> NotificationLevel
+    /// The levels of the room's members who changed theirs; everyone else has `all`.
+    func notificationLevels(app: String, room: String) async throws -> [String: NotificationLevel]
+}
