@@ -81,7 +81,9 @@ import Testing
     }
 
     @Test func theRootsReplyCountFollowsThreadEvents() async throws {
-        let (_, roomID, iterator) = try await aliceWatching()
+        // The client must stay referenced: a freed one ends its streams.
+        let (alice, roomID, iterator) = try await aliceWatching()
+        defer { withExtendedLifetime(alice) {} }
         var events = iterator
         let root = try #require(server.post("who is in?", as: "alice", in: roomID))
         server.post("me", as: "bob", in: roomID, parentID: root.id)
@@ -101,7 +103,7 @@ import Testing
         let shown = threadUpdates.reduce(root) { $1.applied(to: $0) }
         #expect(shown.replyCount == 2 && shown.lastReplierIDs == ["carol", "bob"])
         // An update of another thread or an older count leaves the message alone.
-        #expect(threadUpdates[0].applied(to: shown).replyCount == 2)
+        #expect(threadUpdates.first?.applied(to: shown).replyCount == 2)
     }
 
     @Test func aQuoteKeepsTheSentTextAfterAnEditAndReadsDeletedAfterADelete() async throws {

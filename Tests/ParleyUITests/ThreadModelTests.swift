@@ -77,6 +77,11 @@ import Testing
         server.post("hi @alice and @nobody, mail me@alice", as: "bob", in: roomID)
         let badge = await first(list.snapshots()) { $0.rows.first?.unreadMentions == 1 }
         #expect(badge?.rows.first?.unreadCount == 1)
+        // A thread-only reply is the room's newest message but no unread one in the room.
+        let root = try #require(server.messages(in: roomID).first)
+        server.post("in the thread", as: "carol", in: roomID, parentID: root.id)
+        let replied = await first(list.snapshots()) { $0.rows.first?.preview == "in the thread" }
+        #expect(replied?.rows.first?.unreadCount == 1)
 
         let model = ConversationModel(client: alice, roomID: roomID)
         await model.start()
