@@ -43,7 +43,7 @@ def test_threads_and_mentions_in_two_browsers(server, browser):
     # Bob replies in the thread of Alice's message (the Reply action opens it).
     bob.hover("#messages .msg:not(.own) .bubble")
     bob.click("#messages .msg:not(.own) .tools button:text-is('Reply')")
-    bob.wait_for_selector("#thread:not([hidden]) #thread-root .body:text-is('lunch today?')")
+    bob.wait_for_selector("#thread:not([hidden]) #thread-root .text:text-is('lunch today?')")
     assert bob.text_content("#thread-count") == "0 replies"
     bob.fill("#thread-text", "pizza at noon")
     bob.press("#thread-text", "Enter")
@@ -54,11 +54,11 @@ def test_threads_and_mentions_in_two_browsers(server, browser):
     alice.wait_for_selector("#messages .msg.own .replies:text-is('1 reply · Bob')")
     assert message_texts(alice) == ["lunch today?"]
     alice.click("#messages .msg.own .replies")
-    alice.wait_for_selector("#thread:not([hidden]) #thread-messages .body:text-is('pizza at noon')")
+    alice.wait_for_selector("#thread:not([hidden]) #thread-messages .text:text-is('pizza at noon')")
     alice.fill("#thread-text", "sounds good")
     alice.press("#thread-text", "Enter")
     bob.wait_for_function("() => document.querySelector('#thread-count').textContent === '2 replies'")
-    bob.wait_for_selector("#thread-messages .body:text-is('sounds good')")
+    bob.wait_for_selector("#thread-messages .text:text-is('sounds good')")
     assert thread_texts(bob) == ["pizza at noon", "sounds good"]
     alice.wait_for_selector("#messages .msg.own .replies:text-is('2 replies · Alice, Bob')")
     alice.press("#thread-text", "Escape")
@@ -66,7 +66,7 @@ def test_threads_and_mentions_in_two_browsers(server, browser):
 
     # A mention of Bob: his room list counts it while he is elsewhere, his page marks it as his.
     bob.click("#thread-close")
-    bob.click("#back") if bob.is_visible("#back") else None
+    bob.wait_for_selector("#thread", state="hidden")
     create_room(bob, "elsewhere")
     send(alice, "@bob see you there")
     bob.wait_for_selector("#rooms button:has(.room-name:text-is('general')) .badge.mentions:text-is('@1')")
