@@ -5,7 +5,7 @@ import { h, shortTime } from "./dom.js";
 import { Api, ApiError, NetworkError, devSignIn, tokenURLSignIn } from "./api.js";
 import { Realtime, State } from "./realtime.js";
 import { LocalState, identity, newClientID } from "./store.js";
-import { Conversation } from "./conversation.js";
+import { Conversation, inRoom } from "./conversation.js";
 
 const TEXT_LIMIT = 4000;
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -31,6 +31,7 @@ const app = {
   current: null,
   typers: new Map(), // `${room} ${user}` -> expiry timer
   editing: null,
+  thread: null, // {roomID, root, replies: Conversation} while a thread is open
   lastTypingSent: 0,
   flushing: false,
 };
@@ -178,7 +179,9 @@ function onUserEvent(event, data) {
       if (!summary) { loadRooms(); break; }
       noteActivity(summary, data.message);
       const reading = app.current === data.room_id && document.visibilityState === "visible";
-      if (data.message.sender_id !== app.me.id && !reading && data.message.seq > summary.read_seq) summary.unread_count += 1;
+      if (data.message.sender_id !== app.me.id && !reading && data.message.seq > summary.read_seq && inRoom(data.message)) {
+        summary.unread_count += 1;
+      }
       renderRooms();
       break;
     }
@@ -187,6 +190,16 @@ function onUserEvent(event, data) {
       if (summary) {
         summary.read_seq = Math.max(summary.read_seq, data.read_seq);
         summary.unread_count = data.unread_count;
+        summary.unread_mentions = data.unread_mentions || 0;
+        renderRooms();
+      }
+      break;
+    }
+    case "message.mentioned": {
+      const summary = app.rooms.get(data.room_id);
+      const reading = app.current === data.room_id && document.visibilityState === "visible";
+      if (summary && !reading && data.seq > summary.read_seq) {
+        summary.unread_mentions = (summary.unread_mentions || 0) + 1;
         renderRooms();
       }
       break;
@@ -208,13 +221,29 @@ async function onRoomEvent(roomID, event, data) {
       // Kept even while the history is loading: the page fetched may predate this message.
       conversation.ingest([message]);
       dropFromOutbox(message.client_id);
+      threadReceived(message);
       if (!conversation.loaded) return;
       renderConversation({ follow: message.sender_id === app.me.id ? "always" : "near" });
       if (roomID === app.current) markRead();
       return;
     }
+    case "thread.updated": {
+      const root = conversation && conversation.byID(data.message_id);
+      if (root && data.reply_count >= (root.reply_count || 0)) {
+        root.reply_count = data.reply_count;
+        root.last_replier_ids = data.last_replier_ids;
+        if (roomID === app.current) renderConversation();
+      }
+      if (app.thread && app.thread.root.id === data.message_id && data.reply_count >= (app.thread.root.reply_count || 0)) {
+        app.thread.root.reply_count = data.reply_count;
+        app.thread.root.last_replier_ids = data.last_replier_ids;
+        renderThread();
+      }
+      return;
+    }
     case "message.updated":
     case "message.deleted":
+      threadReceived(data.message);
       if (conversation && conversation.bySeq.has(data.message.seq)) {
         await ensureAttachments([data.message]);
         conversation.ingest([data.message]);
@@ -374,6 +403,7 @@ function renderRooms() {
         h("time", { class: "room-time", text: summary.last_message ? shortTime(summary.last_message.created_at) : "" })),
       h("span", { class: "room-line" },
         h("span", { class: "room-preview", text: preview(summary.last_message) }),
+        summary.unread_mentions ? h("span", { class: "badge mentions", title: "Mentions of you", text: "@" + summary.unread_mentions }) : null,
         summary.unread_count ? h("span", { class: "badge", text: String(summary.unread_count) }) : null)));
     return h("li", {}, button);
   });
@@ -391,6 +421,7 @@ function initials(name) {
 
 async function openRoom(roomID) {
   if (app.current && app.current !== roomID) saveDraftNow();
+  if (app.thread && app.thread.roomID !== roomID) closeThread();
   cancelEdit();
   app.current = roomID;
   history.replaceState(null, "", "#room=" + encodeURIComponent(roomID));
@@ -428,6 +459,7 @@ async function openRoom(roomID) {
 }
 
 function closeRoom() {
+  closeThread();
   app.current = null;
   document.body.classList.remove("in-room");
   history.replaceState(null, "", location.pathname);
@@ -505,6 +537,82 @@ function imageFor(meta, url) {
   return image;
 }
 
+// ---------------------------------------------------------------- threads
+
+/** Opens the thread of `message` (its root's, for a reply) over the conversation. */
+async function openThread(message) {
+  const roomID = message.room_id;
+  const replies = new Conversation(roomID);
+  replies.shows = () => true;
+  app.thread = { roomID, root: message, replies };
+  $("thread").hidden = false;
+  $("thread-error").textContent = "";
+  try {
+    const root = message.parent_id ? await app.api.get(`/v1/rooms/${encodeURIComponent(roomID)}/messages/${message.parent_id}`) : message;
+    const page = await app.api.get(`/v1/rooms/${encodeURIComponent(roomID)}/messages/${root.id}/replies?limit=100`);
+    if (!app.thread || app.thread.replies !== replies) return;
+    await ensureAttachments(page.messages);
+    await ensureUsers([root.sender_id, ...page.messages.map((m) => m.sender_id), ...(root.last_replier_ids || [])]);
+    app.thread.root = root;
+    replies.ingest(page.messages);
+    replies.hasMore = page.has_more;
+  } catch (error) {
+    $("thread-error").textContent = `Could not load the thread: ${error.message}`;
+  }
+  renderThread();
+  $("thread-text").focus();
+}
+
+function closeThread() {
+  app.thread = null;
+  $("thread").hidden = true;
+  $("thread-root").replaceChildren();
+  $("thread-messages").replaceChildren();
+}
+
+/** A new or changed message: a reply of the open thread (or its root) shows there. */
+function threadReceived(message) {
+  const thread = app.thread;
+  if (!thread || thread.roomID !== message.room_id) return;
+  if (message.id === thread.root.id) thread.root = { ...message, reply_count: Math.max(message.reply_count || 0, thread.root.reply_count || 0) };
+  else if (message.parent_id === thread.root.id) thread.replies.ingest([message]);
+  else return;
+  ensureUsers([message.sender_id]).then(renderThread);
+}
+
+const threadView = Object.create(null);
+
+function renderThread() {
+  const thread = app.thread;
+  if (!thread) return;
+  const rootList = new Conversation(thread.roomID);
+  rootList.ingest([thread.root]);
+  rootList.render($("thread-root"), [], threadView);
+  const count = thread.root.reply_count || 0;
+  $("thread-count").textContent = `${count} ${count === 1 ? "reply" : "replies"}`;
+  $("thread-subtitle").textContent = roomName(app.rooms.get(thread.roomID)?.room || { id: thread.roomID });
+  thread.replies.render($("thread-messages"), [], threadView);
+  const scroller = $("thread-scroller");
+  scroller.scrollTop = scroller.scrollHeight;
+}
+
+async function submitThreadReply() {
+  const thread = app.thread;
+  const field = $("thread-text");
+  const text = field.value;
+  if (!thread || !text.trim() || Array.from(text).length > TEXT_LIMIT) return;
+  field.value = "";
+  try {
+    const reply = await app.api.post(`/v1/rooms/${encodeURIComponent(thread.roomID)}/messages`,
+      { client_id: newClientID(), parent_id: thread.root.id, parts: [{ type: "text", text }] });
+    $("thread-error").textContent = "";
+    threadReceived(reply);
+  } catch (error) {
+    field.value = text;
+    $("thread-error").textContent = `Not sent: ${error.message}`;
+  }
+}
+
 const view = {
   get me() { return app.me.id; },
   get isAdmin() { const s = app.rooms.get(app.current); return !!s && s.role === "admin"; },
@@ -516,7 +624,10 @@ const view = {
   remove: (message) => removeMessage(message),
   retry: (item) => { setOutboxState(item.client_id, "queued"); flushOutbox(); },
   discard: (item) => { dropFromOutbox(item.client_id); renderConversation(); },
+  openThread: (message) => openThread(message),
 };
+Object.setPrototypeOf(threadView, view);
+threadView.inThread = true;
 
 function renderConversation({ follow = "near" } = {}) {
   const conversation = app.conversations.get(app.current);
@@ -554,9 +665,10 @@ function markRead() {
     const summary = app.rooms.get(roomID);
     if (!conversation || !summary || document.visibilityState !== "visible" || !navigator.onLine) return;
     const seq = conversation.lastSeq;
-    if (seq > summary.read_seq || summary.unread_count) {
+    if (seq > summary.read_seq || summary.unread_count || summary.unread_mentions) {
       summary.read_seq = Math.max(summary.read_seq, seq);
       summary.unread_count = 0;
+      summary.unread_mentions = 0;
       renderRooms();
       try { await app.api.put(`/v1/rooms/${encodeURIComponent(roomID)}/cursor`, { seq }); } catch { /* next time */ }
     }
@@ -939,6 +1051,12 @@ function wireComposer() {
     if (file) sendImage(file);
   });
   $("older").addEventListener("click", loadOlder);
+  $("thread-close").addEventListener("click", closeThread);
+  $("thread-composer").addEventListener("submit", (event) => { event.preventDefault(); submitThreadReply(); });
+  $("thread-text").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) { event.preventDefault(); submitThreadReply(); }
+    if (event.key === "Escape") { event.preventDefault(); closeThread(); $("text").focus(); }
+  });
   $("scroller").addEventListener("scroll", () => { if ($("scroller").scrollTop < 40) loadOlder(); });
   $("back").addEventListener("click", () => { saveDraftNow(); closeRoom(); focusRoomList(); });
   $("signout").addEventListener("click", signOut);

@@ -4,6 +4,33 @@
 
 import { h, linkify, link, safeURL, clock, dayKey, dayLabel } from "./dom.js";
 
+const MENTION_ID = /[A-Za-z0-9_\-=@,.;]/;
+
+/** The `@id` mentions of `text` that the server resolved (`mentions`), as [start, end, id]
+ * triples; the syntax is docs/threads.md's (an `@` not preceded by an id character, the
+ * longest run of id characters less trailing `.`, `,` or `;`). */
+export function mentionRanges(text, mentions) {
+  const ranges = [];
+  if (!mentions || mentions.length === 0) return ranges;
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] !== "@" || (i > 0 && MENTION_ID.test(text[i - 1]))) { i++; continue; }
+    let end = i + 1;
+    while (end < text.length && MENTION_ID.test(text[end])) end++;
+    let idEnd = end;
+    while (idEnd > i + 1 && ".,;".includes(text[idEnd - 1])) idEnd--;
+    const id = text.slice(i + 1, idEnd);
+    if (id && mentions.includes(id)) ranges.push([i, idEnd, id]);
+    i = end > i + 1 ? end : i + 1;
+  }
+  return ranges;
+}
+
+/** Whether a message shows in the room's history (a thread-only reply does not). */
+export function inRoom(message) {
+  return !message.parent_id || message.show_in_room !== false;
+}
+
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢"];
 
 export class Conversation {
@@ -16,6 +43,7 @@ export class Conversation {
     this.elements = new Map(); // key -> {signature, element}
     this.separators = new Map(); // day key -> element
     this.myReactions = new Set(); // `${messageID} ${emoji}` this user added
+    this.shows = inRoom; // which messages the list shows: a thread's list shows its replies
   }
 
   get firstSeq() {
@@ -60,7 +88,7 @@ export class Conversation {
    * outbox items. `view` gives names, attachments, the signed-in user and the actions.
    */
   render(list, pending, view) {
-    const ordered = [...this.bySeq.values()].sort((a, b) => a.seq - b.seq);
+    const ordered = [...this.bySeq.values()].filter(this.shows).sort((a, b) => a.seq - b.seq);
     const seenUpTo = this.readByOthers(view.me);
     let lastOwn = null;
     for (const message of ordered) if (message.sender_id === view.me && !message.deleted) lastOwn = message.seq;
@@ -102,6 +130,7 @@ export class Conversation {
   element(message, status, view) {
     const key = message.pending ? "c:" + message.client_id : "s:" + message.seq;
     const signature = JSON.stringify([message.parts, message.edited_at, message.deleted, message.reactions, status, message.error,
+      message.reply_count, message.last_replier_ids, message.mentions, message.quoted_message,
       view.userName(message.sender_id), this.reactionKeys(message), message.parts.map((p) => p.attachment_id && !!view.attachment(p.attachment_id))]);
     const known = this.elements.get(key);
     if (known && known.signature === signature) return known.element;
@@ -128,24 +157,56 @@ export class Conversation {
       message.edited_at && !message.deleted ? h("span", { class: "edited", text: " (edited)" }) : null);
     const body = h("div", { class: "body" });
     if (message.deleted) body.append(h("em", { text: "This message was deleted." }));
-    else for (const part of message.parts) body.append(this.part(part, view));
+    else {
+      if (message.quoted_message) body.append(this.quote(message.quoted_message, view));
+      for (const part of message.parts) body.append(this.part(part, view, message.mentions));
+    }
+    if (message.parent_id && !view.inThread) meta.append(h("span", { class: "in-thread", text: " · reply in a thread" }));
     const bubble = h("div", { class: "bubble", tabIndex: 0, "aria-label": `${own ? "You" : name}, ${clock(message.created_at)}`,
       onclick: (event) => { if (!event.target.closest("a, button")) bubble.parentElement.classList.toggle("open"); } },
-    meta, body, this.reactions(message, view));
+    meta, body, this.reactions(message, view), this.replies(message, view));
     if (status) bubble.append(this.status(message, status, view));
     const element = h("li", { class: classes.join(" "), dataset: message.pending ? { clientId: message.client_id } : { seq: String(message.seq) } },
       bubble, message.pending || message.deleted ? null : this.tools(message, own, view));
     return element;
   }
 
-  part(part, view) {
-    if (part.type === "text") return h("p", { class: "text" }, linkify(part.text));
+  part(part, view, mentions) {
+    if (part.type === "text") return h("p", { class: "text" }, this.mentioned(part.text, mentions, view));
     if (part.type === "url") {
       const url = safeURL(part.url);
       return h("p", { class: "text" }, url ? link(url, part.url) : part.url);
     }
     if (part.type === "attachment") return this.attachment(part.attachment_id, view);
     return h("p", { class: "text muted", text: "(unsupported content)" });
+  }
+
+  /** Text with the resolved mentions marked (the signed-in user's own standing out). */
+  mentioned(text, mentions, view) {
+    const nodes = [];
+    let last = 0;
+    for (const [start, end, id] of mentionRanges(text, mentions)) {
+      if (start > last) nodes.push(linkify(text.slice(last, start)));
+      nodes.push(h("span", { class: "mention" + (id === view.me ? " me" : ""), dataset: { user: id }, text: text.slice(start, end) }));
+      last = end;
+    }
+    if (last < text.length) nodes.push(linkify(text.slice(last)));
+    return nodes;
+  }
+
+  quote(quoted, view) {
+    if (quoted.deleted) return h("blockquote", { class: "quote", text: "Quoted message was deleted." });
+    const text = quoted.parts.filter((p) => p.type === "text").map((p) => p.text).join("\n");
+    return h("blockquote", { class: "quote" }, h("span", { class: "sender", text: view.userName(quoted.sender_id) + ": " }), text);
+  }
+
+  /** "3 replies · Bob, Carol" under a thread's root: opens the thread. */
+  replies(message, view) {
+    if (view.inThread || message.deleted || message.parent_id || !message.reply_count) return null;
+    const count = message.reply_count;
+    const who = (message.last_replier_ids || []).map((id) => view.userName(id)).join(", ");
+    return h("button", { type: "button", class: "link replies", onclick: () => view.openThread(message),
+      text: `${count} ${count === 1 ? "reply" : "replies"}${who ? " · " + who : ""}` });
   }
 
   attachment(id, view) {
@@ -188,6 +249,9 @@ export class Conversation {
     for (const emoji of QUICK_REACTIONS) {
       tools.append(h("button", { type: "button", class: "quiet", "aria-label": "React " + emoji, text: emoji,
         onclick: () => view.react(message, emoji, !this.myReactions.has(message.id + " " + emoji)) }));
+    }
+    if (!view.inThread && !message.parent_id) {
+      tools.append(h("button", { type: "button", class: "quiet", text: "Reply", onclick: () => view.openThread(message) }));
     }
     if (own && message.parts.some((p) => p.type === "text")) {
       tools.append(h("button", { type: "button", class: "quiet", text: "Edit", onclick: () => view.edit(message) }));

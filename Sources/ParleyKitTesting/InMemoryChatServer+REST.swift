@@ -147,10 +147,10 @@ extension InMemoryChatServer {
     static func summaries(_ state: State, user: String) -> JSONValue {
         let list = state.rooms.values.filter { $0.members[user] != nil }.map { record -> RoomSummary in
             let read = record.members[user]!.readSeq
-            let unread = record.messages.filter { $0.seq > read && $0.senderID != user && !$0.isDeleted }.count
             return RoomSummary(
-                room: record.room, role: record.members[user]!.role, readSeq: read, unreadCount: unread,
-                lastMessage: record.messages.last)
+                room: record.room, role: record.members[user]!.role, readSeq: read,
+                unreadCount: unreadCount(record, user: user, after: read), lastMessage: record.messages.last,
+                unreadMentions: unreadMentions(record, user: user, after: read))
         }.sorted { ($0.room.lastActivityAt, $0.room.id) > ($1.room.lastActivityAt, $1.room.id) }
         return .object(["rooms": .array(list.map(\.json))])
     }

@@ -75,7 +75,15 @@ extension InMemoryChatServer {
             )
         case ("GET", 2, "messages"):
             let record = try member(state, roomID, me)
-            return (200, history(record, query), [])
+            return (200, page(record.messages.filter(inHistory), query), [])
+        case ("GET", 3, "messages"):
+            let record = try member(state, roomID, me)
+            guard let message = record.messages.first(where: { String($0.id) == s[2] }) else {
+                throw Failure(status: 404, code: "message_not_found")
+            }
+            return (200, message.json, [])
+        case ("GET", 4, "messages") where s[3] == "replies":
+            return (200, try replies(try member(state, roomID, me), parent: s[2], query), [])
         case ("POST", 2, "messages"):
             if !state.refusals.isEmpty {
                 let refusal = state.refusals.removeFirst()
@@ -84,7 +92,10 @@ extension InMemoryChatServer {
             _ = try member(state, roomID, me)
             let parts = try MessagePart.list(body["parts"]?.arrayValue ?? [])
             guard !parts.isEmpty else { throw Failure(status: 400, code: "invalid_request") }
-            let result = try append(&state, room: roomID, sender: me, clientID: body["client_id"]?.stringValue, parts: parts, now: now)
+            let thread = try threadFields(body)
+            let result = try append(
+                &state, room: roomID, sender: me, clientID: body["client_id"]?.stringValue, parts: parts, now: now,
+                parentID: thread.parentID, showInRoom: thread.showInRoom ?? false, quotedID: thread.quotedID)
             return (result.created ? 201 : 200, result.message.json, result.events)
         case ("PATCH", 3, "messages"), ("DELETE", 3, "messages"):
             var record = try member(state, roomID, me)
@@ -99,6 +110,7 @@ extension InMemoryChatServer {
                 record.messages[index].parts = []
                 record.messages[index].isDeleted = true
                 record.messages[index].deletedAt = now
+                forgetQuotes(of: record.messages[index], in: &record)
             }
             state.rooms[roomID] = record
             let message = record.messages[index]
@@ -142,14 +154,18 @@ extension InMemoryChatServer {
             guard seq > old.readSeq else { return (200, cursor.json, []) }
             record.members[me] = (old.role, seq, now)
             state.rooms[roomID] = record
-            let unread = record.messages.filter { $0.seq > seq && $0.senderID != me && !$0.isDeleted }.count
+            let unread = unreadCount(record, user: me, after: seq)
+            let mentions = unreadMentions(record, user: me, after: seq)
             return (
                 200, cursor.json,
                 [
                     Event(channel: channel, name: "cursor.updated", data: cursor.json),
                     Event(
                         channel: "#server-to-user-" + me, name: "room.read",
-                        data: .object(["room_id": .string(roomID), "read_seq": .number(String(seq)), "unread_count": .int(unread)]))
+                        data: .object([
+                            "room_id": .string(roomID), "read_seq": .number(String(seq)), "unread_count": .int(unread),
+                            "unread_mentions": .int(mentions)
+                        ]))
                 ]
             )
         case ("GET", 2, "cursors"):
@@ -184,42 +200,47 @@ extension InMemoryChatServer {
         return (200, stored.meta.json, [])
     }
 
-    static func history(_ record: RoomRecord, _ query: [String: String]) -> JSONValue {
+    /// A page of `messages` (ascending) by the history query (`before`, `after`, `limit`).
+    static func page(_ messages: [ChatMessage], _ query: [String: String]) -> JSONValue {
         let limit = min(max(Int(query["limit"] ?? "") ?? 50, 1), 500)
-        var page: [ChatMessage]
+        var selected: [ChatMessage]
         var hasMore: Bool
         if let after = query["after"].flatMap({ Int64($0) }) {
-            let newer = record.messages.filter { $0.seq > after }
-            page = Array(newer.prefix(limit))
+            let newer = messages.filter { $0.seq > after }
+            selected = Array(newer.prefix(limit))
             hasMore = newer.count > limit
         } else {
-            let older =
-                query["before"].flatMap { Int64($0) }.map { before in record.messages.filter { $0.seq < before } } ?? record.messages
-            page = Array(older.suffix(limit))
+            let older = query["before"].flatMap { Int64($0) }.map { before in messages.filter { $0.seq < before } } ?? messages
+            selected = Array(older.suffix(limit))
             hasMore = older.count > limit
         }
-        return .object(["messages": .array(page.map(\.json)), "has_more": .bool(hasMore)])
+        return .object(["messages": .array(selected.map(\.json)), "has_more": .bool(hasMore)])
     }
 
     static func append(
         _ state: inout State, room roomID: String, sender: String, clientID: String?, parts: [MessagePart],
-        now: Int64
+        now: Int64, parentID: Int64? = nil, showInRoom: Bool = false, quotedID: Int64? = nil
     ) throws -> (message: ChatMessage, created: Bool, events: [Event]) {
         guard var record = state.rooms[roomID] else { throw Failure(status: 404, code: "room_not_found") }
         guard record.members[sender] != nil else { throw Failure(status: 403, code: "not_member") }
         if let clientID, let index = record.clientIDs[clientID] { return (record.messages[index], false, []) }
+        let checked = try references(
+            record, sender: sender, parts: parts, parentID: parentID, showInRoom: showInRoom, quotedID: quotedID)
         let message = ChatMessage(
             id: state.nextMessageID, roomID: roomID, seq: Int64(record.messages.count + 1), senderID: sender,
-            clientID: clientID, parts: parts, createdAt: now)
+            clientID: clientID, parts: parts, createdAt: now, parentID: checked.rootID, showInRoom: checked.showInRoom,
+            quoted: checked.quote, mentions: checked.mentions)
         state.nextMessageID += 1
         if let clientID { record.clientIDs[clientID] = record.messages.count }
         record.messages.append(message)
+        let activity = countReply(message, in: &record)
         record.room.lastSeq = message.seq
         record.room.lastActivityAt = now
         state.rooms[roomID] = record
         let data: JSONValue = .object(["room_id": .string(roomID), "seq": .number(String(message.seq)), "message": message.json])
         var events = [Event(channel: "private-room-" + roomID, name: "message.created", data: data)]
         events += record.members.keys.sorted().map { Event(channel: "#server-to-user-" + $0, name: "room.activity", data: data) }
+        events += threadEvents(message, activity: activity)
         return (message, true, events)
     }
 }

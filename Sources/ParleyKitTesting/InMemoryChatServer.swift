@@ -124,11 +124,19 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
     /// The next message sends are refused with these status/code pairs, in order.
     public func refuseSends(_ refusals: [(status: Int, code: String)]) { state.withLock { $0.refusals += refusals } }
 
-    /// Sends a message as `userID` without a client (another user typing on another device).
+    /// Sends a message as `userID` without a client (another user typing on another device);
+    /// with `parentID` a reply in that thread (`showInRoom` also in the room's history), with
+    /// `quotedID` quoting that message. Nil when the server refuses it.
     @discardableResult
-    public func post(_ text: String, as userID: String, in roomID: String) -> ChatMessage? {
+    public func post(
+        _ text: String, as userID: String, in roomID: String, parentID: Int64? = nil, showInRoom: Bool = false,
+        quoting quotedID: Int64? = nil
+    ) -> ChatMessage? {
         let (message, events) = state.withLock { state -> (ChatMessage?, [Event]) in
-            guard let result = try? Self.append(&state, room: roomID, sender: userID, clientID: nil, parts: [.text(text)], now: clock.now())
+            guard
+                let result = try? Self.append(
+                    &state, room: roomID, sender: userID, clientID: nil, parts: [.text(text)], now: clock.now(), parentID: parentID,
+                    showInRoom: showInRoom, quotedID: quotedID)
             else {
                 return (nil, [])
             }

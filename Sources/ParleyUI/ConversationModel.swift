@@ -222,6 +222,11 @@ public actor ConversationModel {
             messages[message.seq] = message
         case .reactions(let id, let reactions):
             if let seq = messages.first(where: { $0.value.id == id })?.key { messages[seq]?.reactions = reactions }
+        case .threadUpdated(let activity):
+            if let root = messages.first(where: { $0.value.id == activity.rootID }) {
+                messages[root.key] = activity.applied(to: root.value)
+            }
+            if activity.lastReplierIDs.contains(where: { names[$0] == nil }) { await resolveNames() }
         case .cursor(let cursor):
             cursors[cursor.userID] = max(cursors[cursor.userID] ?? 0, cursor.seq)
         case .typing(let users):
@@ -272,7 +277,10 @@ public actor ConversationModel {
     }
 
     private func resolveNames() async {
-        let unknown = Set(messages.values.map(\.senderID) + (room?.directUserIDs ?? []) + typers).subtracting(names.keys)
+        let people = messages.values.flatMap { message in
+            [message.senderID] + message.lastReplierIDs + [message.quoted?.senderID].compactMap { $0 }
+        }
+        let unknown = Set(people + (room?.directUserIDs ?? []) + typers).subtracting(names.keys)
         for id in unknown {
             // Someone whose profile cannot be read now shows by id; the notice says why.
             do { names[id] = try await client.user(id).name } catch {
@@ -301,7 +309,8 @@ public actor ConversationModel {
     }
 
     private func items() -> [ConversationItem] {
-        var rows = messages.values.sorted { $0.seq < $1.seq }.map(row)
+        // Thread-only replies belong to their thread (its root shows the count), not the room.
+        var rows = messages.values.filter(\.showInRoom).sorted { $0.seq < $1.seq }.map(row)
         rows += outbox.map(row)
         var items: [ConversationItem] = []
         var day: DayStamp?
@@ -317,14 +326,7 @@ public actor ConversationModel {
     }
 
     private func row(_ message: ChatMessage) -> MessageRow {
-        let outgoing = message.senderID == me
-        let seenBy = cursors.filter { $0.key != message.senderID && $0.value >= message.seq }.keys.sorted()
-        return MessageRow(
-            id: "m\(message.id)", messageID: message.id, seq: message.seq, clientID: message.clientID,
-            senderID: message.senderID, senderName: names[message.senderID] ?? message.senderID, text: message.text,
-            parts: message.parts, direction: outgoing ? .outgoing : .incoming,
-            status: outgoing && !seenBy.isEmpty ? .seen : .sent, createdAt: message.createdAt,
-            isEdited: message.editedAt != nil, isDeleted: message.isDeleted, reactions: message.reactions, seenBy: seenBy)
+        MessageRow(message: message, me: me, names: names, cursors: cursors)
     }
 
     private func row(_ pending: PendingMessage) -> MessageRow {

@@ -52,4 +52,20 @@ public struct MessageRow: Sendable, Equatable, Identifiable {
     public var reactions: [ReactionCount]
     /// Other members who have read it, sorted.
     public var seenBy: [String]
+    /// The thread it replies to (the root's message id), nil for a message that is no reply.
+    public var parentID: Int64? = nil
+    /// How many replies its thread has (a thread's root only).
+    public var replyCount: Int = 0
+    /// The display names of the last repliers, newest first, at most three.
+    public var lastReplierNames: [String] = []
+    /// The message it quotes, as it was when sent (reads as deleted once the original is).
+    public var quoted: QuotedMessage? = nil
+    /// The quoted message's author's display name.
+    public var quotedSenderName: String? = nil
+    /// The members it mentions (`@id`), as the server resolved them when it was sent.
+    public var mentions: [String] = []
+    /// Whether it mentions the signed-in user.
+    public var mentionsMe: Bool = false
+    /// Where the resolved mentions stand in ``text`` (`@id` each), for highlighting.
+    public var mentionRanges: [MentionSyntax.Match] = []
 }

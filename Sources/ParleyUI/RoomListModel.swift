@@ -64,7 +64,10 @@ public actor RoomListModel {
     /// The room on screen: its new messages don't raise its badge.
     public func setActiveRoom(_ roomID: String?) {
         activeRoom = roomID
-        if let roomID { summaries[roomID]?.unreadCount = 0 }
+        if let roomID {
+            summaries[roomID]?.unreadCount = 0
+            summaries[roomID]?.unreadMentions = 0
+        }
         publish()
     }
 
@@ -84,11 +87,19 @@ public actor RoomListModel {
             summary.lastMessage = message
             summary.room.lastSeq = message.seq
             summary.room.lastActivityAt = max(summary.room.lastActivityAt, message.createdAt)
-            if message.senderID != me, message.roomID != activeRoom, message.seq > summary.readSeq { summary.unreadCount += 1 }
+            // A thread-only reply is not unread in the room (it is in its thread).
+            if message.senderID != me, message.roomID != activeRoom, message.seq > summary.readSeq, message.showInRoom {
+                summary.unreadCount += 1
+            }
             summaries[message.roomID] = summary
-        case .roomRead(let roomID, let readSeq, let unread):
+        case .roomRead(let roomID, let readSeq, let unread, let mentions):
             summaries[roomID]?.readSeq = readSeq
             summaries[roomID]?.unreadCount = unread
+            summaries[roomID]?.unreadMentions = mentions
+        case .mentioned(let message):
+            if message.roomID != activeRoom, let summary = summaries[message.roomID], message.seq > summary.readSeq {
+                summaries[message.roomID]?.unreadMentions += 1
+            }
         case .presence(let status):
             online[status.userID] = status.isOnline
         }
@@ -126,6 +137,7 @@ public actor RoomListModel {
         let title = summary.room.name.flatMap { $0.isEmpty ? nil : $0 } ?? partner.map { names[$0] ?? $0 } ?? summary.id
         return RoomRow(
             id: summary.id, title: title, kind: summary.room.kind, unreadCount: summary.unreadCount,
+            unreadMentions: summary.unreadMentions,
             preview: summary.lastMessage.map(Self.preview), lastActivityAt: summary.room.lastActivityAt,
             partnerID: partner, partnerOnline: partner.flatMap { online[$0] })
     }

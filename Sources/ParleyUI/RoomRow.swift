@@ -10,6 +10,8 @@ public struct RoomRow: Sendable, Equatable, Identifiable {
     public var kind: ChatRoom.Kind
     /// Unread messages (by others) — the badge.
     public var unreadCount: Int
+    /// Unread messages that mention the user (`@id`).
+    public var unreadMentions: Int = 0
     /// The latest message's text (or a label for an attachment), if any.
     public var preview: String?
     /// When the room last saw activity, milliseconds since the Unix epoch.

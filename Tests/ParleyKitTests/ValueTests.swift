@@ -20,6 +20,16 @@ private func message(_ seq: Int64, room: String = "r", text: String = "m") -> Ch
     #expect(sequencer.receive(page: [message(1), message(4)]).isEmpty)
 }
 
+@Test func sequencerPassesOverSeqsAHistoryPageLeavesOut() {
+    // History leaves thread-only replies out: seq 2 and 4 are such replies here.
+    var sequencer = RoomSequencer(after: 1)
+    #expect(sequencer.receive(message(5)).isEmpty)
+    #expect(sequencer.receive(message(4)).isEmpty, "4 arrived live")
+    #expect(sequencer.receive(page: [message(3), message(5)]).map(\.seq) == [3, 4, 5])
+    #expect(!sequencer.needsFill)
+    #expect(sequencer.receive(message(6)).map(\.seq) == [6])
+}
+
 @Test func sequencerWithUnknownBaselineWaitsForIt() {
     var sequencer = RoomSequencer(after: nil)
     #expect(sequencer.receive(message(6)).isEmpty)

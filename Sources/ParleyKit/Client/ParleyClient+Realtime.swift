@@ -95,6 +95,10 @@ extension ParleyClient {
                 return
             }
             applyUpdate(message, deleted: name == "message.deleted")
+        case "thread.updated":
+            if let activity = decode(name, room: roomID, { () throws(ParleyError) in try ThreadActivity(json: value) }) {
+                emit(.threadUpdated(activity), room: roomID)
+            }
         case "reaction.changed":
             guard
                 let (id, counts) = decode(
@@ -159,14 +163,21 @@ extension ParleyClient {
             }
         case "room.read":
             guard
-                let (id, seq, unread) = decode(
+                let (id, seq, unread, mentions) = decode(
                     name,
                     { () throws(ParleyError) in
                         let r = try JSONReader(value, name)
-                        return (try r.string("room_id"), try r.int64("read_seq"), Int(try r.int64IfPresent("unread_count") ?? 0))
+                        return (
+                            try r.string("room_id"), try r.int64("read_seq"), Int(try r.int64IfPresent("unread_count") ?? 0),
+                            Int(try r.int64IfPresent("unread_mentions") ?? 0)
+                        )
                     })
             else { return }
-            userHub.send(.roomRead(roomID: id, readSeq: seq, unreadCount: unread))
+            userHub.send(.roomRead(roomID: id, readSeq: seq, unreadCount: unread, unreadMentions: mentions))
+        case "message.mentioned":
+            if let message = decode(name, { () throws(ParleyError) in try ChatMessage(json: value["message"]) }) {
+                userHub.send(.mentioned(message))
+            }
         default:
             break
         }

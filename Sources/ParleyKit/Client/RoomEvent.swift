@@ -6,6 +6,9 @@ public enum RoomEvent: Sendable, Equatable {
     case messageUpdated(ChatMessage)
     /// A message was deleted (a tombstone keeping its seq).
     case messageDeleted(ChatMessage)
+    /// A thread got a reply: its root's new reply count and last repliers. The reply itself
+    /// comes as ``message(_:)`` (a thread-only reply too, with ``ChatMessage/showInRoom`` false).
+    case threadUpdated(ThreadActivity)
     /// A message's reaction counts changed.
     case reactions(messageID: Int64, reactions: [ReactionCount])
     /// A member's read cursor moved.

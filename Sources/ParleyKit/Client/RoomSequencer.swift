@@ -27,10 +27,23 @@ struct RoomSequencer: Sendable, Equatable {
         return drain()
     }
 
-    /// Takes a history page (ascending); returns those now deliverable, in order.
+    /// Takes a history page read after a seq at or below ``delivered`` (ascending); returns
+    /// those now deliverable, in order.
+    ///
+    /// History leaves thread-only replies out, so a seq missing between two seqs of the page
+    /// is no lost message: one that arrived live is delivered in its place, the others are
+    /// passed over (waiting for them would stall the room for good).
     mutating func receive(page: [ChatMessage]) -> [ChatMessage] {
         var out: [ChatMessage] = []
-        for message in page { out += receive(message) }
+        for message in page {
+            if let delivered, message.seq > delivered + 1 {
+                for seq in (delivered + 1)..<message.seq {
+                    if let live = waiting.removeValue(forKey: seq) { out.append(live) }
+                }
+                self.delivered = message.seq - 1
+            }
+            out += receive(message)
+        }
         return out
     }
 

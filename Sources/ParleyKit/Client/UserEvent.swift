@@ -6,8 +6,11 @@ public enum UserEvent: Sendable, Equatable {
     case roomRemoved(roomID: String)
     /// A message arrived in one of the user's rooms.
     case roomActivity(ChatMessage)
-    /// The user's read position (and unread count) in a room changed, on any of their devices.
-    case roomRead(roomID: String, readSeq: Int64, unreadCount: Int)
+    /// The user's read position (and unread and unread-mention counts) in a room changed, on any
+    /// of their devices.
+    case roomRead(roomID: String, readSeq: Int64, unreadCount: Int, unreadMentions: Int)
+    /// A message in one of the user's rooms mentions the user (`@id`).
+    case mentioned(ChatMessage)
     /// A member of a subscribed room came online or went offline.
     case presence(PresenceStatus)
 }

@@ -46,6 +46,15 @@ extension ChatController {
             case .react(let seq, let emoji):
                 guard let model = openModel(), let id = target(seq: seq, ownOnly: false) else { return }
                 await model.react(emoji, to: id)
+            case .thread(let seq):
+                guard requireRoom() != nil, let id = target(seq: seq, ownOnly: false) else { return }
+                await openThread(id)
+            case .back:
+                if state.mode == .thread {
+                    await closeThread()
+                } else {
+                    await showRoomList()
+                }
             case .document(let name):
                 guard let roomID = requireRoom() else { return }
                 await openDocument(name, in: roomID)

@@ -22,6 +22,7 @@ extension ChatController {
         case .rooms: await handleInList(key)
         case .room: await handleInRoom(key)
         case .document: await handleInDocument(key)
+        case .thread: await handleInThread(key)
         }
         render()
     }
@@ -57,6 +58,8 @@ extension ChatController {
 
     private func handleInRoom(_ key: TerminalKey) async {
         switch key {
+        case .tab where state.editor.mentionPrefix != nil:
+            await completeMention()
         case .escape, .tab:
             await showRoomList()
         case .up: await scroll(by: 1)
@@ -147,6 +150,7 @@ extension ChatController {
 
     /// Back to the room list (the room's draft stays in the draft store).
     func showRoomList() async {
+        await closeThread()
         if let openRoomID { await conversations[openRoomID]?.setVisible(false) }
         conversationTask?.cancel()
         conversationTask = nil

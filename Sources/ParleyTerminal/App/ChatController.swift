@@ -41,6 +41,10 @@ public actor ChatController {
     var conversationTask: Task<Void, Never>?
     var documentModel: DocumentEditorModel?
     var documentTask: Task<Void, Never>?
+    var threadModel: ThreadModel?
+    var threadTask: Task<Void, Never>?
+    /// The room's composer text while its thread is open.
+    var roomDraft = ""
     var fetchingAttachments: Set<String> = []
     var finished = false
     private let hub = Broadcaster<Frame>(replayLatest: true)
@@ -71,6 +75,7 @@ public actor ChatController {
     public func start() async {
         render()
         do { try await client.connect() } catch { state.notice = "Cannot connect: \(error.message)" }
+        state.userID = (try? await client.userID()) ?? ""
         let lists = roomList.snapshots()
         tasks.append(Task { for await snapshot in lists { self.roomListChanged(snapshot) } })
         await roomList.start()
@@ -90,6 +95,8 @@ public actor ChatController {
         conversationTask?.cancel()
         documentTask?.cancel()
         await documentModel?.close()
+        threadTask?.cancel()
+        await threadModel?.stop()
         await roomList.stop()
         for model in conversations.values { await model.stop() }
         await client.close()

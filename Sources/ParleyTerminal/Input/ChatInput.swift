@@ -20,6 +20,10 @@ public enum ChatInput: Sendable, Equatable {
     case delete(seq: Int64?)
     /// `/react [SEQ] EMOJI`: react to a message (the latest when no seq).
     case react(seq: Int64?, emoji: String)
+    /// `/thread [SEQ]`: open the thread of a message (the latest when no seq).
+    case thread(seq: Int64?)
+    /// `/back`: from a thread back to its room, from a room back to the list.
+    case back
     /// `/doc NAME`: open the room's shared document called NAME (created on first use).
     case document(name: String)
     /// `/retry`: send failed messages again.
@@ -44,11 +48,13 @@ public enum ChatInput: Sendable, Equatable {
         "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
         "/delete [SEQ]             delete your latest (or #SEQ) message",
         "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
+        "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
+        "/back   (or Esc)          from a thread back to its room",
         "/doc NAME                 edit the room's shared document NAME with the others",
         "/retry                    resend failed messages",
         "/rooms  (or Esc)          back to the room list",
         "/quit   (or Ctrl-C)       leave parley chat",
-        "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view · Enter open/send"
+        "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view (after @ complete a name) · Enter open/send"
     ]
 
     /// Parses a composer line. Text not starting with `/` is a message; `//text` sends `/text`.
@@ -85,10 +91,15 @@ public enum ChatInput: Sendable, Equatable {
         case "react":
             let (seq, emoji) = splitSeq(argument)
             return emoji.isEmpty || emoji.contains(" ") ? .invalid("usage: /react [SEQ] EMOJI") : .react(seq: seq, emoji: emoji)
+        case "thread", "t":
+            if argument.isEmpty { return .thread(seq: nil) }
+            let (seq, rest) = splitSeq(argument)
+            return seq != nil && rest.isEmpty ? .thread(seq: seq) : .invalid("usage: /thread [SEQ]")
         case "doc", "document":
             return words.count == 1 ? .document(name: words[0]) : .invalid("usage: /doc NAME")
         case "retry": return .retry
-        case "rooms", "back": return .rooms
+        case "rooms": return .rooms
+        case "back": return .back
         case "help", "?": return .help
         case "quit", "exit", "q": return .quit
         default: return .invalid("unknown command /\(name) — /help lists the commands")

@@ -12,18 +12,24 @@ public struct ChatScreenState: Sendable, Equatable {
         case room
         /// A shared document of the open room (`/doc NAME`).
         case document
+        /// A thread of the open room (`/thread SEQ`).
+        case thread
     }
 
     /// The view on screen.
     public var mode: Mode = .rooms
     /// The signed-in user's display name.
     public var userName: String
+    /// The signed-in user's id, once known (mentions of it are highlighted).
+    public var userID = ""
     /// The room list.
     public var roomList: RoomListSnapshot?
     /// The selected row of the room list.
     public var selectedRow = 0
     /// The open room's conversation.
     public var conversation: ConversationSnapshot?
+    /// The open thread, in ``Mode/thread``.
+    public var thread: ThreadSnapshot?
     /// The open shared document, in ``Mode/document``.
     public var document: DocumentEditorSnapshot?
     /// Attachment metadata known so far, by id (labels show type, pixels and size).

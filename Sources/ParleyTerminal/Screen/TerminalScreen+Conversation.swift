@@ -44,12 +44,14 @@ extension TerminalScreen {
         ]
         let indent = head.reduce(0) { $0 + DisplayWidth.of($1.text) }
         var body: [StyledLine.Span] = []
+        if row.parentID != nil, state.mode != .thread { body.append(.init("↪ ", TextStyle(color: .cyan))) }
         if row.isDeleted {
             body.append(.init("(message deleted)", TextStyle(dim: true)))
         } else {
+            if let quoted = row.quoted { body.append(quoteSpan(quoted, author: row.quotedSenderName)) }
             for part in row.parts {
                 switch part {
-                case .text(let text): body.append(.init(text))
+                case .text(let text): body += mentionSpans(text, mentions: row.mentions)
                 case .url(let url): body.append(.init(url, TextStyle(color: .blue)))
                 case .attachment(let id): body.append(.init(attachmentLabel(id), TextStyle(bold: true, color: .magenta)))
                 }
@@ -59,8 +61,32 @@ extension TerminalScreen {
             if row.isEdited { body.append(.init(" (edited)", TextStyle(dim: true))) }
             for reaction in row.reactions { body.append(.init(" [\(reaction.emoji) \(reaction.count)]", TextStyle(color: .yellow))) }
         }
+        if row.replyCount > 0, state.mode != .thread { body.append(replySpan(row)) }
         if outgoing { body.append(statusSpan(row.status)) }
         return wrap(head: head, body: body, indent: indent)
+    }
+
+    /// Text with its resolved mentions bold, and the signed-in user's in reverse video.
+    private func mentionSpans(_ text: String, mentions: [String]) -> [StyledLine.Span] {
+        MentionHighlight.segments(text, mentions: mentions).map { segment in
+            guard let user = segment.userID else { return .init(segment.text) }
+            return .init(segment.text, user == state.userID ? TextStyle(bold: true, reverse: true, color: .yellow) : TextStyle(bold: true))
+        }
+    }
+
+    /// `“bob: the plan is A” ` before a quoting message's text.
+    private func quoteSpan(_ quoted: QuotedMessage, author: String?) -> StyledLine.Span {
+        if quoted.isDeleted { return .init("“(deleted message)” ", TextStyle(dim: true)) }
+        let text = quoted.text.count > 60 ? String(quoted.text.prefix(59)) + "…" : quoted.text
+        return .init("“" + (author ?? quoted.senderID) + ": " + text + "” ", TextStyle(dim: true))
+    }
+
+    /// `  ↳ 2 replies (bob, carol) — /thread 7` under a thread's root.
+    private func replySpan(_ row: MessageRow) -> StyledLine.Span {
+        var text = "  ↳ \(row.replyCount) " + (row.replyCount == 1 ? "reply" : "replies")
+        if !row.lastReplierNames.isEmpty { text += " (" + row.lastReplierNames.joined(separator: ", ") + ")" }
+        if let seq = row.seq { text += " — /thread \(seq)" }
+        return .init(text, TextStyle(color: .cyan))
     }
 
     private func statusSpan(_ status: MessageRow.Status) -> StyledLine.Span {

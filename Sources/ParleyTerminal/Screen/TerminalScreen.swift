@@ -39,6 +39,7 @@ public struct TerminalScreen: Sendable {
             switch state.mode {
             case .rooms: body = roomListLines()
             case .room, .document: body = conversationLines()
+            case .thread: body = threadLines()
             }
         }
         lines += body.prefix(bodyRows)
@@ -62,6 +63,8 @@ public struct TerminalScreen: Sendable {
             if let unread = state.roomList?.totalUnread, unread > 0 { left += " (\(unread) unread)" }
         case .room, .document:
             left += " · " + (state.conversation?.title ?? "…")
+        case .thread:
+            left += " · " + (state.conversation?.title ?? "…") + " › thread"
         }
         let right = titleStatus() + " "
         let gap = max(1, size.columns - DisplayWidth.of(left) - DisplayWidth.of(right))
@@ -99,23 +102,28 @@ public struct TerminalScreen: Sendable {
         if let banner = state.roomList?.banner ?? state.conversation?.banner {
             return StyledLine([.init(" ⚠ " + banner, TextStyle(bold: true, reverse: true, color: .red))], fillsWithStyle: true)
         }
-        if let notice = state.notice ?? (state.mode == .room ? state.conversation?.notice : nil) {
+        if let notice = state.notice ?? (state.mode == .room ? state.conversation?.notice : nil)
+            ?? (state.mode == .thread ? state.thread?.notice : nil)
+        {
             return StyledLine(" " + notice, TextStyle(color: .yellow))
         }
         if state.showsHelp { return StyledLine(" Press Esc to close this help", TextStyle(bold: true)) }
-        let hint =
-            state.mode == .rooms
-            ? " ↑↓ select · Enter open · /create NAME · /dm USER · /help · /quit"
-            : " Enter send · Esc rooms · PgUp older · /help"
+        let hint: String
+        switch state.mode {
+        case .rooms: hint = " ↑↓ select · Enter open · /create NAME · /dm USER · /help · /quit"
+        case .thread: hint = " Enter reply in the thread · Esc back to the room · /help"
+        case .room, .document: hint = " Enter send · Esc rooms · PgUp older · /help"
+        }
         return StyledLine(hint, TextStyle(dim: true))
     }
 
     /// The composer with its counter (in a room) and where the cursor goes.
     private func composerLine() -> (StyledLine, Int) {
-        let prompt = state.mode == .room ? "> " : ": "
+        let composing = state.mode == .room || state.mode == .thread
+        let prompt = composing ? "> " : ": "
         var counter = ""
         var counterStyle = TextStyle(dim: true)
-        if state.mode == .room {
+        if composing {
             let composer = ComposerState(draft: state.editor.text, limit: state.characterLimit)
             counter = " " + composer.counterText
             if composer.isOverLimit { counterStyle = TextStyle(bold: true, color: .red) }
