@@ -37,7 +37,8 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: try body.parts())
+        let parts = try await resolvingFiles(context, room: room, try body.parts())
+        let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
         }
@@ -77,7 +78,7 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
-        let parts = try body.parts()
+        let parts = try await resolvingFiles(context, room: room, try body.parts())
         let original = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
         if let user = context.caller.userID, user != original.senderID {
             throw ChatError(.notAuthor, "only the author may edit a message")

@@ -15,7 +15,9 @@ enum Schema {
         Migration(version: 4, name: "append function", sqlite: appendFunctionSQLite, postgres: appendFunctionPostgres),
         Migration(version: 5, name: "retired rooms and token cutoffs", sqlite: revocationSQLite, postgres: revocationPostgres),
         Migration(version: 6, name: "device tokens", sqlite: devicesSQLite, postgres: devicesPostgres),
-        Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres)
+        Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres),
+        Migration(version: 11, name: "attachment names", sqlite: filesSQLite, postgres: filesPostgres),
+        Migration(version: 12, name: "app audit log", sqlite: dataRightsSQLite, postgres: dataRightsPostgres)
     ]
 
     private static let chatSQLite = """
