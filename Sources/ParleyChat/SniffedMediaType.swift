@@ -97,9 +97,13 @@ public enum SniffedMediaType: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Types a browser renders as a document or runs.
+    /// Types a browser renders as a document or runs: HTML and XHTML, XML (and `+xml`) with
+    /// SVG and XSLT, scripts, style sheets, and multipart or message wrappers. Office's
+    /// `vnd.openxmlformats-…` types only name XML in their vendor name and stay as they are.
     static func isActive(_ essence: String) -> Bool {
-        ["html", "xml", "svg", "script", "css"].contains(where: { essence.contains($0) })
+        let subtype = essence.split(separator: "/", maxSplits: 1).last.map(String.init) ?? essence
+        return ["html", "svg", "script", "css", "xsl"].contains(where: { essence.contains($0) })
+            || subtype == "xml" || subtype.hasSuffix("+xml")
             || essence.hasPrefix("multipart/") || essence.hasPrefix("message/")
     }
 

@@ -38,19 +38,19 @@ struct DataRightsTests {
             let first = await h.call(.GET, "/v1/users/alice/export?limit=1", as: .user("alice", app: a))
             #expect(first.status == 200, "\(first.json)")
             #expect(first["profile"]?["id"]?.stringValue == "alice")
-            #expect(first["memberships"]?[0]?["room_id"]?.stringValue == room)
-            #expect(first["read_cursors"]?[0]?["room_id"]?.stringValue == room)
-            #expect(first["reactions"]?[0]?["emoji"]?.stringValue == "👍" && first["reactions"]?[0]?["seq"]?.intValue == Int(seq))
-            #expect(first["attachments"]?[0]?["id"]?.stringValue == attachment)
-            #expect(first["attachments"]?[0]?["download_url"]?.stringValue?.contains("signature=") == true)
-            #expect(first["messages"]?.arrayValue?.count == 1 && first["messages"]?[0]?["room_id"]?.stringValue == room)
+            #expect(first["memberships"]?.arrayValue?.first?["room_id"]?.stringValue == room)
+            #expect(first["read_cursors"]?.arrayValue?.first?["room_id"]?.stringValue == room)
+            #expect(
+                first["reactions"]?.arrayValue?.first?["emoji"]?.stringValue == "👍"
+                    && first["reactions"]?.arrayValue?.first?["seq"]?.intValue == Int(seq))
+            #expect(first["attachments"]?.arrayValue?.first?["id"]?.stringValue == attachment)
+            #expect(first["attachments"]?.arrayValue?.first?["download_url"]?.stringValue?.contains("signature=") == true)
+            #expect(first["messages"]?.arrayValue?.count == 1 && first["messages"]?.arrayValue?.first?["room_id"]?.stringValue == room)
             let after = try #require(first["next_after"]?.intValue)
             let second = await h.call(.GET, "/v1/users/alice/export?limit=1&after=\(after)", as: .app(a))
-            #expect(second["messages"]?[0]?["parts"]?[0]?["text"]?.stringValue == "second")
+            #expect(second["messages"]?.arrayValue?.first?["parts"]?.arrayValue?.first?["text"]?.stringValue == "second")
             #expect(second["profile"] == nil)
-            let last = try #require(second["next_after"]?.intValue)
-            let end = await h.call(.GET, "/v1/users/alice/export?limit=1&after=\(last)", as: .app(a))
-            #expect(end["messages"]?.arrayValue?.isEmpty == true && end["next_after"] == .null)
+            #expect(second["next_after"] == .null)
             // Only the first page is an export in the audit log.
             let audit = await h.call(.GET, "/v1/audit", as: .app(a))
             let actions = audit["entries"]?.arrayValue?.map { "\($0["action"]?.stringValue ?? "") \($0["actor"]?.stringValue ?? "")" }
@@ -88,7 +88,7 @@ struct DataRightsTests {
             #expect(again["user_removed"] == .bool(false) && again["attachments_removed"]?.intValue == 0)
             let audit = await h.call(.GET, "/v1/audit", as: .app(a))
             #expect(audit["entries"]?.arrayValue?.compactMap { $0["action"]?.stringValue } == ["user.erase", "user.erase"])
-            #expect(audit["entries"]?[0]?["detail"]?["mode"]?.stringValue == "delete")
+            #expect(audit["entries"]?.arrayValue?.first?["detail"]?["mode"]?.stringValue == "delete")
         }
     }
 
@@ -100,7 +100,7 @@ struct DataRightsTests {
             #expect(erased.status == 200 && erased["attachments_anonymised"]?.intValue == 1, "\(erased.json)")
             let history = await h.call(.GET, "/v1/rooms/\(room)/messages", as: .user("bob", app: a))
             let texts = history["messages"]?.arrayValue?.filter { $0["sender_id"]?.stringValue == "~erased" }.compactMap {
-                $0["parts"]?[0]?["text"]?.stringValue
+                $0["parts"]?.arrayValue?.first?["text"]?.stringValue
             }
             #expect(texts == ["hello from alice", "second"])
             #expect(!history.body.contains(subsequence: Array("\"alice\"".utf8)), "\(history.json)")

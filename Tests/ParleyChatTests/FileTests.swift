@@ -1,4 +1,5 @@
 import ParleyChannels
+import ParleyStore
 import ParleyWire
 import Testing
 
@@ -40,6 +41,9 @@ struct FileTests {
         #expect(SniffedMediaType.binary.storedType(declared: "application/javascript") == "application/octet-stream")
         #expect(SniffedMediaType.binary.storedType(declared: "application/x-msdownload") == "application/x-msdownload")
         #expect(SniffedMediaType.text.storedType(declared: "text/html") == "text/plain; charset=utf-8")
+        for active in ["text/xml", "application/xml", "image/svg+xml", "application/rss+xml", "application/xslt+xml", "text/css"] {
+            #expect(SniffedMediaType.binary.storedType(declared: active) == "application/octet-stream", "\(active)")
+        }
     }
 
     @Test func namesAreCleanedAndEncodedForContentDisposition() {
@@ -72,14 +76,14 @@ struct FileTests {
             let sent = await h.call(
                 .POST, "/v1/rooms/\(room)/messages", as: .user("alice", app: a), json: .object(["parts": .array([part])]))
             #expect(sent.status == 201, "\(sent.json)")
-            let file = sent["parts"]?[0]
+            let file = sent["parts"]?.arrayValue?.first
             #expect(file?["type"]?.stringValue == "file" && file?["name"]?.stringValue == "Résumé (final).zip")
             #expect(file?["size"]?.intValue == zip.count && file?["content_type"]?.stringValue == "application/zip")
             #expect(file?["url"]?.stringValue == "/v1/attachments/\(id)/content")
             // History (written straight to bytes) carries the same part, and the model reads it back.
             let history = await h.call(.GET, "/v1/rooms/\(room)/messages", as: .user("bob", app: a))
-            #expect(history["messages"]?[0]?["parts"]?[0] == file)
-            let decoded = try MessagePart(json: history["messages"]?[0]?["parts"]?[0])
+            #expect(history["messages"]?.arrayValue?.first?["parts"]?.arrayValue?.first == file)
+            let decoded = try MessagePart(json: history["messages"]?.arrayValue?.first?["parts"]?.arrayValue?.first)
             #expect(decoded.file?.name == "Résumé (final).zip" && decoded.file?.size == Int64(zip.count))
             // The download names the file, in ASCII and in UTF-8.
             let download = await h.call(.GET, "/v1/attachments/\(id)/content", as: .user("bob", app: a))

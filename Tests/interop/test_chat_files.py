@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 
-from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, APP_B, BIN_DIR, ChatServer, create_user, mint, postgres_schema_url, unique
 
 STRICT_LIMITS = {"max_attachment_bytes": 2048, "attachment_types": ["application/pdf", "audio/*", "image/*"]}
 
@@ -154,3 +154,21 @@ def test_each_app_limits_size_and_type(chat):
     assert upload(chat, APP_A, a_alice, a_room, b"\0" * (10 * 1024 * 1024 + 1), "application/octet-stream").status == 413
     # The server is healthy after all that.
     assert upload(chat, APP_A, a_alice, a_room, MP3, "audio/mpeg").status == 201
+
+
+def test_check_config_knows_the_file_and_erase_settings(tmp_path):
+    app = {"id": "301", "key": "ok-key", "secret": "ok-secret",
+           "limits": {"max_attachment_bytes": 1048576, "attachment_types": ["image/*", "application/pdf"], "erase_mode": "anonymise"}}
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"apps": [app]}))
+    out = subprocess.run([str(BIN_DIR / "parley"), "check-config", str(good)],
+                         capture_output=True, text=True, timeout=20)
+    assert out.returncode == 0, out.stderr
+    for limits, complaint in [({"attachment_types": ["text/<html>"]}, "attachment_types[0]"),
+                              ({"erase_mode": "shred"}, "erase_mode"),
+                              ({"max_attachment_bytes": 0}, "max_attachment_bytes")]:
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({"apps": [dict(app, limits=limits)]}))
+        out = subprocess.run([str(BIN_DIR / "parley"), "check-config", str(bad)],
+                             capture_output=True, text=True, timeout=20)
+        assert out.returncode == 1 and complaint in out.stderr, (limits, out.stderr)
