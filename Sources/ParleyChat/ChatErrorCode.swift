@@ -87,6 +87,8 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     // 415
     /// The body's media type is not accepted here.
     case unsupportedMediaType = "unsupported_media_type"
+    /// The upload is of a media type the app does not accept (`limits.attachment_types`).
+    case attachmentTypeNotAllowed = "attachment_type_not_allowed"
     // 422
     /// The request is well-formed but breaks a limit or rule (text too long, too many parts…).
     case validationFailed = "validation_failed"
@@ -147,7 +149,7 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
             return HTTPStatus(409)
         case .payloadTooLarge:
             return .contentTooLarge
-        case .unsupportedMediaType:
+        case .unsupportedMediaType, .attachmentTypeNotAllowed:
             return HTTPStatus(415)
         case .validationFailed, .tooManyReactions, .contentTypeMismatch, .invalidImage, .imageTooLarge, .urlSchemeNotAllowed,
             .parentNotFound, .parentDeleted, .quotedMessageNotFound, .quotedMessageDeleted, .messageRejected:

@@ -13,14 +13,20 @@ extension ChatService {
         else {
             throw ChatError(.unsupportedMediaType, "send the file's media type in Content-Type")
         }
-        guard call.request.body.count <= configuration.limits.attachmentBytes else {
-            throw ChatError(.payloadTooLarge, "attachments may have at most \(configuration.limits.attachmentBytes) bytes")
+        let maxBytes = attachmentLimit(context.app.limits)
+        guard call.request.body.count <= maxBytes else {
+            throw ChatError(.payloadTooLarge, "attachments may have at most \(maxBytes) bytes")
         }
         guard !call.request.body.isEmpty else { throw ChatError(.invalidRequest, "the attachment is empty") }
+        let name = call.request.queryValue("name").flatMap { FileName($0)?.value }
         // Membership is checked before any byte reaches the disk.
         try await requireMember(context, room: room)
         // What the bytes are is settled before the store is asked about room for them.
         let (type, dimensions) = try sniffUpload(call.request.body, declared: contentType)
+        let storedType = type.storedType(declared: Self.essence(contentType))
+        guard context.app.limits.allowsAttachment(storedType) else {
+            throw ChatError(.attachmentTypeNotAllowed, "this app does not accept \(Self.essence(storedType)) attachments")
+        }
         let quota = context.app.limits.attachmentQuotaBytes.map(Int64.init)
         if let quota {
             // A cheap look first, so a full app does not write and remove every refused file.
@@ -35,8 +41,8 @@ extension ChatService {
             attachment = try await store.createAttachment(
                 app: context.appID,
                 NewAttachment(
-                    id: id, roomID: room, uploaderID: user, contentType: type.contentType, size: Int64(call.request.body.count),
-                    width: dimensions?.width, height: dimensions?.height, storagePath: path), quotaBytes: quota)
+                    id: id, roomID: room, uploaderID: user, contentType: storedType, size: Int64(call.request.body.count),
+                    width: dimensions?.width, height: dimensions?.height, storagePath: path, name: name), quotaBytes: quota)
         } catch let error as StoreError where error.code == .limitReached {
             // The quota again, inside the writing transaction: a concurrent upload got there first.
             files.remove(path)
@@ -110,9 +116,13 @@ extension ChatService {
     /// Images are shown inline; everything else (and any type stored before uploads were
     /// sniffed) is offered as a download named after the attachment, never rendered in place.
     static func contentDisposition(_ attachment: Attachment) -> String {
-        let essence = attachment.contentType.split(separator: ";", maxSplits: 1).first.map { String($0) } ?? ""
-        let image = SniffedMediaType(rawValue: essence.lowercased())?.isImage ?? false
-        return image ? "inline" : "attachment; filename=\"\(attachment.id)\""
+        let image = SniffedMediaType(rawValue: essence(attachment.contentType).lowercased())?.isImage ?? false
+        return FileName.contentDisposition(inline: image, name: attachment.name, fallback: attachment.id)
+    }
+
+    /// A media type without its parameters.
+    static func essence(_ contentType: String) -> String {
+        contentType.split(separator: ";", maxSplits: 1).first.map { Substring($0).trimmingSpaces() } ?? contentType
     }
 
     /// The attachment a signed URL names, after checking its signature and expiry.

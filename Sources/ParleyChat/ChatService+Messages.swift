@@ -37,8 +37,10 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        let parts = try await beforeSend(
+        let checked = try await beforeSend(
             context, action: "message.send", room: room, sender: sender, messageID: nil, parts: try body.parts())
+        // After the hook, so that file parts it writes in are resolved too.
+        let parts = try await resolvingFiles(context, room: room, checked)
         let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
         let result = try await storeCall(notFound: .roomNotFound) {
             try await store.appendMessage(app: context.appID, room: room, message)
@@ -87,6 +89,7 @@ extension ChatService {
         }
         parts = try await beforeSend(
             context, action: "message.edit", room: room, sender: original.senderID, messageID: id, parts: parts)
+        parts = try await resolvingFiles(context, room: room, parts)
         let edited = try await storeCall(notFound: .messageNotFound) {
             try await store.editMessage(app: context.appID, room: room, id: id, parts: parts)
         }

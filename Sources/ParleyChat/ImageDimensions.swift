@@ -32,7 +32,7 @@ public struct ImageDimensions: Sendable, Hashable {
             case .gif: return gif(reader)
             case .jpeg: return jpeg(reader)
             case .webp: return webp(reader)
-            case .pdf, .text, .binary: return nil
+            default: return nil  // not an image
             }
         }
     }

@@ -104,7 +104,8 @@ struct JSONBody {
         return role
     }
 
-    /// Message parts: `[{"type":"text","text"}|{"type":"attachment","attachment_id"}|{"type":"url","url"}]`.
+    /// Message parts: `[{"type":"text","text"}|{"type":"attachment","attachment_id"}|{"type":"file","attachment_id"}|{"type":"url","url"}]`.
+    /// A file part's metadata is left empty here: `ChatService.resolvingFiles` fills it from the attachment.
     /// A part holds only its type's keys (the document's `additionalProperties: false`); a URL
     /// part's URL must use an allowed scheme (`LinkScheme`).
     func parts(_ key: String = "parts") throws(ChatError) -> [MessagePart] {
@@ -126,16 +127,35 @@ struct JSONBody {
                     throw ChatError(.invalidRequest, "an attachment part needs attachment_id")
                 }
                 parts.append(.attachment(id: id))
+            case "file":
+                // The metadata members may be echoed back from a message read; the server sets them.
+                try Self.requireOnlyKeys(
+                    part, ["type", "attachment_id", "name", "content_type", "size", "width", "height", "url"], kind: type)
+                guard let id = part["attachment_id"]?.stringValue else {
+                    throw ChatError(.invalidRequest, "a file part needs attachment_id")
+                }
+                try Self.checkEchoedFileMembers(part)
+                parts.append(.file(FilePart(attachmentID: id)))
             case "url":
                 try Self.requireOnlyKeys(part, ["type", "url"], kind: type)
                 guard let url = part["url"]?.stringValue else { throw ChatError(.invalidRequest, "a url part needs url") }
                 try LinkScheme.check(url, field: "a url part's url")
                 parts.append(.url(url))
             default:
-                throw ChatError(.invalidRequest, "part type must be text, attachment or url")
+                throw ChatError(.invalidRequest, "part type must be text, attachment, file or url")
             }
         }
         return parts
+    }
+
+    /// The metadata members of a file part are ignored, but must still have their documented types.
+    private static func checkEchoedFileMembers(_ part: JSONObject) throws(ChatError) {
+        for key in ["name", "content_type", "url"] where part[key] != nil && part[key]?.stringValue == nil {
+            throw ChatError(.invalidRequest, "a file part's \(key) must be a string")
+        }
+        for key in ["size", "width", "height"] where part[key] != nil && (part[key]?.intValue ?? -1) < 0 {
+            throw ChatError(.invalidRequest, "a file part's \(key) must be a non-negative integer")
+        }
     }
 
     /// `invalid_request` naming the first key of `part` that its kind does not have.

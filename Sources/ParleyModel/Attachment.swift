@@ -8,6 +8,8 @@ public struct Attachment: Sendable, Hashable, Identifiable {
     public var roomID: String
     /// Who uploaded it.
     public var uploaderID: String
+    /// The file's name as uploaded (no path), when the uploader gave one.
+    public var name: String?
     /// Its media type.
     public var contentType: String
     /// Its size in bytes.
@@ -26,8 +28,10 @@ public struct Attachment: Sendable, Hashable, Identifiable {
     /// Creates an attachment value.
     public init(
         id: String, roomID: String, uploaderID: String, contentType: String, size: Int64,
-        width: Int? = nil, height: Int? = nil, createdAt: Int64 = 0, downloadURL: String? = nil, downloadURLExpiresAt: Int64? = nil
+        width: Int? = nil, height: Int? = nil, createdAt: Int64 = 0, downloadURL: String? = nil, downloadURLExpiresAt: Int64? = nil,
+        name: String? = nil
     ) {
+        self.name = name
         self.id = id
         self.roomID = roomID
         self.uploaderID = uploaderID
@@ -48,7 +52,7 @@ public struct Attachment: Sendable, Hashable, Identifiable {
             contentType: try r.string("content_type"), size: try r.int64("size"),
             width: try r.int64IfPresent("width").map { Int($0) }, height: try r.int64IfPresent("height").map { Int($0) },
             createdAt: try r.int64IfPresent("created_at") ?? 0, downloadURL: try r.stringIfPresent("download_url"),
-            downloadURLExpiresAt: try r.int64IfPresent("download_url_expires_at"))
+            downloadURLExpiresAt: try r.int64IfPresent("download_url_expires_at"), name: try r.stringIfPresent("name"))
     }
 
     /// The API's form; the download URL and its expiry only when there is one.
@@ -58,6 +62,7 @@ public struct Attachment: Sendable, Hashable, Identifiable {
             "content_type": .string(contentType), "size": .int64(size),
             "width": .optional(width), "height": .optional(height), "created_at": .int64(createdAt)
         ]
+        if let name { object["name"] = .string(name) }
         if let downloadURL {
             object["download_url"] = .string(downloadURL)
             object["download_url_expires_at"] = .optional(downloadURLExpiresAt)

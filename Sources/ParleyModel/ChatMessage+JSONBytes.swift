@@ -86,6 +86,9 @@ extension ChatMessage {
         case .url(let url):
             append(#"{"type":"url","url":"#, to: &out)
             JSONWriter.writeString(url, into: &out)
+        case .file(let file):
+            // Rare next to text: the value's own writer is fast enough.
+            out.append(contentsOf: JSONWriter.serialize(file.json).dropLast())
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -21,7 +21,7 @@ struct ChatMount {
         let limits = service.configuration.limits
         for endpoint in service.endpoints {
             // Uploads stream up to the attachment limit; everything else is a small JSON body.
-            let limit = endpoint.path.hasSuffix("/attachments") && endpoint.method == .POST ? limits.attachmentBytes : limits.jsonBodyBytes
+            let limit = endpoint.path.hasSuffix("/attachments") && endpoint.method == .POST ? service.uploadBodyLimit : limits.jsonBodyBytes
             routes.add(
                 endpoint.method, endpoint.path, maxBodySize: limit, headCheck: Self.credentialsCheck(service, endpoint, cors),
                 Self.handler(service, endpoint, cors))

@@ -146,6 +146,7 @@ public actor RoomListModel {
         if message.isDeleted { return "Message deleted" }
         let text = message.text
         if !text.isEmpty { return text.count > 80 ? String(text.prefix(79)) + "…" : text }
+        if let file = message.parts.lazy.compactMap(\.file).first { return file.name }
         return message.parts.contains { if case .attachment = $0 { true } else { false } } ? "Attachment" : ""
     }
 }

@@ -49,12 +49,12 @@ struct OpenAPIAndDevTests {
         #expect(routed == documented)
     }
 
-    @Test func onlyTheAttachmentRoutesDoBlockingIOOffTheEventLoops() {
+    @Test func onlyTheFileRoutesDoBlockingIOOffTheEventLoops() {
         let blocking = ChatService.routeDefinitions(devMode: true).filter(\.blocks).map { "\($0.method.rawValue) \($0.path)" }
         #expect(
             Set(blocking) == [
                 "POST /v1/rooms/{room_id}/attachments", "GET /v1/attachments/{attachment_id}",
-                "GET /v1/attachments/{attachment_id}/content"
+                "GET /v1/attachments/{attachment_id}/content", "POST /v1/users/{user_id}/erase"
             ])
     }
 

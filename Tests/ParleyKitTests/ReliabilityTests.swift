@@ -287,6 +287,18 @@ import Testing
         #expect(try await alice.download(attachment.id) == bytes)
     }
 
+    @Test func aFilePartCarriesItsAttachmentsNameSizeAndType() async throws {
+        let alice = try makeClient(server, "alice", clock: clock)
+        let roomID = try await room(alice)
+        let attachment = try await alice.upload(Array("%PDF-1.7".utf8), contentType: "application/pdf", to: roomID, name: "plan.pdf")
+        var sent = FilePart(attachment)
+        sent.name = "plan.pdf"  // the in-memory server does not read the name parameter; the real one fills it in
+        _ = try await alice.send([.file(sent)], to: roomID)
+        let received = try #require(try await alice.history(roomID).messages.last?.parts.first?.file)
+        #expect(received.name == "plan.pdf" && received.size == 8 && received.contentType == "application/pdf")
+        #expect(received.url == "/v1/attachments/\(attachment.id)/content")
+    }
+
     @Test func theCacheShowsRoomsAndMessagesAfterARestartOffline() async throws {
         let path = temporaryPath("cache")
         let first = try makeClient(server, "alice", clock: clock, storePath: path)

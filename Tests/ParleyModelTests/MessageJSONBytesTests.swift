@@ -21,8 +21,23 @@ struct MessageJSONBytesTests {
             quoted: QuotedMessage(id: 5, senderID: "alice", parts: [.text("q \u{1F600}"), .url("https://x")]), mentions: ["alice"]),
         ChatMessage(
             id: 10, roomID: "r", seq: 11, senderID: "bob", parts: [.text("x")], createdAt: 1,
-            quoted: QuotedMessage(id: 5, senderID: "alice", parts: [], isDeleted: true))
+            quoted: QuotedMessage(id: 5, senderID: "alice", parts: [], isDeleted: true)),
+        ChatMessage(
+            id: 12, roomID: "r", seq: 12, senderID: "bob",
+            parts: [
+                .file(FilePart(attachmentID: "a/1", name: "R\u{e9}sum\u{e9} \"v2\".pdf", contentType: "application/pdf", size: 12_345)),
+                .file(FilePart(attachmentID: "img", name: "cat.png", contentType: "image/png", size: 99, width: 640, height: 480))
+            ], createdAt: 2)
     ]
+
+    @Test func filePartsCarryTheirMetadataAndADownloadPath() throws {
+        let part = try MessagePart(
+            json: JSONParser.parse(
+                #"{"type":"file","attachment_id":"a/1","name":"x.zip","content_type":"application/zip","size":7,"url":"ignored"}"#))
+        #expect(part.file?.name == "x.zip" && part.file?.size == 7 && part.file?.contentType == "application/zip")
+        #expect(part.file?.url == "/v1/attachments/a%2F1/content" && part.attachmentID == "a/1")
+        #expect(part.file?.isImage == false && FilePart(attachmentID: "i", contentType: "image/png").isImage)
+    }
 
     @Test func threadFieldsSurviveTheRoundTrip() throws {
         for message in Self.messages {

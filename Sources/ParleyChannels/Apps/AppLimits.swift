@@ -28,6 +28,15 @@ public struct AppLimits: Sendable, Equatable {
     /// Most attachment bytes the app may store in total (507 `storage_quota_exceeded` above it);
     /// nil: no quota.
     public var attachmentQuotaBytes: Int? = 10 << 30
+    /// Largest attachment upload, in bytes (413 `payload_too_large` above it); nil: the chat
+    /// service's default (`ChatLimits.attachmentBytes`).
+    public var maxAttachmentBytes: Int?
+    /// Media types uploads may be stored as (`type/subtype`, `type/*` or `*/*`, matched against
+    /// the type the server decided from the bytes); an upload of another gets 415
+    /// `attachment_type_not_allowed`. nil: every type.
+    public var attachmentTypes: [String]?
+    /// What `POST /v1/users/{id}/erase` does when the request names no mode: `delete` or `anonymise`.
+    public var eraseMode = "delete"
     /// Unhandled y-websocket messages (bytes) of one connection above which the server stops
     /// reading its socket until half is handled; eight times this closes it with 1008.
     public var documentBacklogBytes: Int = 4 << 20

@@ -156,11 +156,61 @@ extension AppLimits {
             let quota = try r.int("attachment_quota_bytes", default: 0, range: 0...Int.max)
             attachmentQuotaBytes = quota == 0 ? nil : quota
         }
+        if r.value("max_attachment_bytes") != nil {
+            maxAttachmentBytes = try r.int("max_attachment_bytes", default: 0, range: 1...Self.largestAttachment)
+        }
+        if let types = r.value("attachment_types") {
+            attachmentTypes = try Self.mediaTypePatterns(types, path: "\(path).attachment_types")
+        }
+        if let mode = try r.optionalString("erase_mode") {
+            guard ["delete", "anonymise"].contains(mode) else {
+                throw ChannelsConfigError("\(path).erase_mode", "must be delete or anonymise")
+            }
+            eraseMode = mode
+        }
         documentBacklogBytes = try r.int("document_backlog_bytes", default: documentBacklogBytes, range: 65_536...(1 << 30))
         documentBacklogMessages = try r.int("document_backlog_messages", default: documentBacklogMessages, range: 1...100_000)
         if let ratesJSON = r.value("rates") {
             rates = try UserWriteRates(json: ratesJSON, path: "\(path).rates")
         }
+    }
+}
+
+extension AppLimits {
+    /// The most `max_attachment_bytes` may be: uploads are held in memory while they are checked.
+    public static let largestAttachment = 256 << 20
+
+    /// `["image/*", "application/pdf"]`: lowercase `type/subtype` patterns, `*` allowed as the
+    /// subtype or as both halves.
+    static func mediaTypePatterns(_ json: JSONValue, path: String) throws(ChannelsConfigError) -> [String] {
+        guard let list = json.arrayValue else { throw ChannelsConfigError(path, "must be an array of media types") }
+        var patterns: [String] = []
+        for (index, item) in list.enumerated() {
+            guard let text = item.stringValue?.lowercased(), isMediaTypePattern(text) else {
+                throw ChannelsConfigError("\(path)[\(index)]", "must be a media type such as application/pdf, audio/* or */*")
+            }
+            patterns.append(text)
+        }
+        return patterns
+    }
+
+    private static func isMediaTypePattern(_ text: String) -> Bool {
+        let halves = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard halves.count == 2, !(halves[0] == "*" && halves[1] != "*") else { return false }
+        return halves.allSatisfy { half in
+            half == "*"
+                || (!half.isEmpty
+                    && half.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || ".+-_".utf8.contains($0) })
+        }
+    }
+
+    /// Whether an upload stored as `contentType` (parameters ignored) is allowed.
+    public func allowsAttachment(_ contentType: String) -> Bool {
+        guard let attachmentTypes else { return true }
+        let essence = (contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType)
+            .filter { $0 != " " && $0 != "\t" }.lowercased()
+        let top = essence.split(separator: "/", maxSplits: 1).first.map(String.init) ?? essence
+        return attachmentTypes.contains { $0 == "*/*" || $0 == essence || $0 == top + "/*" }
     }
 }
 

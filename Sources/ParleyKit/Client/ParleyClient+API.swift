@@ -161,14 +161,16 @@ extension ParleyClient {
         try PresenceStatus(json: try await api.json("GET", ChatAPI.path("users", userID, "presence")))
     }
 
-    /// Uploads a file into a room; `progress` hears bytes sent of total. Send it with
-    /// ``MessagePart/attachment(id:)``.
+    /// Uploads a file of any type into a room under an optional display `name`; `progress`
+    /// hears bytes sent of total. Send it with ``MessagePart/file(_:)`` (`FilePart(attachment)`),
+    /// which carries the name, size and type to every reader, or ``MessagePart/attachment(id:)``.
     public func upload(
-        _ bytes: [UInt8], contentType: String, to roomID: String,
+        _ bytes: [UInt8], contentType: String, to roomID: String, name: String? = nil,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws(ParleyError) -> Attachment {
         let reply = try await api.call(
-            "POST", ChatAPI.path("rooms", roomID, "attachments"), body: bytes, contentType: contentType, progress: progress)
+            "POST", ChatAPI.path("rooms", roomID, "attachments"), query: name.map { [("name", $0)] } ?? [], body: bytes,
+            contentType: contentType, progress: progress)
         do { return try Attachment(json: try JSONParser.parse(reply)) } catch let error as ParleyError { throw error } catch {
             throw ParleyError(.decoding, "upload answer is not JSON: \(error)")
         }

@@ -120,6 +120,17 @@ enum ConfigSchema {
             "attachment_quota_bytes", .integer(0...Int.max), default: "10737418240",
             "Most bytes of attachments the app stores; an upload past it gets 507 `storage_quota_exceeded`. 0: no quota."),
         ConfigKey(
+            "max_attachment_bytes", .integer(1...AppLimits.largestAttachment), default: "10485760",
+            "Largest attachment upload, in bytes (uploads are held in memory while checked); a bigger one gets 413 `payload_too_large`."),
+        ConfigKey(
+            "attachment_types", .strings, default: "all types",
+            "Media types uploads may be, as the server decides them from the bytes: `type/subtype`, `type/*` or `*/*`; another gets 415 `attachment_type_not_allowed`."
+        ),
+        ConfigKey(
+            "erase_mode", .string, default: "delete",
+            "What `POST /v1/users/{id}/erase` does when the request names no mode: `delete` (messages become tombstones, uploads removed) or `anonymise` (messages and uploads kept under the author `~erased`)."
+        ),
+        ConfigKey(
             "document_backlog_bytes", .integer(65_536...(1 << 30)), default: "4194304",
             "Most bytes of document updates waiting for one editing socket before it is paused (back-pressure on its reads)."),
         ConfigKey(

@@ -16,12 +16,12 @@ public struct StoredAttachment: Sendable, Hashable {
     /// Describes an attachment (to record: the store sets `createdAt`).
     public init(
         id: String, roomID: String, uploaderID: String, contentType: String, size: Int64,
-        width: Int? = nil, height: Int? = nil, storagePath: String, createdAt: Int64 = 0
+        width: Int? = nil, height: Int? = nil, storagePath: String, createdAt: Int64 = 0, name: String? = nil
     ) {
         self.init(
             Attachment(
                 id: id, roomID: roomID, uploaderID: uploaderID, contentType: contentType, size: size,
-                width: width, height: height, createdAt: createdAt), storagePath: storagePath)
+                width: width, height: height, createdAt: createdAt, name: name), storagePath: storagePath)
     }
 
     /// A member of the metadata.

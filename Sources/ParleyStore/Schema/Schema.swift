@@ -16,7 +16,9 @@ enum Schema {
         Migration(version: 5, name: "retired rooms and token cutoffs", sqlite: revocationSQLite, postgres: revocationPostgres),
         Migration(version: 6, name: "device tokens", sqlite: devicesSQLite, postgres: devicesPostgres),
         Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres),
-        Migration(version: 10, name: "notification settings", sqlite: chatHooksSQLite, postgres: chatHooksPostgres)
+        Migration(version: 8, name: "notification settings", sqlite: chatHooksSQLite, postgres: chatHooksPostgres),
+        Migration(version: 9, name: "attachment names", sqlite: filesSQLite, postgres: filesPostgres),
+        Migration(version: 10, name: "app audit log", sqlite: dataRightsSQLite, postgres: dataRightsPostgres)
     ]
 
     private static let chatSQLite = """

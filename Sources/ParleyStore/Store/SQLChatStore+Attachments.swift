@@ -21,19 +21,20 @@ extension SQLChatStore {
             try StoreError.remapping(.alreadyExists, to: StoreError(.alreadyExists, "attachment \(attachment.id) already exists")) {
                 try context.execute(
                     """
-                    INSERT INTO attachments (app_id, id, room_id, uploader_id, content_type, size, width, height, storage_path, created_at)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    INSERT INTO attachments (app_id, id, room_id, uploader_id, content_type, size, width, height, storage_path, created_at, name)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                     """,
                     [
                         .text(app), .text(attachment.id), .text(attachment.roomID), .text(attachment.uploaderID),
                         .text(attachment.contentType), .integer(attachment.size), .integer(attachment.width.map(Int64.init)),
-                        .integer(attachment.height.map(Int64.init)), .text(attachment.storagePath), .integer(context.now)
+                        .integer(attachment.height.map(Int64.init)), .text(attachment.storagePath), .integer(context.now),
+                        .text(attachment.name)
                     ])
             }
             return StoredAttachment(
                 id: attachment.id, roomID: attachment.roomID, uploaderID: attachment.uploaderID,
                 contentType: attachment.contentType, size: attachment.size, width: attachment.width,
-                height: attachment.height, storagePath: attachment.storagePath, createdAt: context.now)
+                height: attachment.height, storagePath: attachment.storagePath, createdAt: context.now, name: attachment.name)
         }
     }
 

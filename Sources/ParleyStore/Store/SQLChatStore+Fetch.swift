@@ -69,7 +69,7 @@ extension SQLChatStore {
 
     /// Checks that every attachment a message refers to was uploaded to the same room.
     static func requireAttachments(_ context: SQLContext, app: String, room: String, parts: [MessagePart]) throws {
-        for case .attachment(let id) in parts {
+        for id in parts.compactMap(\.attachmentID) {
             let found =
                 try context.queryFirst(
                     "SELECT 1 FROM attachments WHERE app_id = $1 AND id = $2 AND room_id = $3",

@@ -38,6 +38,8 @@ extension SQLChatStore {
                 try validateIdentifier(id, "attachment id")
             case .url(let url):
                 try validateIdentifier(url, "url")
+            case .file(let file):
+                try validateIdentifier(file.attachmentID, "attachment id")
             }
         }
     }

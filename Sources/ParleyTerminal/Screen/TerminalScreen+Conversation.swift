@@ -54,6 +54,7 @@ extension TerminalScreen {
                 case .text(let text): body += mentionSpans(text, mentions: row.mentions)
                 case .url(let url): body.append(.init(url, TextStyle(color: .blue)))
                 case .attachment(let id): body.append(.init(attachmentLabel(id), TextStyle(bold: true, color: .magenta)))
+                case .file(let file): body.append(.init(Self.fileLabel(file), TextStyle(bold: true, color: .magenta)))
                 }
                 body.append(.init(" "))
             }
@@ -105,6 +106,13 @@ extension TerminalScreen {
         var label = "[" + kind + " " + meta.contentType
         if let width = meta.width, let height = meta.height { label += " \(width)×\(height)" }
         return label + ", " + Self.byteCount(meta.size) + "]"
+    }
+
+    /// `[file report.pdf application/pdf, 12.3 KB]`: a file part carries its own metadata.
+    static func fileLabel(_ file: FilePart) -> String {
+        var label = "[" + (file.isImage ? "image" : "file") + " " + file.name + " " + file.contentType
+        if let width = file.width, let height = file.height { label += " \(width)×\(height)" }
+        return label + ", " + byteCount(file.size) + "]"
     }
 
     /// `512 B`, `12.3 KB`, `4.0 MB`.
