@@ -28,6 +28,8 @@ public struct AppConfig: Sendable, Equatable {
     /// Web origins (`https://app.example.com`) whose pages may call the chat REST API and
     /// auth endpoints for this app from a browser (CORS), normalised; empty: none.
     public var corsOrigins: [String] = []
+    /// Content rules for the chat: blocked words (`moderation`).
+    public var moderation = AppModeration()
 
     /// Creates an app with the given credentials and defaults for everything else.
     public init(id: String, key: String, secret: String) {

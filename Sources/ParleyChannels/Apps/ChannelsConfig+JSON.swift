@@ -70,6 +70,9 @@ extension AppConfig {
         if let origins = reader.value("cors_origins") {
             corsOrigins = try Self.origins(origins, path: "\(path).cors_origins")
         }
+        if let moderationJSON = reader.value("moderation") {
+            moderation = try AppModeration(json: moderationJSON, path: "\(path).moderation")
+        }
     }
 
     /// `secret` then `secrets` (more accepted secrets, for a rotation), duplicates dropped;

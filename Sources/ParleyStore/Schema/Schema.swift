@@ -15,7 +15,8 @@ enum Schema {
         Migration(version: 4, name: "append function", sqlite: appendFunctionSQLite, postgres: appendFunctionPostgres),
         Migration(version: 5, name: "retired rooms and token cutoffs", sqlite: revocationSQLite, postgres: revocationPostgres),
         Migration(version: 6, name: "device tokens", sqlite: devicesSQLite, postgres: devicesPostgres),
-        Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres)
+        Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres),
+        Migration(version: 9, name: "moderation", sqlite: moderationSQLite, postgres: moderationPostgres)
     ]
 
     private static let chatSQLite = """
