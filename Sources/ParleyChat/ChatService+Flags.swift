@@ -45,14 +45,13 @@ extension ChatService {
         let context = try call.requireContext()
         let id = try call.idParameter("flag_id")
         let flag = try await storeCall(notFound: .flagNotFound) { try await store.flag(app: context.appID, id: id) }
-        if !context.isApp {
-            let actor: MemberRole?
-            do {
-                actor = try await requireMember(context, room: flag.roomID)?.role
-            } catch let error as ChatError where error.code == .notMember || error.code == .roomNotFound {
-                throw ChatError(.flagNotFound, "flag \(id) not found")  // outsiders learn nothing of other rooms' flags
+        if let user = context.caller.userID {
+            let membership = try await storeCall(notFound: .flagNotFound) {
+                try await store.membership(app: context.appID, room: flag.roomID, user: user)
             }
-            try RoomPermissions.require(.reviewFlags, actor: actor)
+            // Outsiders learn nothing of other rooms' flags.
+            guard let membership else { throw ChatError(.flagNotFound, "flag \(id) not found") }
+            try RoomPermissions.require(.reviewFlags, actor: membership.role)
         }
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes, emptyAllowed: true)
         let resolution = try body.optionalString("resolution")

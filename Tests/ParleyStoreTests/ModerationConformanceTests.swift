@@ -139,6 +139,7 @@ struct ModerationConformanceTests {
     @Test(arguments: TestEngine.available)
     func blocksAreDirectedAndCheckedBothWays(_ engine: TestEngine) async throws {
         try await withStore(engine) { store in
+            try await store.makeUser("a", "ann")  // blocks need no user rows; this also makes the closure throwing
             #expect(try await store.block(app: "a", blocker: "ann", blocked: "bob"))
             #expect(try await !store.block(app: "a", blocker: "ann", blocked: "bob"))
             #expect(try await store.blockedUsers(app: "a", blocker: "ann") == ["bob"])
