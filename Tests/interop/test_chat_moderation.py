@@ -77,7 +77,7 @@ class Room:
     def call(self, method, path, caller, body=None):
         auth = APP if caller == "app" else None
         token = None if caller == "app" else mint(APP_A, caller)
-        return self.server.request(method, f"/v1/rooms/{self.id}{path}" if path.startswith("/") else path,
+        return self.server.request(method, path if path.startswith("/v1/") else f"/v1/rooms/{self.id}{path}",
                                    token=token, auth=auth, json_body=body)
 
     def send(self, user, value="hello"):
