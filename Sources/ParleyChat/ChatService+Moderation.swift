@@ -244,7 +244,9 @@ extension ChatService {
                 throw ChatError(.validationFailed, "duration_seconds must be from 1 to 315360000")
             }
             return now + duration * 1000
-        default: throw ChatError(.invalidRequest, "send until or duration_seconds, not both")
+        default:
+            // Each field alone is valid: a rule the schema can't state, so 422.
+            throw ChatError(.validationFailed, "send until or duration_seconds, not both")
         }
     }
 
