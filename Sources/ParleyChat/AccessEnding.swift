@@ -11,6 +11,10 @@ public struct AccessEnding: Sendable, Hashable {
         case roomDeleted = "room_deleted"
         /// The user was deleted.
         case userDeleted = "user_deleted"
+        /// A moderator banned the member from the room.
+        case banned
+        /// A moderator kicked the member out of the room (they may join again).
+        case kicked
     }
 
     /// The app.

@@ -56,6 +56,17 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case directRoomFixed = "direct_room_fixed"
     /// The channel is not one the caller may subscribe to.
     case channelForbidden = "channel_forbidden"
+    /// Only a room moderator (or a higher role, or an app-level call) may do this.
+    case notRoomModerator = "not_room_moderator"
+    /// The member's role is as high as the caller's (moderation needs a higher role; role
+    /// changes grant at most the caller's own).
+    case targetOutranks = "target_outranks"
+    /// The caller is muted in this room: they may read but not send or edit.
+    case muted
+    /// The user is banned from this room: they may not join or be added until unbanned.
+    case banned
+    /// One of the two users blocks the other: no direct messages between them.
+    case userBlocked = "user_blocked"
     // 404
     /// No such endpoint (also every dev endpoint when dev mode is off).
     case notFound = "not_found"
@@ -69,6 +80,8 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case attachmentNotFound = "attachment_not_found"
     /// The room has no document of that name.
     case documentNotFound = "document_not_found"
+    /// No such flag in this app.
+    case flagNotFound = "flag_not_found"
     // 405
     /// The path exists, but not for this method.
     case methodNotAllowed = "method_not_allowed"
@@ -113,10 +126,15 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
     case quotedMessageDeleted = "quoted_message_deleted"
     /// The app's before-send hook refused the message; the message says why (the hook's reason).
     case messageRejected = "message_rejected"
+    /// The text contains a word of the app's blocked list (`moderation.blocked_words`, mode `reject`).
+    case blockedWord = "blocked_word"
     // 429
     /// Too many writes of one kind too fast (messages, reactions, edits, typing…, each with its
     /// own per-user rate); retry after `Retry-After` seconds.
     case rateLimited = "rate_limited"
+    /// The room is in slow mode and the member sent a message less than `slow_mode_seconds`
+    /// ago; retry after `Retry-After` seconds.
+    case slowMode = "slow_mode"
     // 507
     /// The app's storage quota (`limits.attachment_quota_bytes`) would be passed; nothing was
     /// stored. Retrying does not help until files are deleted or the quota is raised.
@@ -139,9 +157,9 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
             .tokenNotYetValid, .tokenRevoked, .tokenWrongAudience, .unknownApp, .invalidCredentials, .urlSignatureInvalid, .urlExpired:
             return HTTPStatus(401)
         case .notMember, .notRoomAdmin, .notAuthor, .notSelf, .appCredentialsRequired, .userTokenRequired,
-            .roomNotJoinable, .directRoomFixed, .channelForbidden:
+            .roomNotJoinable, .directRoomFixed, .channelForbidden, .notRoomModerator, .targetOutranks, .muted, .banned, .userBlocked:
             return HTTPStatus(403)
-        case .notFound, .userNotFound, .roomNotFound, .messageNotFound, .attachmentNotFound, .documentNotFound:
+        case .notFound, .userNotFound, .roomNotFound, .messageNotFound, .attachmentNotFound, .documentNotFound, .flagNotFound:
             return .notFound
         case .methodNotAllowed:
             return .methodNotAllowed
@@ -152,9 +170,9 @@ public enum ChatErrorCode: String, Sendable, Hashable, CaseIterable {
         case .unsupportedMediaType, .attachmentTypeNotAllowed:
             return HTTPStatus(415)
         case .validationFailed, .tooManyReactions, .contentTypeMismatch, .invalidImage, .imageTooLarge, .urlSchemeNotAllowed,
-            .parentNotFound, .parentDeleted, .quotedMessageNotFound, .quotedMessageDeleted, .messageRejected:
+            .parentNotFound, .parentDeleted, .quotedMessageNotFound, .quotedMessageDeleted, .messageRejected, .blockedWord:
             return HTTPStatus(422)
-        case .rateLimited:
+        case .rateLimited, .slowMode:
             return HTTPStatus(429)
         case .storageQuotaExceeded:
             return HTTPStatus(507)

@@ -47,10 +47,14 @@ extension ChatService {
         return members
     }
 
-    /// Passes for app calls and the room's admins; `not_member` or `not_room_admin` otherwise.
-    func requireRoomAdmin(_ context: ChatContext, room: String) async throws(ChatError) {
-        guard let membership = try await requireMember(context, room: room) else { return }
-        guard membership.role == .admin else { throw ChatError(.notRoomAdmin, "only the room's admins may do this") }
+    /// Passes when `RoomPermissions` lets the caller do `action` (app calls, owners and admins
+    /// for the default); `not_member` or `not_room_admin` otherwise. Returns the caller's role.
+    @discardableResult
+    func requireRoomAdmin(_ context: ChatContext, room: String, for action: RoomAction = .updateRoom) async throws(ChatError) -> MemberRole?
+    {
+        let role = try await requireMember(context, room: room)?.role
+        try RoomPermissions.require(action, actor: role)
+        return role
     }
 
     /// The room if the caller may see it: app calls, members, and anyone for public rooms.

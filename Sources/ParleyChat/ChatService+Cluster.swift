@@ -31,6 +31,7 @@ extension ChatService {
         switch notice {
         case .membershipsChanged:
             roomMembers.invalidate()
+            moderationCache.invalidate()
         case .accessEnded(let ending):
             roomMembers.invalidate()
             endAccessHere(ending)

@@ -26,7 +26,7 @@ extension ChatService {
         ]
         if after == nil {
             // The first page is the export's start: that is what the audit log records.
-            let entry = AuditEntry(actor: Self.auditActor(context), action: "user.export", target: id)
+            let entry = AppAuditEntry(actor: Self.auditActor(context), action: "user.export", target: id)
             _ = try await storeCall(notFound: .userNotFound) { try await store.recordAudit(app: context.appID, entry) }
             body["profile"] = page.user.map(\.json) ?? .null
             body["memberships"] = .array(
@@ -55,7 +55,7 @@ extension ChatService {
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes, emptyAllowed: true)
         let mode = try Self.erasureMode(body, fallback: context.app.limits.eraseMode)
         let store = try dataRightsStore()
-        let entry = AuditEntry(actor: Self.auditActor(context), action: "user.erase", target: id)
+        let entry = AppAuditEntry(actor: Self.auditActor(context), action: "user.erase", target: id)
         let erasure = try await membershipCall(notFound: .userNotFound) {
             try await store.eraseUser(app: context.appID, user: id, mode: mode, audit: entry)
         }

@@ -20,12 +20,14 @@ extension ChatService {
         let context = try call.requireContext()
         try admit(.memberships, context)
         let id = call.parameter("room_id")
-        try await requireRoomAdmin(context, room: id)
+        let actor = try await requireRoomAdmin(context, room: id, for: .addMember)
         let room = try await loadRoom(context, id)
         guard room.kind != .direct else { throw ChatError(.directRoomFixed, "direct rooms have exactly their two users") }
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
         let user = try body.string("user_id")
         let role = try body.role(fallback: .member)
+        try RoomPermissions.require(.changeRole, actor: actor, grant: role)
+        try await refuseBanned(context, room: id, user: user)
         let change = try await membershipCall(notFound: .userNotFound) {
             try await store.addMember(app: context.appID, room: id, user: user, role: role)
         }
@@ -37,13 +39,20 @@ extension ChatService {
         let context = try call.requireContext()
         try admit(.memberships, context)
         let id = call.parameter("room_id"), user = call.parameter("user_id")
-        try await requireRoomAdmin(context, room: id)
+        let actor = try await requireRoomAdmin(context, room: id, for: .changeRole)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
         let role = try body.role(fallback: nil)
+        let current = try await storeCall(notFound: .roomNotFound) { try await store.membership(app: context.appID, room: id, user: user) }
+        try RoomPermissions.require(.changeRole, actor: actor, target: current?.role, grant: role)
         let change = try await membershipCall(notFound: .roomNotFound) {
             try await store.setRole(app: context.appID, room: id, user: user, role: role)
         }
         if change.changed {
+            try? await store.recordAudit(
+                app: context.appID, room: id,
+                NewAuditEntry(
+                    action: "role_changed", actorID: context.caller.userID, targetUserID: user,
+                    detail: ModerationJSON.detail(["from": .optional(current?.role.rawValue), "to": .string(role.rawValue)])))
             publish(
                 context,
                 [
@@ -65,7 +74,11 @@ extension ChatService {
         if context.caller.userID == user {
             try await requireMember(context, room: id)
         } else {
-            try await requireRoomAdmin(context, room: id)
+            let actor = try await requireRoomAdmin(context, room: id, for: .removeMember)
+            let target = try await storeCall(notFound: .roomNotFound) {
+                try await store.membership(app: context.appID, room: id, user: user)
+            }
+            try RoomPermissions.require(.removeMember, actor: actor, target: target?.role)
             let room = try await loadRoom(context, id)
             guard room.kind != .direct else { throw ChatError(.directRoomFixed, "direct rooms have exactly their two users") }
         }

@@ -17,6 +17,7 @@ extension ChatService {
         if hasMore {
             if after != nil { messages.removeLast() } else { messages.removeFirst() }
         }
+        messages = try await withoutBlocked(context, messages)
         return ChatResponse(
             status: .ok, headers: ["Content-Type": "application/json"],
             body: MessagePage(messages: messages, hasMore: hasMore).jsonBytes)
@@ -37,13 +38,22 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        let checked = try await beforeSend(
-            context, action: "message.send", room: room, sender: sender, messageID: nil, parts: try body.parts())
-        // After the hook, so that file parts it writes in are resolved too.
-        let parts = try await resolvingFiles(context, room: room, checked)
-        let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
-        let result = try await storeCall(notFound: .roomNotFound) {
-            try await store.appendMessage(app: context.appID, room: room, message)
+        // Mutes and slow mode first: a send they refuse never reaches the app's hook.
+        let slot = try await admitModeratedSend(context, room: room, sender: sender)
+        let result: AppendResult
+        do {
+            let checked = try await beforeSend(
+                context, action: "message.send", room: room, sender: sender, messageID: nil,
+                parts: try BlockedWords.apply(try body.parts(), rules: context.app.moderation))
+            // After the hook, so that file parts it writes in are resolved too.
+            let parts = try await resolvingFiles(context, room: room, checked)
+            let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
+            result = try await storeCall(notFound: .roomNotFound) {
+                try await store.appendMessage(app: context.appID, room: room, message)
+            }
+        } catch {
+            if let slot { slowMode.release(slot.key, taken: slot.taken, previous: slot.previous) }
+            throw error
         }
         // One JSON form of the message serves the answer and the events.
         let json = result.message.json
@@ -82,11 +92,12 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let body = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes)
-        var parts = try body.parts()
+        var parts = try BlockedWords.apply(try body.parts(), rules: context.app.moderation)
         let original = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
         if let user = context.caller.userID, user != original.senderID {
             throw ChatError(.notAuthor, "only the author may edit a message")
         }
+        if let user = context.caller.userID { try await refuseMuted(context, room: room, user: user) }
         parts = try await beforeSend(
             context, action: "message.edit", room: room, sender: original.senderID, messageID: id, parts: parts)
         parts = try await resolvingFiles(context, room: room, parts)
@@ -103,11 +114,18 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         let membership = try await requireMember(context, room: room)
         let original = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
-        if let membership, membership.userID != original.senderID, membership.role != .admin {
-            throw ChatError(.notAuthor, "only the author or a room admin may delete a message")
+        let byOther = membership.map { $0.userID != original.senderID } ?? true
+        if let membership, byOther, case .denied = RoomPermissions.decide(.deleteAnyMessage, actor: membership.role) {
+            throw ChatError(.notAuthor, "only the author or a room moderator (or higher) may delete a message")
         }
         let deleted = try await storeCall(notFound: .messageNotFound) {
             try await store.deleteMessage(app: context.appID, room: room, id: id)
+        }
+        if !original.isDeleted, byOther {
+            try? await store.recordAudit(
+                app: context.appID, room: room,
+                NewAuditEntry(
+                    action: "message_deleted", actorID: context.caller.userID, targetUserID: original.senderID, targetMessageID: id))
         }
         if !original.isDeleted {
             publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.deleted", data: messageEventData(deleted))])

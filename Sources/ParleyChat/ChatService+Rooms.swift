@@ -53,6 +53,7 @@ extension ChatService {
             pair = (ids[0], ids[1])
         }
         guard pair.0 != pair.1 else { throw ChatError(.validationFailed, "a direct room needs two different users") }
+        if !context.isApp { try await refuseBlocked(context, pair.0, pair.1) }
         let result = try await membershipCall(notFound: .userNotFound) {
             try await store.createDirectRoom(app: context.appID, between: pair.0, and: pair.1)
         }
@@ -106,7 +107,7 @@ extension ChatService {
         let context = try call.requireContext()
         try admit(.rooms, context)
         let id = call.parameter("room_id")
-        try await requireRoomAdmin(context, room: id)
+        try await requireRoomAdmin(context, room: id, for: .deleteRoom)
         let deleted = try await membershipCall(notFound: .roomNotFound) { try await store.deleteRoom(app: context.appID, id: id) }
         for attachment in deleted.attachments { files.remove(attachment.storagePath) }
         var events = [
@@ -135,6 +136,7 @@ extension ChatService {
             }
             throw ChatError(.roomNotJoinable, "room \(id) is \(room.kind.rawValue): members are added by its admins")
         }
+        try await refuseBanned(context, room: id, user: user)
         let change = try await membershipCall(notFound: .roomNotFound) {
             try await store.addMember(app: context.appID, room: id, user: user, role: .member)
         }

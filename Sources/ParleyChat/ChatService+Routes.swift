@@ -42,6 +42,9 @@ extension ChatService {
             route(.DELETE, "/v1/users/{user_id}/devices/{token}") { try await $0.removeDevice($1) },
             route(.GET, "/v1/me") { try await $0.getMe($1) },
             route(.GET, "/v1/me/rooms") { try await $0.listMyRooms($1) },
+            route(.GET, "/v1/me/blocks") { try await $0.listBlocks($1) },
+            route(.PUT, "/v1/me/blocks/{user_id}") { try await $0.blockUser($1) },
+            route(.DELETE, "/v1/me/blocks/{user_id}") { try await $0.unblockUser($1) },
 
             route(.POST, "/v1/rooms") { try await $0.createRoom($1) },
             route(.GET, "/v1/rooms") { try await $0.listPublicRooms($1) },
@@ -64,6 +67,18 @@ extension ChatService {
             route(.GET, "/v1/rooms/{room_id}/messages/{message_id}/replies") { try await $0.replies($1) },
             route(.PUT, "/v1/rooms/{room_id}/messages/{message_id}/reactions/{emoji}") { try await $0.addReaction($1) },
             route(.DELETE, "/v1/rooms/{room_id}/messages/{message_id}/reactions/{emoji}") { try await $0.removeReaction($1) },
+
+            route(.GET, "/v1/rooms/{room_id}/moderation") { try await $0.getModeration($1) },
+            route(.PATCH, "/v1/rooms/{room_id}/moderation") { try await $0.updateModeration($1) },
+            route(.POST, "/v1/rooms/{room_id}/mutes") { try await $0.muteMember($1) },
+            route(.DELETE, "/v1/rooms/{room_id}/mutes/{user_id}") { try await $0.unmuteMember($1) },
+            route(.POST, "/v1/rooms/{room_id}/bans") { try await $0.banMember($1) },
+            route(.DELETE, "/v1/rooms/{room_id}/bans/{user_id}") { try await $0.unbanMember($1) },
+            route(.POST, "/v1/rooms/{room_id}/kicks") { try await $0.kickMember($1) },
+            route(.GET, "/v1/rooms/{room_id}/audit") { try await $0.auditLog($1) },
+            route(.POST, "/v1/rooms/{room_id}/messages/{message_id}/flags") { try await $0.flagMessage($1) },
+            route(.GET, "/v1/flags") { try await $0.listFlags($1) },
+            route(.POST, "/v1/flags/{flag_id}/resolve") { try await $0.resolveFlag($1) },
 
             route(.PUT, "/v1/rooms/{room_id}/cursor") { try await $0.setCursor($1) },
             route(.GET, "/v1/rooms/{room_id}/cursors") { try await $0.listCursors($1) },

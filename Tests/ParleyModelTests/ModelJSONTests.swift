@@ -97,7 +97,7 @@ struct ModelJSONTests {
         (#"{"id":"r","kind":"secret"}"#, "room", "secret"),
         (#"{"id":"r","kind":"direct","direct_user_ids":[1,2]}"#, "room", "direct_user_ids"),
         (#"{"id":"r","kind":"public","member_count":"two"}"#, "room", "member_count"),
-        (#"{"room_id":"r","user_id":"u","role":"owner"}"#, "membership", "owner"),
+        (#"{"room_id":"r","user_id":"u","role":"king"}"#, "membership", "king"),
         (#"{"room":{"id":"r","kind":"public"},"role":"member","last_message":{"id":1}}"#, "summary", "room_id"),
         (#"{"id":"a","room_id":"r","uploader_id":"u","content_type":"x/y","size":-1.5}"#, "attachment", "size"),
         (#"{"token":"t","user_id":"u","platform":"pager"}"#, "device", "pager"),

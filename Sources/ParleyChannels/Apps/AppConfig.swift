@@ -30,6 +30,8 @@ public struct AppConfig: Sendable, Equatable {
     public var corsOrigins: [String] = []
     /// Chat webhooks, the before-send hook and the notification hook.
     public var chatHooks = ChatHooksConfig()
+    /// Content rules for the chat: blocked words (`moderation`).
+    public var moderation = AppModeration()
 
     /// Creates an app with the given credentials and defaults for everything else.
     public init(id: String, key: String, secret: String) {

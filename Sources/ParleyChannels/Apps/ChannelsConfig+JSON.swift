@@ -71,6 +71,9 @@ extension AppConfig {
             corsOrigins = try Self.origins(origins, path: "\(path).cors_origins")
         }
         chatHooks = try ChatHooksConfig(reader, path: path)
+        if let moderationJSON = reader.value("moderation") {
+            moderation = try AppModeration(json: moderationJSON, path: "\(path).moderation")
+        }
     }
 
     /// `secret` then `secrets` (more accepted secrets, for a rotation), duplicates dropped;

@@ -70,7 +70,18 @@ enum ConfigSchema {
         ConfigKey("limits", .object(limits), "Per-app limits; absent members keep their defaults."),
         ConfigKey(
             "cors_origins", .strings, default: "[]",
-            "Web origins (`scheme://host[:port]`) whose pages may call the chat API from a browser.")
+            "Web origins (`scheme://host[:port]`) whose pages may call the chat API from a browser."),
+        ConfigKey("moderation", .object(moderation), "Chat content rules (docs/moderation.md).")
+    ]
+
+    /// The members of an app's `moderation`.
+    static let moderation: [ConfigKey] = [
+        ConfigKey(
+            "blocked_words", .strings, default: "[]",
+            "Words chat messages may not contain, matched as whole words ignoring case, at send and edit."),
+        ConfigKey(
+            "mode", .string, default: "reject",
+            "`reject`: refuse the message (`blocked_word`, 422); `mask`: replace each blocked word by `*`s.")
     ]
 
     /// The members of a `secrets` entry kept outside the file (exactly one of them).

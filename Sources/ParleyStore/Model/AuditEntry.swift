@@ -1,36 +1,19 @@
-import ParleyWireCore
-
-/// One row of the app-level audit log.
+/// One recorded moderation action in a room.
 public struct AuditEntry: Sendable, Hashable {
-    /// Ascending id, the paging cursor.
+    /// Increasing with time across the app; pages go by it.
     public var id: Int64
-    /// When, milliseconds since the Unix epoch.
-    public var at: Int64
-    /// Who: `app` for the app's credentials, else `user:{id}`.
-    public var actor: String
-    /// What: `user.export` or `user.erase`.
-    public var action: String
-    /// Whom: the user id acted on.
-    public var target: String
-    /// Details as a JSON object's text (counts, mode), if any.
-    public var detail: String?
+    /// The room.
+    public var roomID: String
+    /// What was done and by whom to whom.
+    public var record: NewAuditEntry
+    /// When (milliseconds since the epoch).
+    public var createdAt: Int64
 
-    /// Creates an entry.
-    public init(id: Int64 = 0, at: Int64 = 0, actor: String, action: String, target: String, detail: String? = nil) {
+    /// Creates a value.
+    public init(id: Int64, roomID: String, record: NewAuditEntry, createdAt: Int64) {
         self.id = id
-        self.at = at
-        self.actor = actor
-        self.action = action
-        self.target = target
-        self.detail = detail
-    }
-
-    /// The API's form (`detail` as an object; `{}` when there is none).
-    public var json: JSONValue {
-        let detailValue = detail.flatMap { try? JSONParser.parse($0) } ?? .object([:])
-        return .object([
-            "id": .int64(id), "at": .int64(at), "actor": .string(actor), "action": .string(action),
-            "target": .string(target), "detail": detailValue
-        ])
+        self.roomID = roomID
+        self.record = record
+        self.createdAt = createdAt
     }
 }

@@ -19,12 +19,12 @@ public struct UserErasure: Sendable, Hashable {
     /// The rooms the user was a member of (their memberships are gone).
     public var roomIDs: [String]
     /// The audit row recorded in the same transaction.
-    public var audit: AuditEntry
+    public var audit: AppAuditEntry
 
     /// Creates a result.
     public init(
         mode: ErasureMode, userRemoved: Bool, messages: Int, reactions: Int, removedAttachments: [StoredAttachment],
-        anonymisedAttachments: Int, roomIDs: [String], audit: AuditEntry
+        anonymisedAttachments: Int, roomIDs: [String], audit: AppAuditEntry
     ) {
         self.mode = mode
         self.userRemoved = userRemoved

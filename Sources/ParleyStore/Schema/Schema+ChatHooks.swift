@@ -1,4 +1,4 @@
-/// Migration 8: per-member notification settings of the chat hooks.
+/// Migration 9: per-member notification settings of the chat hooks.
 ///
 /// One row per member who changed the setting of a room away from the default (`all`); a
 /// member without a row hears about every message. The row belongs to the membership and goes

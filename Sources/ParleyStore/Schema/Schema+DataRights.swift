@@ -1,4 +1,4 @@
-/// Migration 10: the app-level audit log.
+/// Migration 11: the app-level audit log.
 ///
 /// One row per app-level action on a user's data (an export, an erasure), written by the
 /// action itself (an erasure in its own transaction, so the row exists exactly when the

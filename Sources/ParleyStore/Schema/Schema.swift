@@ -16,9 +16,12 @@ enum Schema {
         Migration(version: 5, name: "retired rooms and token cutoffs", sqlite: revocationSQLite, postgres: revocationPostgres),
         Migration(version: 6, name: "device tokens", sqlite: devicesSQLite, postgres: devicesPostgres),
         Migration(version: 7, name: "threads and mentions", sqlite: threadsSQLite, postgres: threadsPostgres),
-        Migration(version: 8, name: "notification settings", sqlite: chatHooksSQLite, postgres: chatHooksPostgres),
-        Migration(version: 9, name: "attachment names", sqlite: filesSQLite, postgres: filesPostgres),
-        Migration(version: 10, name: "app audit log", sqlite: dataRightsSQLite, postgres: dataRightsPostgres)
+        // Moderation rebuilds the SQLite memberships table, so it comes before the tables that
+        // refer to memberships.
+        Migration(version: 8, name: "moderation", sqlite: moderationSQLite, postgres: moderationPostgres),
+        Migration(version: 9, name: "notification settings", sqlite: chatHooksSQLite, postgres: chatHooksPostgres),
+        Migration(version: 10, name: "attachment names", sqlite: filesSQLite, postgres: filesPostgres),
+        Migration(version: 11, name: "app audit log", sqlite: dataRightsSQLite, postgres: dataRightsPostgres)
     ]
 
     private static let chatSQLite = """

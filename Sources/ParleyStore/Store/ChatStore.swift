@@ -12,7 +12,7 @@
 /// are not deleted, thread-only replies excluded; unread mentions count the messages after the
 /// cursor that mention the member. Sending a message moves the sender's cursor to it, and joining a room
 /// starts the cursor at the room's newest message (history is readable, but not unread).
-public protocol ChatStore: Sendable {
+public protocol ChatStore: ModerationStore, Sendable {
     // MARK: Users
 
     /// Creates a user; `alreadyExists` if the id is taken in this app.

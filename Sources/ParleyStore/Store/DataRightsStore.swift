@@ -6,9 +6,9 @@ public protocol DataRightsStore: Sendable {
     func exportPage(app: String, user: String, after: Int64?, limit: Int) async throws -> UserExportPage
     /// Erases the user in one transaction (idempotent: a repeat changes nothing but the log)
     /// and records `audit` with it.
-    func eraseUser(app: String, user: String, mode: ErasureMode, audit: AuditEntry) async throws -> UserErasure
+    func eraseUser(app: String, user: String, mode: ErasureMode, audit: AppAuditEntry) async throws -> UserErasure
     /// Appends an audit entry; returns it with its id and time.
-    func recordAudit(app: String, _ entry: AuditEntry) async throws -> AuditEntry
+    func recordAudit(app: String, _ entry: AppAuditEntry) async throws -> AppAuditEntry
     /// Audit entries with ids above `after`, oldest first.
-    func auditLog(app: String, after: Int64, limit: Int) async throws -> [AuditEntry]
+    func auditLog(app: String, after: Int64, limit: Int) async throws -> [AppAuditEntry]
 }

@@ -1,4 +1,4 @@
-/// Per-member notification settings of rooms (migration 8), apart from ``ChatStore`` so that
+/// Per-member notification settings of rooms (migration 9), apart from ``ChatStore`` so that
 /// a store without them still serves the rest of the chat API.
 public protocol NotificationSettingsStore: Sendable {
     /// Sets a member's level for a room; `notMember` if the user is not a member.

@@ -1,6 +1,6 @@
 import ParleyWireCore
 
-/// Export and erasure of one user's data, and the app-level audit log (migration 10).
+/// Export and erasure of one user's data, and the app-level audit log (migration 11).
 ///
 /// Messages are found by their sender without an index of their own (sends stay as cheap as
 /// they were): an export pages through the message ids, so all its pages together read the
@@ -35,7 +35,7 @@ extension SQLChatStore: DataRightsStore {
         }
     }
 
-    public func eraseUser(app: String, user: String, mode: ErasureMode, audit: AuditEntry) async throws -> UserErasure {
+    public func eraseUser(app: String, user: String, mode: ErasureMode, audit: AppAuditEntry) async throws -> UserErasure {
         try validateIdentifier(user, "user id")
         return try await write { context in
             let anonymous = SQLValue.text(UserErasure.anonymousAuthor)
@@ -127,11 +127,11 @@ extension SQLChatStore: DataRightsStore {
         return removed
     }
 
-    public func recordAudit(app: String, _ entry: AuditEntry) async throws -> AuditEntry {
+    public func recordAudit(app: String, _ entry: AppAuditEntry) async throws -> AppAuditEntry {
         try await write { context in try Self.insertAudit(context, app: app, entry) }
     }
 
-    private static func insertAudit(_ context: SQLContext, app: String, _ entry: AuditEntry) throws -> AuditEntry {
+    private static func insertAudit(_ context: SQLContext, app: String, _ entry: AppAuditEntry) throws -> AppAuditEntry {
         let id = try context.queryFirst(
             """
             INSERT INTO app_audit_log (app_id, at, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
@@ -145,14 +145,14 @@ extension SQLChatStore: DataRightsStore {
         return stored
     }
 
-    public func auditLog(app: String, after: Int64, limit: Int) async throws -> [AuditEntry] {
+    public func auditLog(app: String, after: Int64, limit: Int) async throws -> [AppAuditEntry] {
         let limit = clampedLimit(limit, maximum: 1_000)
         return try await read { context in
             try context.query(
                 "SELECT id, at, actor, action, target, detail FROM app_audit_log WHERE app_id = $1 AND id > $2 ORDER BY id LIMIT $3",
                 [.text(app), .integer(after), .int(limit)]
             ) {
-                AuditEntry(
+                AppAuditEntry(
                     id: $0.int64(0), at: $0.int64(1), actor: $0.text(2), action: $0.text(3), target: $0.text(4), detail: $0.optionalText(5))
             }
         }

@@ -32,7 +32,7 @@ extension SQLChatStore {
 
     public func removeMember(app: String, room: String, user userID: String) async throws -> Bool {
         try await write(app: app, room: room) { context in
-            if let membership = try Self.fetchMembership(context, app: app, room: room, user: userID), membership.role == .admin {
+            if let membership = try Self.fetchMembership(context, app: app, room: room, user: userID), membership.role.managesRoom {
                 try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "leave")
             }
             let removed = try context.execute(
@@ -56,7 +56,9 @@ extension SQLChatStore {
                 throw StoreError(.notMember, "user \(userID) is not a member of room \(room)")
             }
             guard membership.role != role else { return MembershipChange(membership: membership, changed: false) }
-            if membership.role == .admin { try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "stop being admin") }
+            if membership.role.managesRoom, !role.managesRoom {
+                try Self.requireAnotherAdmin(context, app: app, room: room, user: userID, "stop being admin")
+            }
             try context.execute(
                 "UPDATE memberships SET role = $4 WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
                 [.text(app), .text(room), .text(userID), .text(role.rawValue)])
@@ -72,7 +74,7 @@ extension SQLChatStore {
         let counts = try context.queryFirst(
             """
             SELECT (SELECT COUNT(*) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id <> $3),
-                   (SELECT COUNT(*) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id <> $3 AND role = 'admin')
+                   (SELECT COUNT(*) FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id <> $3 AND role IN ('owner', 'admin'))
             """, [.text(app), .text(room), .text(user)]
         ) { (others: $0.int64(0), admins: $0.int64(1)) }
         guard let counts, counts.others > 0, counts.admins == 0 else { return }

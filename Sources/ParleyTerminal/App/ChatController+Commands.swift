@@ -63,6 +63,9 @@ extension ChatController {
                 let failed = (state.conversation?.messages ?? []).filter { if case .failed = $0.status { true } else { false } }
                 for row in failed { if let clientID = row.clientID { await model.retry(clientID: clientID) } }
                 state.notice = failed.isEmpty ? "Nothing to retry" : "Retrying \(failed.count) message(s)"
+            case .moderate(let command):
+                guard let roomID = requireRoom() else { return }
+                try await moderate(command, in: roomID)
             case .rooms:
                 await showRoomList()
             case .help:

@@ -34,28 +34,32 @@ public enum ChatInput: Sendable, Equatable {
     case help
     /// `/quit`: leave the client.
     case quit
+    /// `/mute`, `/ban`, `/kick`, `/slow`: moderation of the open room.
+    case moderate(ModerationCommand)
     /// A command that was not understood, with what to tell the user.
     case invalid(String)
 
     /// The commands and their one-line help, as `/help` shows them.
-    public static let helpLines: [String] = [
-        "/create NAME [--public]   create a room and open it",
-        "/join ROOM                join a public room",
-        "/dm USER                  open a direct conversation",
-        "/invite USER              add someone to this room",
-        "/leave                    leave this room",
-        "/image PATH               send an image",
-        "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
-        "/delete [SEQ]             delete your latest (or #SEQ) message",
-        "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
-        "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
-        "/back   (or Esc)          from a thread back to its room",
-        "/doc NAME                 edit the room's shared document NAME with the others",
-        "/retry                    resend failed messages",
-        "/rooms  (or Esc)          back to the room list",
-        "/quit   (or Ctrl-C)       leave parley chat",
-        "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view (after @ complete a name) · Enter open/send"
-    ]
+    public static let helpLines: [String] =
+        [
+            "/create NAME [--public]   create a room and open it",
+            "/join ROOM                join a public room",
+            "/dm USER                  open a direct conversation",
+            "/invite USER              add someone to this room",
+            "/leave                    leave this room",
+            "/image PATH               send an image",
+            "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
+            "/delete [SEQ]             delete your latest (or #SEQ) message",
+            "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
+            "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
+            "/back   (or Esc)          from a thread back to its room",
+            "/doc NAME                 edit the room's shared document NAME with the others",
+            "/retry                    resend failed messages"
+        ] + ModerationCommand.helpLines + [
+            "/rooms  (or Esc)          back to the room list",
+            "/quit   (or Ctrl-C)       leave parley chat",
+            "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view (after @ complete a name) · Enter open/send"
+        ]
 
     /// Parses a composer line. Text not starting with `/` is a message; `//text` sends `/text`.
     public static func parse(_ line: String) -> ChatInput {
@@ -102,7 +106,9 @@ public enum ChatInput: Sendable, Equatable {
         case "back": return .back
         case "help", "?": return .help
         case "quit", "exit", "q": return .quit
-        default: return .invalid("unknown command /\(name) — /help lists the commands")
+        default:
+            if let command = ModerationCommand.parse(name, words) { return command }
+            return .invalid("unknown command /\(name) — /help lists the commands")
         }
     }
 

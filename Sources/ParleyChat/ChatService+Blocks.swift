@@ -1,0 +1,56 @@
+import ParleyStore
+import ParleyWire
+
+/// User blocks: a user blocks another app-wide. No direct room opens or takes messages between
+/// the two (either way), and the blocker's history pages leave out the blocked user's messages.
+/// Realtime events are not filtered (a room channel is one broadcast): clients hide them using
+/// `GET /v1/me/blocks`.
+extension ChatService {
+    func listBlocks(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        let blocked = try await storeCall(notFound: .userNotFound) { try await store.blockedUsers(app: context.appID, blocker: user) }
+        return .json(["user_ids": .array(blocked.map(JSONValue.string))])
+    }
+
+    func blockUser(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        try admit(.memberships, context)
+        let other = call.parameter("user_id")
+        guard other != user else { throw ChatError(.validationFailed, "a user cannot block themself") }
+        _ = try await storeCall(notFound: .userNotFound) { try await store.user(app: context.appID, id: other) }
+        let added = try await storeCall(notFound: .userNotFound) {
+            try await store.block(app: context.appID, blocker: user, blocked: other)
+        }
+        return .json(["user_id": .string(other), "blocked": .bool(true)], status: added ? .created : .ok)
+    }
+
+    func unblockUser(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        let user = try context.requireUser()
+        try admit(.memberships, context)
+        _ = try await storeCall(notFound: .userNotFound) {
+            try await store.unblock(app: context.appID, blocker: user, blocked: call.parameter("user_id"))
+        }
+        return .noContent
+    }
+
+    /// `user_blocked` when either of the two users blocks the other.
+    func refuseBlocked(_ context: ChatContext, _ first: String, _ second: String) async throws(ChatError) {
+        let blocked = try await storeCall(notFound: .userNotFound) {
+            try await store.blocks(app: context.appID, between: first, and: second)
+        }
+        guard blocked else { return }
+        throw ChatError(.userBlocked, "one of \(first) and \(second) blocks the other: no direct messages between them")
+    }
+
+    /// The page without the messages of users the calling user blocks (app calls see everything).
+    func withoutBlocked(_ context: ChatContext, _ messages: [Message]) async throws(ChatError) -> [Message] {
+        guard let user = context.caller.userID, !messages.isEmpty else { return messages }
+        let blocked = try await storeCall(notFound: .userNotFound) { try await store.blockedUsers(app: context.appID, blocker: user) }
+        guard !blocked.isEmpty else { return messages }
+        let hidden = Set(blocked)
+        return messages.filter { !hidden.contains($0.senderID) }
+    }
+}

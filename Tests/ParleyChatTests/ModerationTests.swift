@@ -1,0 +1,87 @@
+import ParleyWire
+import Testing
+
+@testable import ParleyChat
+
+/// Moderation on the service with the harness's manual clock: slow mode and mutes end when the
+/// clock says so, a refused send gives its slow-mode slot back, and a ban's events and
+/// revocation come out in order.
+@Suite("Moderation")
+struct ModerationTests {
+    let a = ChatHarness.appA
+
+    @Test(arguments: ChatEngine.available)
+    func slowModePacesMembersUntilTheirSecondsPass(engine: ChatEngine) async throws {
+        try await ChatHarness.with(engine) { h in
+            await h.createUsers("alice", "bob", "carol")
+            let room = await h.createRoom("alice", members: ["bob", "carol"])
+            #expect(
+                await h.call(
+                    .PATCH, "/v1/rooms/\(room)/members/carol", as: .user("alice", app: a), json: .object(["role": .string("moderator")])
+                )
+                .status == 200)
+            let set = await h.call(
+                .PATCH, "/v1/rooms/\(room)/moderation", as: .user("carol", app: a), json: .object(["slow_mode_seconds": .int(10)]))
+            #expect(set.status == 200 && set["slow_mode_seconds"] == .int(10))
+            #expect(h.publisher.names(on: "private-room-\(room)").contains("room.moderation_updated"))
+
+            // A send the store refuses does not spend the member's slot.
+            let orphan = await h.call(
+                .POST, "/v1/rooms/\(room)/messages", as: .user("bob", app: a),
+                json: .object(["parts": .array([.object(["type": .string("text"), "text": .string("re")])]), "parent_id": .int(999_999)]))
+            #expect(orphan.errorCode == "parent_not_found")
+            #expect(await h.send("bob", room: room, "one").status == 201)
+            let refused = await h.send("bob", room: room, "two")
+            #expect(refused.status == 429 && refused.errorCode == "slow_mode")
+            #expect(refused.headers.first("Retry-After") == "10")
+            h.clock.advance(seconds: 6)
+            #expect(await h.send("bob", room: room, "three").headers.first("Retry-After") == "4")
+            h.clock.advance(seconds: 4)
+            #expect(await h.send("bob", room: room, "four").status == 201)
+            for text in ["m1", "m2"] { #expect(await h.send("carol", room: room, text).status == 201, "moderators are not paced") }
+        }
+    }
+
+    @Test(arguments: ChatEngine.available)
+    func aMuteWithADurationEndsOnItsOwn(engine: ChatEngine) async throws {
+        try await ChatHarness.with(engine) { h in
+            await h.createUsers("alice", "bob")
+            let room = await h.createRoom("alice", members: ["bob"])
+            let muted = await h.call(
+                .POST, "/v1/rooms/\(room)/mutes", as: .user("alice", app: a),
+                json: .object(["user_id": .string("bob"), "duration_seconds": .int(60), "reason": .string("cool off")]))
+            #expect(muted.status == 201 && muted["reason"] == .string("cool off"))
+            #expect(await h.send("bob", room: room, "hi").errorCode == "muted")
+            h.clock.advance(seconds: 61)
+            #expect(await h.send("bob", room: room, "hi again").status == 201)
+            let both = await h.call(
+                .POST, "/v1/rooms/\(room)/mutes", as: .user("alice", app: a),
+                json: .object(["user_id": .string("bob"), "duration_seconds": .int(60), "until": .int(1)]))
+            #expect(both.errorCode == "validation_failed")
+            let past = await h.call(
+                .POST, "/v1/rooms/\(room)/mutes", as: .user("alice", app: a), json: .object(["user_id": .string("bob"), "until": .int(1)]))
+            #expect(past.errorCode == "validation_failed")
+        }
+    }
+
+    @Test func aBanAnnouncesThenRevokesWithItsReason() async throws {
+        try await ChatHarness.with { h in
+            await h.createUsers("alice", "bob")
+            let room = await h.createRoom("alice", members: ["bob"])
+            h.publisher.clear()
+            let banned = await h.call(
+                .POST, "/v1/rooms/\(room)/bans", as: .user("alice", app: a), json: .object(["user_id": .string("bob")]))
+            #expect(banned.status == 201 && banned["kind"] == .string("ban") && banned["until"] == .null)
+            #expect(h.publisher.names(on: "private-room-\(room)") == ["member.left", "member.banned"])
+            #expect(h.publisher.names(on: "#server-to-user-bob") == ["room.removed", "room.banned"])
+            #expect(h.publisher.revocations.map(\.reason) == ["banned"])
+            #expect(
+                await h.call(.POST, "/v1/rooms/\(room)/members", as: .app(a), json: .object(["user_id": .string("bob")])).errorCode
+                    == "banned")
+            let direct = await h.call(.POST, "/v1/rooms/direct", as: .user("alice", app: a), json: .object(["user_id": .string("bob")]))
+            let moderateDirect = await h.call(
+                .POST, "/v1/rooms/\(direct["id"]?.stringValue ?? "")/bans", as: .app(a), json: .object(["user_id": .string("bob")]))
+            #expect(moderateDirect.errorCode == "direct_room_fixed")
+        }
+    }
+}
