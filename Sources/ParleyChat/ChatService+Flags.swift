@@ -16,7 +16,10 @@ extension ChatService {
         let result = try await storeCall(notFound: .messageNotFound) {
             try await store.flagMessage(app: context.appID, room: room, message: id, flagger: user, reason: reason)
         }
-        return .json(ModerationJSON.flag(result.flag), status: result.created ? .created : .ok)
+        let json = ModerationJSON.flag(result.flag)
+        // A repeated flag by the same member is the same report: the app hears of it once.
+        if result.created { deliverChatHookEvent(context, kind: "user.flagged", data: json) }
+        return .json(json, status: result.created ? .created : .ok)
     }
 
     func listFlags(_ call: ChatCall) async throws -> ChatResponse {

@@ -207,6 +207,24 @@ def test_every_kind_of_chat_event_is_delivered_signed(hooked):
     assert not endpoint.bad_signatures
 
 
+def test_a_flagged_message_is_delivered_once_as_user_flagged(hooked):
+    server, endpoint = hooked
+    bob = unique("bob")
+    alice, room = make_room(server, APP_A, bob)
+    message = send(server, APP_A, alice, room, "something rude")
+    path = f"/v1/rooms/{room}/messages/{message['id']}/flags"
+    flag = server.ok("POST", path, token=mint(APP_A, bob), json_body={"reason": "rude"}, expect=(201,))
+    server.ok("POST", path, token=mint(APP_A, bob), json_body={"reason": "rude"}, expect=(200,))
+    send(server, APP_A, alice, room, "after the flag")
+    events = endpoint.wait_for(lambda events: sum(of_room(room, "message.created")(e) for e in events) == 2)
+    flagged = [e for e in events if of_room(room, "user.flagged")(e)]
+    assert len(flagged) == 1, "a repeated flag by the same member is not a new report"
+    data = flagged[0]["data"]
+    assert data["id"] == flag["id"] and data["message_id"] == message["id"]
+    assert data["flagger_id"] == bob and data["reason"] == "rude"
+    assert not endpoint.bad_signatures
+
+
 def test_a_held_endpoint_neither_slows_sends_nor_loses_them_and_gets_one_batch(hooked):
     server, endpoint = hooked
     alice, room = make_room(server, APP_A)
