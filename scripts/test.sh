@@ -43,8 +43,16 @@ export PARLEY_TEST_POSTGRES_URL=$postgres_url
 # Every test must run here: a skip (a missing instance, binary or tool) fails the run.
 export PARLEY_TEST_NO_SKIPS=1
 
-say "Swift tests"
-swift test --skip-build
+say "Swift tests (a descriptor closed twice fails them: scripts/lib/close_guard.c)"
+clang -shared -fPIC -O2 -o "$root/.build/close_guard.so" scripts/lib/close_guard.c -ldl
+close_log="$root/.build/close_guard.log"
+rm -f "$close_log"
+PARLEY_CLOSE_GUARD_LOG="$close_log" LD_PRELOAD="$root/.build/close_guard.so" swift test --skip-build
+if [ -s "$close_log" ]; then
+  echo "error: descriptors were closed twice during the Swift tests (backtraces below)" >&2
+  scripts/lib/symbolize_close_log.sh "$close_log" >&2
+  exit 1
+fi
 
 say "ParleyKit documentation (DocC)"
 scripts/docc.sh

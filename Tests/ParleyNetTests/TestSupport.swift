@@ -36,18 +36,28 @@ final class RawClient: @unchecked Sendable {
     let fd: Int32
 
     init(port: Int, host: String = "127.0.0.1") throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: 20, tv_usec: 0)  // hang guard only
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         inet_pton(AF_INET, host, &address.sin_addr)
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        if rc != 0 { Glibc.close(fd); throw NetError.fromErrno(errno, "connect") }
+        // Closed here and thrown before `fd` is set: a fully initialised object that throws
+        // from its init is deinitialised, and a second close would hit whatever descriptor
+        // another test opened in the meantime under the same number (another server's socket).
+        if rc != 0 {
+            let failure = errno
+            Glibc.close(socketFD)
+            throw NetError.fromErrno(failure, "connect")
+        }
+        fd = socketFD
     }
 
     deinit { Glibc.close(fd) }
