@@ -73,8 +73,10 @@ final class ChatHookOutbox: Sendable {
         self.pollInterval = max(10, pollInterval)
     }
 
-    /// Starts polling: what an earlier run left is sent now.
+    /// Starts polling: what an earlier run left is sent now. Without any chat hooks it does
+    /// nothing (the first `add` after a reload that configures some wakes the pump).
     func start() {
+        guard active() else { return }
         Task {
             try? await store.releaseStaleHookClaims()
             wake(after: 0)
@@ -110,12 +112,13 @@ final class ChatHookOutbox: Sendable {
     private func pump() async {
         let start = state.withLock { s -> Bool in
             s.armedFor = nil
+            if s.stopped { return false }
             if s.pumping {
                 s.again = true
                 return false
             }
             s.pumping = true
-            return !s.stopped
+            return true
         }
         guard start else { return }
         repeat {
@@ -165,14 +168,19 @@ final class ChatHookOutbox: Sendable {
         }
     }
 
-    /// Sends an endpoint's rows batch after batch, then whatever was held for it meanwhile.
+    /// Sends an endpoint's rows batch after batch, then whatever was held for it meanwhile. A
+    /// failed request reschedules the rows waiting behind it too, unsent: the endpoint is
+    /// failing, and no row stays claimed here longer than one request.
     private func drain(_ endpoint: Endpoint, _ first: [ClaimedHookEvent]) async {
         var rows = first
         while true {
             while !rows.isEmpty {
                 let batch = Array(rows.prefix(maxBatchEvents))
                 rows.removeFirst(batch.count)
-                await send(endpoint, batch)
+                if await !send(endpoint, batch) {
+                    await reschedule(rows)
+                    rows = []
+                }
             }
             rows = state.withLock { s in
                 let held = s.held.removeValue(forKey: endpoint) ?? []
@@ -183,11 +191,12 @@ final class ChatHookOutbox: Sendable {
         }
     }
 
-    private func send(_ endpoint: Endpoint, _ batch: [ClaimedHookEvent]) async {
+    /// Posts one batch; false when the endpoint failed it (the rows are rescheduled).
+    private func send(_ endpoint: Endpoint, _ batch: [ClaimedHookEvent]) async -> Bool {
         guard let target = resolve(endpoint.appID, endpoint.url) else {
             try? await store.removeHookEvents(ids: batch.map(\.id))
             statistics.dropped(events: batch.count)
-            return
+            return true
         }
         let events = batch.compactMap { try? JSONParser.parse($0.event) }
         let request = Self.sign(
@@ -196,14 +205,21 @@ final class ChatHookOutbox: Sendable {
         if answer?.succeeded == true {
             try? await store.removeHookEvents(ids: batch.map(\.id))
             statistics.delivered(events: batch.count)
-            return
+            return true
         }
-        let (retries, givenUp) = policy.failed(batch, now: wallClock())
+        statistics.failedRequest()
+        await reschedule(batch)
+        return false
+    }
+
+    /// Schedules rows' next attempt, or gives them up past the window.
+    private func reschedule(_ rows: [ClaimedHookEvent]) async {
+        guard !rows.isEmpty else { return }
+        let (retries, givenUp) = policy.failed(rows, now: wallClock())
         try? await store.retryHookEvents(retries)
         try? await store.removeHookEvents(ids: givenUp)
-        statistics.failedRequest()
         statistics.dropped(events: givenUp.count)
-        if !retries.isEmpty, let next = retries.map(\.nextAttemptAt).min() { wake(after: max(0, next - wallClock())) }
+        if let next = retries.map(\.nextAttemptAt).min() { wake(after: max(0, next - wallClock())) }
     }
 
     private func post(_ request: ChatHookRequest) async -> ChatHookAnswer? {
