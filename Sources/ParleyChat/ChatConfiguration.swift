@@ -25,6 +25,8 @@ public struct ChatConfiguration: Sendable {
     public var hookPoster: (any ChatHookPoster)?
     /// Batching, retry and bounds of chat webhook and notification deliveries.
     public var hookQueue = ChatHookQueue()
+    /// Where the chat hooks count for `/metrics`.
+    public var hookStatistics = ChatHookStatistics()
 
     /// Creates a configuration.
     public init(

@@ -24,10 +24,13 @@ extension ChatService {
             headers: ChatHookSignature.headers(key: context.app.key, secret: context.app.secret, timestamp: now / 1000, body: body),
             body: body, timeoutMilliseconds: hook.timeoutMilliseconds)
         let poster = hooks.poster
+        let started = ContinuousClock.now
         let answer: ChatHookAnswer? = await withCheckedContinuation { continuation in
             poster.post(request) { continuation.resume(returning: $0) }
         }
-        switch BeforeSendVerdict(answer) {
+        let verdict = BeforeSendVerdict(answer)
+        hooks.statistics.beforeSend(verdict.metricsVerdict(answered: answer != nil), since: started)
+        switch verdict {
         case .allow:
             return parts
         case .reject(let reason):

@@ -25,7 +25,7 @@ extension ChatService {
                             "unread_count": .int(summary.unreadCount), "unread_mentions": .int(summary.unreadMentions)
                         ])))
             }
-            publish(context, events)
+            await publish(context, events)
         }
         return .json(change.cursor.json)
     }
@@ -46,7 +46,7 @@ extension ChatService {
         _ = try JSONBody(call.request, limit: configuration.limits.jsonBodyBytes, emptyAllowed: true)
         try await requireMember(context, room: room)
         // The event names the token's user, never a user the body names: receivers may believe it.
-        publish(
+        await publish(
             context,
             [
                 ChatEvent(
@@ -64,7 +64,7 @@ extension ChatService {
         let user = try context.requireUser()
         let room = call.parameter("room_id")
         try await requireMember(context, room: room)
-        publish(
+        await publish(
             context,
             [
                 ChatEvent(

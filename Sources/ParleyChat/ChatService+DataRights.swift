@@ -62,7 +62,7 @@ extension ChatService {
         for attachment in erasure.removedAttachments { files.remove(attachment.storagePath) }
         // Access ends as for a deleted user: cached tokens forgotten, sockets closed, grants revoked.
         await recordDeletedUser(app: context.appID, user: id)
-        publish(
+        await publish(
             context,
             erasure.roomIDs.map { room in
                 ChatEvent(

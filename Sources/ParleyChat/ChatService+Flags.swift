@@ -18,7 +18,7 @@ extension ChatService {
         }
         let json = ModerationJSON.flag(result.flag)
         // A repeated flag by the same member is the same report: the app hears of it once.
-        if result.created { deliverChatHookEvent(context, kind: "user.flagged", data: json) }
+        if result.created { await deliverChatHookEvent(context, kind: "user.flagged", data: json) }
         return .json(json, status: result.created ? .created : .ok)
     }
 

@@ -5,33 +5,60 @@ import ParleyWire
 /// Chat webhooks and the notification hook: both only enqueue on the request's path; the
 /// dispatcher delivers in the background (docs/webhooks.md).
 extension ChatService {
-    /// Queues the chat webhook events that one call's realtime events stand for.
-    func deliverChatHooks(_ context: ChatContext, _ events: [ChatEvent]) {
-        let endpoints = context.app.chatHooks.webhooks
-        guard !endpoints.isEmpty else { return }
+    /// Records the chat webhook events that one call's realtime events stand for: in the
+    /// outbox, awaited, when the store has one (so they are durable before the call is
+    /// answered); nothing at all when the app has no chat webhooks.
+    func deliverChatHooks(_ context: ChatContext, _ events: [ChatEvent]) async {
+        guard !context.app.chatHooks.webhooks.isEmpty else { return }
         let items = ChatHookEvents.translate(events)
         guard !items.isEmpty else { return }
         let now = clock.now()
-        for item in items {
-            enqueueChatHook(context.app, kind: item.kind, data: item.data, at: now)
-        }
+        var copies: [HookCopy] = []
+        for item in items { copies += chatHookCopies(context.app, kind: item.kind, data: item.data, at: now) }
+        await record(copies, room: items.first?.data.objectValue?["room_id"]?.stringValue)
     }
 
     /// The hook point for events no realtime event stands for: moderation calls it with
     /// `user.flagged` (data: the flag, with `room_id`, `message_id`, `user_id`, `reason`) when a
     /// message or user is flagged for review.
-    func deliverChatHookEvent(_ context: ChatContext, kind: String, data: JSONValue) {
-        enqueueChatHook(context.app, kind: kind, data: data, at: clock.now())
+    func deliverChatHookEvent(_ context: ChatContext, kind: String, data: JSONValue) async {
+        let copies = chatHookCopies(context.app, kind: kind, data: data, at: clock.now())
+        await record(copies, room: data.objectValue?["room_id"]?.stringValue)
     }
 
-    private func enqueueChatHook(_ app: AppConfig, kind: String, data: JSONValue, at now: Int64) {
+    /// One event for one endpoint.
+    struct HookCopy: Sendable {
+        var target: ChatHookQueue.Target
+        var event: JSONValue
+    }
+
+    private func chatHookCopies(_ app: AppConfig, kind: String, data: JSONValue, at now: Int64) -> [HookCopy] {
         var json: JSONValue?
+        var copies: [HookCopy] = []
         for endpoint in app.chatHooks.webhooks where endpoint.accepts(kind) {
             // One id per event, the same in every endpoint's copy and every retry.
             let event = json ?? hooks.eventJSON(kind: kind, data: data, at: now)
             json = event
-            hooks.dispatcher.enqueue(event, to: ChatHookQueue.Target(appID: app.id, key: app.key, secret: app.secret, url: endpoint.url))
+            copies.append(
+                HookCopy(target: ChatHookQueue.Target(appID: app.id, key: app.key, secret: app.secret, url: endpoint.url), event: event))
         }
+        return copies
+    }
+
+    /// Writes events to the outbox, or queues them in memory without one (or when the write
+    /// failed: then they are at least sent while this node runs).
+    func record(_ copies: [HookCopy], room: String?) async {
+        guard !copies.isEmpty else { return }
+        if let outbox = hooks.outbox {
+            let rows = copies.map {
+                HookOutboxEvent(appID: $0.target.appID, url: $0.target.url.description, event: JSONWriter.string($0.event))
+            }
+            do {
+                try await outbox.add(rows, room: room)
+                return
+            } catch {}
+        }
+        for copy in copies { hooks.dispatcher.enqueue(copy.event, to: copy.target) }
     }
 
     /// Starts working out which members need a notification for a new message; returns at once.
@@ -75,9 +102,10 @@ extension ChatService {
             ])
             events.append(hooks.eventJSON(kind: "notification.needed", data: data, at: now))
         }
-        // One message's notifications are queued together, so they travel in one batch.
+        // One message's notifications are recorded together, so they travel in one batch.
         let target = ChatHookQueue.Target(appID: app, key: context.app.key, secret: context.app.secret, url: hook.url)
-        hooks.dispatcher.enqueue(events, to: target)
+        hooks.statistics.notificationsNeeded(events.count)
+        await record(events.map { HookCopy(target: target, event: $0) }, room: room)
     }
 
     /// The room's member ids: from the member cache, else read in pages (up to 100,000).

@@ -31,7 +31,7 @@ extension ChatService {
         let change = try await membershipCall(notFound: .userNotFound) {
             try await store.addMember(app: context.appID, room: id, user: user, role: role)
         }
-        if change.changed { publish(context, memberJoined(change.membership, room: room)) }
+        if change.changed { await publish(context, memberJoined(change.membership, room: room)) }
         return .json(change.membership.json, status: change.changed ? .created : .ok)
     }
 
@@ -53,7 +53,7 @@ extension ChatService {
                 NewAuditEntry(
                     action: "role_changed", actorID: context.caller.userID, targetUserID: user,
                     detail: ModerationJSON.detail(["from": .optional(current?.role.rawValue), "to": .string(role.rawValue)])))
-            publish(
+            await publish(
                 context,
                 [
                     ChatEvent(
@@ -86,7 +86,7 @@ extension ChatService {
             try await store.removeMember(app: context.appID, room: id, user: user)
         }
         if removed {
-            publish(context, memberLeft(user, room: id))
+            await publish(context, memberLeft(user, room: id))
             endAccess(
                 AccessEnding(app: context.appID, room: id, user: user, reason: context.caller.userID == user ? .left : .memberRemoved))
         }

@@ -60,7 +60,7 @@ extension ChatService {
         if result.created {
             var events = await messageCreatedEvents(context, result.message, json: json)
             events += threadEvents(result, json: json)
-            publish(context, events)
+            await publish(context, events)
             notifyAwayMembers(context, result.message)
         }
         return .json(json, status: result.created ? .created : .ok)
@@ -104,7 +104,7 @@ extension ChatService {
         let edited = try await storeCall(notFound: .messageNotFound) {
             try await store.editMessage(app: context.appID, room: room, id: id, parts: parts)
         }
-        publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.updated", data: messageEventData(edited))])
+        await publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.updated", data: messageEventData(edited))])
         return .json(edited.json)
     }
 
@@ -128,7 +128,8 @@ extension ChatService {
                     action: "message_deleted", actorID: context.caller.userID, targetUserID: original.senderID, targetMessageID: id))
         }
         if !original.isDeleted {
-            publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.deleted", data: messageEventData(deleted))])
+            await publish(
+                context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "message.deleted", data: messageEventData(deleted))])
         }
         return .json(deleted.json)
     }
@@ -166,7 +167,7 @@ extension ChatService {
             event["user_id"] = .string(user)
             event["emoji"] = .string(emoji)
             event["action"] = .string(adding ? "added" : "removed")
-            publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "reaction.changed", data: .object(event))])
+            await publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "reaction.changed", data: .object(event))])
         }
         return .json(data)
     }

@@ -47,7 +47,7 @@ extension ChatService {
         if removed { events += memberLeft(user, room: room) }
         events.append(ChatEvent(channel: ChatEvent.roomChannel(room), name: "member.\(kind == .ban ? "banned" : "muted")", data: data))
         events.append(ChatEvent(channel: ChatEvent.userChannel(user), name: "room.\(kind == .ban ? "banned" : "muted")", data: data))
-        publish(context, events)
+        await publish(context, events)
         if removed { endAccess(AccessEnding(app: context.appID, room: room, user: user, reason: .banned)) }
         return .json(data, status: .created)
     }
@@ -64,7 +64,7 @@ extension ChatService {
         if lifted {
             let data: JSONValue = .object(["room_id": .string(room), "user_id": .string(user), "kind": .string(kind.rawValue)])
             let name = kind == .ban ? "unbanned" : "unmuted"
-            publish(
+            await publish(
                 context,
                 [
                     ChatEvent(channel: ChatEvent.roomChannel(room), name: "member.\(name)", data: data),
@@ -88,7 +88,7 @@ extension ChatService {
         }
         guard removed else { throw ChatError(.notMember, "user \(user) is not a member of room \(room)") }
         let data: JSONValue = .object(["room_id": .string(room), "user_id": .string(user), "reason": .optional(reason)])
-        publish(
+        await publish(
             context,
             memberLeft(user, room: room) + [
                 ChatEvent(channel: ChatEvent.roomChannel(room), name: "member.kicked", data: data),
@@ -124,7 +124,7 @@ extension ChatService {
         }
         let state = try await moderationState(context, room: room)
         if previous != Int(seconds) {
-            publish(
+            await publish(
                 context,
                 [
                     ChatEvent(

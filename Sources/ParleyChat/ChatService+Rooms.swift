@@ -26,7 +26,7 @@ extension ChatService {
         var events: [ChatEvent] = []
         if let creator { events.append(roomAdded(room, user: creator, role: .admin)) }
         events += Set(members).sorted().map { roomAdded(room, user: $0, role: .member) }
-        publish(context, events)
+        await publish(context, events)
         return .json(room.json, status: .created)
     }
 
@@ -58,7 +58,7 @@ extension ChatService {
             try await store.createDirectRoom(app: context.appID, between: pair.0, and: pair.1)
         }
         if result.created {
-            publish(context, result.room.directUserIDs.map { roomAdded(result.room, user: $0, role: .member) })
+            await publish(context, result.room.directUserIDs.map { roomAdded(result.room, user: $0, role: .member) })
         }
         return .json(result.room.json, status: result.created ? .created : .ok)
     }
@@ -93,7 +93,7 @@ extension ChatService {
             patch.kind = .set(kind)
         }
         let room = try await storeCall(notFound: .roomNotFound) { try await store.updateRoom(app: context.appID, id: id, patch) }
-        publish(
+        await publish(
             context,
             [
                 ChatEvent(
@@ -116,7 +116,7 @@ extension ChatService {
                 data: .object(["room_id": .string(id), "seq": .int64(deleted.room.lastSeq)]))
         ]
         events += deleted.memberIDs.map { roomRemoved(id, user: $0) }
-        publish(context, events)
+        await publish(context, events)
         endAccess(AccessEnding(app: context.appID, room: id, user: nil, reason: .roomDeleted))
         return .noContent
     }
@@ -140,7 +140,7 @@ extension ChatService {
         let change = try await membershipCall(notFound: .roomNotFound) {
             try await store.addMember(app: context.appID, room: id, user: user, role: .member)
         }
-        if change.changed { publish(context, memberJoined(change.membership, room: room)) }
+        if change.changed { await publish(context, memberJoined(change.membership, room: room)) }
         return .json(change.membership.json, status: change.changed ? .created : .ok)
     }
 
@@ -154,7 +154,7 @@ extension ChatService {
             try await store.removeMember(app: context.appID, room: id, user: user)
         }
         if removed {
-            publish(context, memberLeft(user, room: id))
+            await publish(context, memberLeft(user, room: id))
             endAccess(AccessEnding(app: context.appID, room: id, user: user, reason: .left))
         }
         return .noContent

@@ -85,7 +85,7 @@ extension ChatService {
         }
         _ = try await membershipCall(notFound: .userNotFound) { try await store.deleteUser(app: context.appID, id: id) }
         await recordDeletedUser(app: context.appID, user: id)
-        publish(
+        await publish(
             context,
             rooms.map { summary in
                 ChatEvent(

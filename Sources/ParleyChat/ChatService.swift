@@ -52,7 +52,11 @@ public final class ChatService: Sendable {
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
         grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)
         hooks = ChatHooks(
-            poster: configuration.hookPoster ?? UnconnectedChatHookPoster(), queue: configuration.hookQueue, wallClock: clock.now)
+            poster: configuration.hookPoster ?? UnconnectedChatHookPoster(), queue: configuration.hookQueue, wallClock: clock.now,
+            statistics: configuration.hookStatistics, outboxStore: store as? any HookOutboxStore,
+            resolve: { ChatHookTargets.resolve(apps, appID: $0, url: $1) },
+            active: { ChatHookTargets.anyConfigured(apps) })
+        hooks.outbox?.start()
     }
 
     /// Answers one request; never throws: every failure is a JSON error response.
@@ -102,12 +106,13 @@ public final class ChatService: Sendable {
     /// Seconds since the epoch by the service clock.
     var nowSeconds: Int64 { clock.now() / 1000 }
 
-    /// Publishes events of one call, in order.
-    func publish(_ context: ChatContext, _ events: [ChatEvent]) {
+    /// Publishes events of one call, in order, and records their chat webhook events (awaited:
+    /// with the outbox, a call is answered only once its events are durable).
+    func publish(_ context: ChatContext, _ events: [ChatEvent]) async {
         guard !events.isEmpty else { return }
         publisher.publish(app: context.appID, events: events)
         recordPublished(app: context.appID, events)
-        deliverChatHooks(context, events)
+        await deliverChatHooks(context, events)
     }
 
     /// Runs a store call that may change room memberships; the member cache forgets every room

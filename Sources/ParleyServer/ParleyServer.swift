@@ -64,14 +64,15 @@ public final class ParleyServer: Sendable {
         readiness.mount(on: &routes)
         let edgeStatistics = EdgeStatistics()
         let refusals = store == nil ? nil : DocumentRefusals(logger: Logger(label: "docs", minimumLevel: logger.minimumLevel))
+        let hookStatistics = channels != nil && store != nil ? ChatHookStatistics() : nil
         ServerRoutes.mountOperational(
             on: &routes, channels: channels, store: store, edge: edgeStatistics,
-            docs: refusals, metrics: MetricsAccess(options: options, config: channelsConfig),
+            docs: refusals, chatHooks: hookStatistics, metrics: MetricsAccess(options: options, config: channelsConfig),
             health: { [cluster = channels?.cluster] in Self.healthBody(cluster: cluster) },
             metricsElsewhere: options.metricsAddress != nil)
         metricsHTTP = Self.metricsServer(
             options: options, config: channelsConfig, group: group,
-            sources: .init(channels: channels, store: store, edge: edgeStatistics, docs: refusals))
+            sources: .init(channels: channels, store: store, edge: edgeStatistics, docs: refusals, chatHooks: hookStatistics))
         if let channels {
             ChannelsMount(service: channels, options: options).mount(on: &routes)
         }
@@ -86,6 +87,7 @@ public final class ParleyServer: Sendable {
             configuration.guardedChannelPrefixes.append(DocsMount.channelPrefix)
             configuration.roomDocuments = RoomDocumentsReader(services: docs.services)
             configuration.hookPoster = poster
+            if let hookStatistics { configuration.hookStatistics = hookStatistics }
             let chat = ChatService(
                 configuration: configuration, store: store,
                 publisher: HubChatPublisher(hub: channels.sharedHub, apps: channels.apps), apps: channels.apps)

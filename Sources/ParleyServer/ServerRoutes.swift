@@ -1,4 +1,5 @@
 import ParleyChannels
+import ParleyChat
 import ParleyNet
 import ParleyStore
 import ParleyWire
@@ -11,6 +12,7 @@ enum ServerRoutes {
         var store: SQLChatStore?
         var edge: EdgeStatistics?
         var docs: DocumentRefusals?
+        var chatHooks: ChatHookStatistics?
 
         /// The whole exposition.
         func render() -> String {
@@ -18,6 +20,7 @@ enum ServerRoutes {
             if let store { body += StoreMetrics.render(store.statistics) }
             if let edge { body += edge.render() }
             if let docs { body += docs.render() }
+            if let chatHooks { body += chatHooks.render() }
             body += ProcessStatistics.current().render()
             body += ParleyVersion.buildInfoMetric()
             return body
@@ -28,7 +31,7 @@ enum ServerRoutes {
     /// (`metricsElsewhere`), `/metrics`.
     static func mountOperational(
         on routes: inout HTTPRoutes, channels: ChannelsService?, store: SQLChatStore? = nil,
-        edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, metrics access: MetricsAccess,
+        edge: EdgeStatistics? = nil, docs: DocumentRefusals? = nil, chatHooks: ChatHookStatistics? = nil, metrics access: MetricsAccess,
         health: @escaping @Sendable () -> String = { #"{"status":"ok"}"# }, metricsElsewhere: Bool = false
     ) {
         routes.get("/healthz") { _, responder in
@@ -38,7 +41,8 @@ enum ServerRoutes {
             responder.respond(.json(#"{"name":"parley","version":"\#(ParleyVersion.string)"}"#))
         }
         guard !metricsElsewhere else { return }
-        mountMetrics(on: &routes, MetricsSources(channels: channels, store: store, edge: edge, docs: docs), access: access)
+        mountMetrics(
+            on: &routes, MetricsSources(channels: channels, store: store, edge: edge, docs: docs, chatHooks: chatHooks), access: access)
     }
 
     /// `GET /metrics`, guarded by `access`.

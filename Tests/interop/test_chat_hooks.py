@@ -19,12 +19,13 @@ import pytest
 from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, postgres_schema_url, unique
 
 BEFORE_SEND_TIMEOUT_MS = 400
+METRICS_TOKEN = "hooks-metrics-token"
 
 
 class HookEndpoint:
     """An HTTP server recording every POST (path, headers, body) after verifying its signature."""
 
-    def __init__(self):
+    def __init__(self, port=0):
         self.lock = threading.Condition()
         self.requests = []
         self.bad_signatures = []
@@ -53,7 +54,8 @@ class HookEndpoint:
                 except OSError:
                     pass  # the server gave up waiting (the before-send timeout)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        ThreadingHTTPServer.allow_reuse_address = True
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -125,8 +127,8 @@ class HookEndpoint:
 class HookedChatServer(ChatServer):
     """ChatServer whose apps send their chat hooks to `endpoint`."""
 
-    def __init__(self, endpoint, database=None):
-        super().__init__(database=database)
+    def __init__(self, endpoint, database=None, extra_args=()):
+        super().__init__(database=database, extra_args=extra_args)
         apps = []
         for app, policy in ((APP_A, "allow"), (APP_B, "reject")):
             apps.append(dict(
@@ -145,7 +147,8 @@ def hooked(request):
         if scoped is None:
             pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
     endpoint = HookEndpoint()
-    server = HookedChatServer(endpoint, database=scoped[0] if scoped else None).start()
+    server = HookedChatServer(endpoint, database=scoped[0] if scoped else None,
+                              extra_args=["--metrics-token", METRICS_TOKEN]).start()
     yield server, endpoint
     server.stop()
     endpoint.close()
@@ -363,3 +366,59 @@ def test_notification_settings_are_checked(hooked):
     assert stranger.status == 403 and stranger.error_code == "not_member", stranger
     app_call = server.request("GET", f"/v1/rooms/{room}/notifications", auth=basic(APP_A))
     assert app_call.status == 403 and app_call.error_code == "user_token_required", app_call
+
+
+# /metrics
+
+def scrape(server):
+    """`/metrics` as {name{labels}: value}."""
+    answer = server.request("GET", "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    assert answer.status == 200, answer
+    samples = {}
+    for line in answer.body.decode().splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            samples[name] = float(value)
+    return samples
+
+
+def test_metrics_count_deliveries_before_send_verdicts_and_notifications(hooked):
+    server, endpoint = hooked
+    bob = unique("bob")  # never connects: away, so each room notifies him
+    alice, room = make_room(server, APP_A, bob)
+    endpoint.wait_for(lambda events: any(of_room(room, "room.created")(e) for e in events))
+    before = scrape(server)
+    with endpoint.lock:
+        endpoint.fail_next["/events"] = [500]
+    send(server, APP_A, alice, room, "plain")
+    send(server, APP_A, alice, room, "LOUD [reject]", expect=(422,))
+    send(server, APP_A, alice, room, "[rewrite] me")
+    send(server, APP_A, alice, room, "[garbage]")  # APP_A fails open: stored, counted as an error
+    endpoint.release_slow.clear()
+    try:
+        send(server, APP_A, alice, room, "[slow]")  # stored after the timeout
+    finally:
+        endpoint.release_slow.set()
+    # The retry after the 500 repeats events: count distinct ids.
+    endpoint.wait_for(lambda events: len({e["id"] for e in events if of_room(room, "message.created")(e)}) == 4)
+    endpoint.wait_for(lambda events: any(of_room(room, "notification.needed")(e) for e in events), path="/push")
+    deadline = time.monotonic() + 15
+    while True:
+        after = scrape(server)
+        if after["parley_chat_hook_outbox_pending"] == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+
+    def delta(name):
+        return after.get(name, 0) - before.get(name, 0)
+
+    for verdict, count in (("allow", 1), ("reject", 1), ("rewrite", 1), ("error", 1), ("timeout", 1)):
+        assert delta(f'parley_chat_before_send_calls_total{{verdict="{verdict}"}}') == count, verdict
+    assert delta("parley_chat_before_send_duration_seconds_count") == 5
+    assert delta('parley_chat_before_send_duration_seconds_bucket{le="+Inf"}') == 5
+    # The first of the four message.created went out after one 500; one notification for bob.
+    assert delta("parley_chat_hook_requests_failed_total") == 1
+    assert delta("parley_chat_hook_events_sent_total") >= 5
+    assert delta("parley_chat_notifications_needed_total") == 1
+    assert after["parley_chat_hook_events_dropped_total"] == 0
+    assert after["parley_chat_hook_outbox_pending"] == 0

@@ -40,6 +40,9 @@ struct LoadOptions {
     /// The app's key and secret (Basic credentials for app-level setup calls).
     var appKey = "dev-key"
     var appSecret = "dev-secret"
+    /// The app's id when the server runs a config file instead of `--dev`: setup then creates
+    /// users with the app's Basic credentials and mints their tokens itself. Nil: `--dev` routes.
+    var configAppID: String?
     /// The whole run is aborted after this many seconds.
     var maxSeconds = 900
 
@@ -48,7 +51,7 @@ struct LoadOptions {
                  [--text-bytes 64] [--warmup-secs 2] [--closed-secs 10] [--rates 10000,...] [--rate-secs 10]
                  [--history-samples 2000] [--room-list-samples 500] [--settle-secs 0] [--setup-conns 8] [--server-pid PID,...]
                  [--send-ports PORT,...]
-                 [--label NAME] [--app-key dev-key] [--app-secret dev-secret] [--max-secs 900]
+                 [--label NAME] [--app-key dev-key] [--app-secret dev-secret] [--config-app ID] [--max-secs 900]
         """
 
     init(_ arguments: [String]) throws(BenchError) {
@@ -76,6 +79,7 @@ struct LoadOptions {
             case "--label": label = try reader.string(for: flag)
             case "--app-key": appKey = try reader.string(for: flag)
             case "--app-secret": appSecret = try reader.string(for: flag)
+            case "--config-app": configAppID = try reader.string(for: flag)
             case "--max-secs": maxSeconds = try reader.integer(for: flag, in: 10...86_400)
             default: throw BenchError("usage", "unknown option '\(flag)'")
             }

@@ -25,17 +25,19 @@ final class ChatHookDispatcher: Sendable {
 
     private let state: Mutex<State>
     private let poster: any ChatHookPoster
+    private let statistics: ChatHookStatistics
     private let clock: @Sendable () -> Int64
     private let wallClock: @Sendable () -> Int64
     private let timers = DispatchQueue(label: "parley.chat-hooks.timer")
 
     /// Creates a dispatcher; `clock` is monotonic milliseconds, `wallClock` Unix milliseconds.
     init(
-        queue: ChatHookQueue, poster: any ChatHookPoster, clock: @escaping @Sendable () -> Int64,
+        queue: ChatHookQueue, poster: any ChatHookPoster, statistics: ChatHookStatistics, clock: @escaping @Sendable () -> Int64,
         wallClock: @escaping @Sendable () -> Int64
     ) {
         state = Mutex(State(queue: queue))
         self.poster = poster
+        self.statistics = statistics
         self.clock = clock
         self.wallClock = wallClock
     }
@@ -50,10 +52,12 @@ final class ChatHookDispatcher: Sendable {
     func enqueue(_ events: [JSONValue], to target: ChatHookQueue.Target) {
         guard !events.isEmpty else { return }
         let now = clock()
-        let arm: Int64? = state.withLock { s in
-            for event in events { s.queue.enqueue(event, to: target, now: now) }
-            return armIfNeeded(&s, now: now)
+        let (arm, full): (Int64?, Int) = state.withLock { s in
+            var full = 0
+            for event in events where !s.queue.enqueue(event, to: target, now: now) { full += 1 }
+            return (armIfNeeded(&s, now: now), full)
         }
+        if full > 0 { statistics.dropped(events: full) }
         if let arm { schedule(after: arm) }
     }
 
@@ -92,11 +96,14 @@ final class ChatHookDispatcher: Sendable {
 
     private func report(_ delivery: ChatHookQueue.Delivery, succeeded: Bool) {
         let now = clock()
-        let arm: Int64? = state.withLock { s in
+        let (arm, abandoned): (Int64?, Int) = state.withLock { s in
             if succeeded { s.delivered += delivery.eventCount } else { s.failed += 1 }
+            let before = s.queue.abandoned
             s.queue.result(id: delivery.id, succeeded: succeeded, now: now)
-            return armIfNeeded(&s, now: now)
+            return (armIfNeeded(&s, now: now), s.queue.abandoned - before)
         }
+        if succeeded { statistics.delivered(events: delivery.eventCount) } else { statistics.failedRequest() }
+        if abandoned > 0 { statistics.dropped(events: abandoned) }
         if let arm { schedule(after: arm) }
     }
 }

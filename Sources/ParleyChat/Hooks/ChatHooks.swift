@@ -1,24 +1,39 @@
+import ParleyStore
 import ParleyWire
 import Synchronization
 
 /// The chat service's hook machinery: the poster, the delivery queue shared by chat webhooks
 /// and the notification hook, and the notification quiet periods.
 ///
-/// Deliveries are kept in memory on the node that accepted the write (docs/webhooks.md: at
-/// least once while the node runs; what is still queued when it stops is lost).
+/// With a store that has the outbox (migration 13) deliveries are durable: written to the
+/// store before the call is answered and sent from there (``ChatHookOutbox``). Without one
+/// they are kept in memory on the node that accepted the write (``ChatHookDispatcher``: lost
+/// when it stops).
 final class ChatHooks: Sendable {
     let poster: any ChatHookPoster
     let dispatcher: ChatHookDispatcher
+    let outbox: ChatHookOutbox?
+    /// Counters for `/metrics`.
+    let statistics: ChatHookStatistics
     let gate = Mutex(NotificationGate())
     private let serial = Atomic<Int>(0)
     /// Makes event ids unique across nodes and restarts without coordination.
     private let idPrefix: String
 
-    init(poster: any ChatHookPoster, queue: ChatHookQueue, wallClock: @escaping @Sendable () -> Int64) {
+    init(
+        poster: any ChatHookPoster, queue: ChatHookQueue, wallClock: @escaping @Sendable () -> Int64,
+        statistics: ChatHookStatistics, outboxStore: (any HookOutboxStore)?, resolve: @escaping ChatHookOutbox.Resolver,
+        active: @escaping ChatHookOutbox.Activity
+    ) {
         self.poster = poster
+        self.statistics = statistics
+        outbox = outboxStore.map {
+            ChatHookOutbox(
+                store: $0, poster: poster, settings: queue, statistics: statistics, wallClock: wallClock, resolve: resolve, active: active)
+        }
         let start = ContinuousClock.now
         dispatcher = ChatHookDispatcher(
-            queue: queue, poster: poster,
+            queue: queue, poster: poster, statistics: statistics,
             clock: { (ContinuousClock.now - start).wholeMilliseconds },
             wallClock: wallClock)
         idPrefix = Digest.randomBytes(6).map { byte in
