@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"],
+            dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels", "ParleyImaging"],
             swiftSettings: strict,
             plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
