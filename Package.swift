@@ -126,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyChannelsTesting", "ParleyWire"], swiftSettings: strict),
         .testTarget(
-            name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyStore", "ParleyWire"],
+            name: "ParleyChatTests",
+            dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyImaging", "ParleyStore", "ParleyWire"],
             swiftSettings: strict),
         .testTarget(
             name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyChannels", "ParleyText", "ParleyStore", "ParleyWire"],

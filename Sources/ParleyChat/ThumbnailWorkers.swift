@@ -24,13 +24,16 @@ final class ThumbnailWorkers: Sendable {
 
     /// The thumbnail of a PNG or JPEG image, or why there is none.
     func thumbnail(of bytes: [UInt8]) async -> Result<Thumbnail, ImageError> {
+        let thumbnailer = thumbnailer
+        return await run { Result { () throws(ImageError) in try thumbnailer.thumbnail(of: bytes) } }
+    }
+
+    /// Runs `body` on a thread of its own once fewer than ``limit`` bodies are running.
+    func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
         await acquire()
         defer { release() }
-        let thumbnailer = thumbnailer
         return await withCheckedContinuation { continuation in
-            Self.onNewThread {
-                continuation.resume(returning: Result { () throws(ImageError) in try thumbnailer.thumbnail(of: bytes) })
-            }
+            Self.onNewThread { continuation.resume(returning: body()) }
         }
     }
 
