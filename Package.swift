@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
         // The signal handler and its pipe's write end: one copy per process, which a header's
@@ -70,11 +72,13 @@ let package = Package(
             dependencies: ["ParleyModel", "ParleyWireCore", "ParleyPlatform", "ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres"],
             swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
+        // Attachment thumbnails: PNG and JPEG decoding and JPEG encoding over libpng and libjpeg-turbo.
+        .target(name: "ParleyImaging", dependencies: ["CPNG", "CTurboJPEG"], swiftSettings: strict),
         // The manual hub loop the channel, chat and docs tests drive by hand.
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
         .target(
             name: "ParleyChat",
-            dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels"],
+            dependencies: ["ParleyWire", "ParleyPlatform", "ParleySystem", "ParleyStore", "ParleyChannels", "ParleyImaging"],
             swiftSettings: strict,
             plugins: ["OpenAPIDocumentPlugin"]),
         .target(name: "ParleyDocs", dependencies: ["ParleyWire", "ParleyText", "ParleyStore", "ParleyChannels"], swiftSettings: strict),
@@ -117,11 +121,13 @@ let package = Package(
         .testTarget(name: "ParleyNetTests", dependencies: ["ParleyNet", "ParleyWire", "ParleySystem"], swiftSettings: strict),
         .testTarget(name: "ParleyModelTests", dependencies: ["ParleyModel", "ParleyWireCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTextTests", dependencies: ["ParleyText"], swiftSettings: strict),
+        .testTarget(name: "ParleyImagingTests", dependencies: ["ParleyImaging"], swiftSettings: strict),
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleySystem", "CSQLite"], swiftSettings: strict),
         .testTarget(
             name: "ParleyChannelsTests", dependencies: ["ParleyChannels", "ParleyChannelsTesting", "ParleyWire"], swiftSettings: strict),
         .testTarget(
-            name: "ParleyChatTests", dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyStore", "ParleyWire"],
+            name: "ParleyChatTests",
+            dependencies: ["ParleyChat", "ParleyChannels", "ParleyChannelsTesting", "ParleyImaging", "ParleyStore", "ParleyWire"],
             swiftSettings: strict),
         .testTarget(
             name: "ParleyDocsTests", dependencies: ["ParleyDocs", "ParleyChannels", "ParleyText", "ParleyStore", "ParleyWire"],

@@ -14,7 +14,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in Fuzz/*Fuzz.swift; do n=$(basename "$f" .swift); targets+=("${n%Fuzz}"); done
 fi
-flags=(-swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -package-name parley -I Sources/CCrypto -I Sources/CZlib)
+flags=(-swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -package-name parley -I Sources/CCrypto -I Sources/CZlib -I Sources/CPNG -I Sources/CTurboJPEG)
 
 # ParleyWire re-exports ParleyWireCore; compiled as one module here, so the re-export is left out.
 wire_sources=$(find Sources/ParleyWireCore Sources/ParleyWire -name '*.swift' ! -name 'ParleyWire+Core.swift' | sort)
@@ -39,7 +39,7 @@ for name in "${targets[@]}"; do
     inputs=("Fuzz/${name}Fuzz.swift")
     link=(-I "$wire" -L "$wire" -lParleyWire)
   fi
-  swiftc "${flags[@]}" -module-name "${name}Fuzz" "${inputs[@]}" "${link[@]}" -lcrypto -lz -o "$bin" \
+  swiftc "${flags[@]}" -module-name "${name}Fuzz" "${inputs[@]}" "${link[@]}" -lcrypto -lz -lpng16 -lturbojpeg -o "$bin" \
     >"$out/$name.build.log" 2>&1 || { echo "fuzz: $name failed to build"; grep -E "error" "$out/$name.build.log"; exit 1; }
   work="$out/$name-corpus"; mkdir -p "$work"
   log="$out/$name.log"

@@ -15,6 +15,17 @@ struct AttachmentFiles: Sendable {
         "attachments/\(safeComponent(app))/\(safeComponent(id))"
     }
 
+    /// Where an attachment's thumbnail is kept: beside it, under a name no attachment id can
+    /// have (`safeComponent` turns every `.` of an id into `.2e`).
+    static func thumbnailPath(of relativePath: String) -> String {
+        relativePath + ".thumb.jpg"
+    }
+
+    /// Whether a file exists.
+    func exists(_ relativePath: String) -> Bool {
+        access(absolute(relativePath), F_OK) == 0
+    }
+
     /// Writes the bytes durably at `relativePath`.
     func write(_ bytes: [UInt8], to relativePath: String) throws(ChatError) {
         let path = absolute(relativePath)
@@ -53,9 +64,10 @@ struct AttachmentFiles: Sendable {
         }
     }
 
-    /// Removes a file if it exists.
+    /// Removes an attachment's file and its thumbnail, where they exist.
     func remove(_ relativePath: String) {
         unlink(absolute(relativePath))
+        unlink(absolute(Self.thumbnailPath(of: relativePath)))
     }
 
     private func absolute(_ relativePath: String) -> String {

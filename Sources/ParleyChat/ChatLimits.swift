@@ -6,6 +6,12 @@ public struct ChatLimits: Sendable, Hashable {
     public var maxImageSide = 16_384
     /// The most pixels (width × height) an uploaded image may have (422 `image_too_large` above).
     public var maxImagePixels = 100_000_000
+    /// The longest side of a PNG or JPEG attachment's thumbnail, in pixels.
+    public var thumbnailSide = 320
+    /// Images of more pixels than this get no thumbnail (their header is read, nothing decoded).
+    public var thumbnailMaxPixels = 40_000_000
+    /// How many thumbnails are made at once; uploads beyond that wait for their turn.
+    public var thumbnailConcurrency = 2
     /// The largest JSON request body, in bytes (413 above it).
     public var jsonBodyBytes = 64 * 1024
     /// How far a token's `exp`, `iat` and `nbf` may be off the server clock, in seconds.

@@ -38,6 +38,7 @@ extension ChatService {
         try files.write(call.request.body, to: path)
         let attachment: StoredAttachment
         do {
+            try await storeThumbnail(of: call.request.body, type: type, dimensions: dimensions, path: path)
             attachment = try await store.createAttachment(
                 app: context.appID,
                 NewAttachment(
@@ -70,6 +71,7 @@ extension ChatService {
 
     func downloadAttachment(_ call: ChatCall) async throws -> ChatResponse {
         let id = call.parameter("attachment_id")
+        let thumbnail = try Self.wantsThumbnail(call.request)
         let attachment: StoredAttachment
         if let context = call.context {
             attachment = try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: context.appID, id: id) }
@@ -77,6 +79,7 @@ extension ChatService {
         } else {
             attachment = try await signedAttachment(call, id: id)
         }
+        if thumbnail { return try thumbnailResponse(attachment) }
         guard let bytes = try files.read(attachment.storagePath) else {
             throw ChatError(.attachmentNotFound, "the attachment's file is missing")
         }
@@ -148,7 +151,11 @@ extension ChatService {
         attachment.downloadURL = DownloadSigner.url(
             app: context.appID, secret: context.app.secret, attachment: attachment.id, expires: expires)
         attachment.downloadURLExpiresAt = expires
-        return attachment.json
+        guard let thumbnail = thumbnailURL(stored, downloadURL: attachment.downloadURL), case .object(var object) = attachment.json else {
+            return attachment.json
+        }
+        object["thumbnail_url"] = .string(thumbnail)
+        return .object(object)
     }
 
     /// `type/subtype` with token characters, parameters allowed.

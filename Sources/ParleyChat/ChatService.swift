@@ -1,4 +1,5 @@
 import ParleyChannels
+import ParleyImaging
 import ParleyStore
 import ParleyWire
 import Synchronization
@@ -18,6 +19,7 @@ public final class ChatService: Sendable {
     let apps: AppRegistry
     let verifier: TokenVerifier
     let files: AttachmentFiles
+    let thumbnails: ThumbnailWorkers
     let limiter = RateLimiter()
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
@@ -48,6 +50,9 @@ public final class ChatService: Sendable {
         self.apps = apps
         verifier = TokenVerifier(app: { apps.app(id: $0) }, leeway: configuration.limits.tokenLeewaySeconds)
         files = AttachmentFiles(root: configuration.dataDirectory)
+        thumbnails = ThumbnailWorkers(
+            limit: configuration.limits.thumbnailConcurrency,
+            thumbnailer: Thumbnailer(longestSide: configuration.limits.thumbnailSide, maxPixels: configuration.limits.thumbnailMaxPixels))
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
         grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)

@@ -1,0 +1,44 @@
+import ParleyImaging
+import ParleyStore
+import ParleyWire
+
+/// Thumbnails of PNG and JPEG attachments: made at upload, kept beside the file, served by the
+/// download route with `thumb=1` (the same credentials or signed URL as the file itself).
+extension ChatService {
+    /// Makes and stores the thumbnail of an upload at `path` when it is a PNG or JPEG image
+    /// within the thumbnail pixel limit. An image that does not decode simply has none: its
+    /// header was already checked, and the original is still served as uploaded.
+    func storeThumbnail(of bytes: [UInt8], type: SniffedMediaType, dimensions: ImageDimensions?, path: String) async throws(ChatError) {
+        guard type == .png || type == .jpeg, let dimensions,
+            dimensions.width * dimensions.height <= configuration.limits.thumbnailMaxPixels
+        else { return }
+        guard case .success(let thumbnail) = await thumbnails.thumbnail(of: bytes) else { return }
+        try files.write(thumbnail.bytes, to: AttachmentFiles.thumbnailPath(of: path))
+    }
+
+    /// The signed thumbnail URL of an attachment that has a thumbnail: its download URL with `thumb=1`.
+    func thumbnailURL(_ stored: StoredAttachment, downloadURL: String?) -> String? {
+        guard let downloadURL, files.exists(AttachmentFiles.thumbnailPath(of: stored.storagePath)) else { return nil }
+        return downloadURL + "&thumb=1"
+    }
+
+    /// Whether a download asks for the thumbnail (`thumb=1`); any other value is refused.
+    static func wantsThumbnail(_ request: ChatRequest) throws(ChatError) -> Bool {
+        guard let value = request.queryValue("thumb") else { return false }
+        guard value == "1" else { throw ChatError(.invalidRequest, "thumb must be 1 (or left out for the file itself)") }
+        return true
+    }
+
+    /// The thumbnail's response: a JPEG shown inline.
+    func thumbnailResponse(_ attachment: StoredAttachment) throws(ChatError) -> ChatResponse {
+        guard let bytes = try files.read(AttachmentFiles.thumbnailPath(of: attachment.storagePath)) else {
+            throw ChatError(.attachmentNotFound, "this attachment has no thumbnail (only PNG and JPEG images that decode have one)")
+        }
+        var headers: HTTPHeaders = ["Content-Type": "image/jpeg"]
+        headers.add("X-Content-Type-Options", "nosniff")
+        headers.add("Content-Disposition", "inline")
+        headers.add("Content-Security-Policy", "sandbox")
+        headers.add("Cache-Control", "private, max-age=\(configuration.limits.downloadURLSeconds)")
+        return ChatResponse(status: .ok, headers: headers, body: bytes)
+    }
+}
