@@ -63,6 +63,12 @@ extension ChatController {
                 let failed = (state.conversation?.messages ?? []).filter { if case .failed = $0.status { true } else { false } }
                 for row in failed { if let clientID = row.clientID { await model.retry(clientID: clientID) } }
                 state.notice = failed.isEmpty ? "Nothing to retry" : "Retrying \(failed.count) message(s)"
+            case .block(let userID):
+                try await client.block(userID)
+                state.notice = "Blocked \(userID): their messages are hidden"
+            case .unblock(let userID):
+                try await client.unblock(userID)
+                state.notice = "Unblocked \(userID)"
             case .moderate(let command):
                 guard let roomID = requireRoom() else { return }
                 try await moderate(command, in: roomID)

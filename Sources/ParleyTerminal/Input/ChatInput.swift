@@ -34,6 +34,10 @@ public enum ChatInput: Sendable, Equatable {
     case help
     /// `/quit`: leave the client.
     case quit
+    /// `/block USER`: hide the user's messages everywhere (and no direct messages either way).
+    case block(userID: String)
+    /// `/unblock USER`: show the user's messages again.
+    case unblock(userID: String)
     /// `/mute`, `/ban`, `/kick`, `/slow`: moderation of the open room.
     case moderate(ModerationCommand)
     /// A command that was not understood, with what to tell the user.
@@ -54,7 +58,8 @@ public enum ChatInput: Sendable, Equatable {
             "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
             "/back   (or Esc)          from a thread back to its room",
             "/doc NAME                 edit the room's shared document NAME with the others",
-            "/retry                    resend failed messages"
+            "/retry                    resend failed messages",
+            "/block USER  /unblock USER  hide (or show again) someone's messages"
         ] + ModerationCommand.helpLines + [
             "/rooms  (or Esc)          back to the room list",
             "/quit   (or Ctrl-C)       leave parley chat",
@@ -101,6 +106,11 @@ public enum ChatInput: Sendable, Equatable {
             return seq != nil && rest.isEmpty ? .thread(seq: seq) : .invalid("usage: /thread [SEQ]")
         case "doc", "document":
             return words.count == 1 ? .document(name: words[0]) : .invalid("usage: /doc NAME")
+        case "block", "unblock":
+            guard words.count == 1 else { return .invalid("usage: /\(name) USER") }
+            let user = words[0].hasPrefix("@") ? String(words[0].dropFirst()) : words[0]
+            guard !user.isEmpty else { return .invalid("usage: /\(name) USER") }
+            return name == "block" ? .block(userID: user) : .unblock(userID: user)
         case "retry": return .retry
         case "rooms": return .rooms
         case "back": return .back
