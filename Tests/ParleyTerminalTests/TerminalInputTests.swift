@@ -87,6 +87,8 @@ import Testing
         #expect(ChatInput.parse("/create general") == .create(name: "general", isPublic: false))
         #expect(ChatInput.parse("/join lobby") == .join(roomID: "lobby"))
         #expect(ChatInput.parse("/block bob") == .block(userID: "bob"))
+        #expect(ChatInput.parse("/file /tmp/my report.pdf") == .file(path: "/tmp/my report.pdf"))
+        #expect(ChatInput.parse("/file") == .invalid("usage: /file PATH"))
         #expect(ChatInput.parse("/unblock @bob") == .unblock(userID: "bob"))
         #expect(ChatInput.parse("/block") == .invalid("usage: /block USER"))
         #expect(ChatInput.parse("/unblock a b") == .invalid("usage: /unblock USER"))

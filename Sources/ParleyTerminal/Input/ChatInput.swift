@@ -14,6 +14,8 @@ public enum ChatInput: Sendable, Equatable {
     case invite(userID: String)
     /// `/image PATH`: upload an image and send it.
     case image(path: String)
+    /// `/file PATH`: upload a file of any type and send it (readers see its name and size).
+    case file(path: String)
     /// `/edit [SEQ] TEXT`: replace the text of a message (yours; the latest when no seq).
     case edit(seq: Int64?, text: String)
     /// `/delete [SEQ]`: delete a message (yours; the latest when no seq).
@@ -52,6 +54,7 @@ public enum ChatInput: Sendable, Equatable {
             "/invite USER              add someone to this room",
             "/leave                    leave this room",
             "/image PATH               send an image",
+            "/file PATH                send a file of any type",
             "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
             "/delete [SEQ]             delete your latest (or #SEQ) message",
             "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
@@ -90,6 +93,8 @@ public enum ChatInput: Sendable, Equatable {
             return words.count == 1 ? .invite(userID: words[0]) : .invalid("usage: /invite USER")
         case "image", "img":
             return argument.isEmpty ? .invalid("usage: /image PATH") : .image(path: argument)
+        case "file", "attach":
+            return argument.isEmpty ? .invalid("usage: /file PATH") : .file(path: argument)
         case "edit":
             let (seq, text) = splitSeq(argument)
             return text.isEmpty ? .invalid("usage: /edit [SEQ] TEXT") : .edit(seq: seq, text: text)
