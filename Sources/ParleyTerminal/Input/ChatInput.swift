@@ -53,18 +53,16 @@ public enum ChatInput: Sendable, Equatable {
             "/dm USER                  open a direct conversation",
             "/invite USER              add someone to this room",
             "/leave                    leave this room",
-            "/image PATH               send an image",
-            "/file PATH                send a file of any type",
+            "/image PATH  /file PATH   send an image, a file of any type",
             "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
             "/delete [SEQ]             delete your latest (or #SEQ) message",
             "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
             "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
-            "/back   (or Esc)          from a thread back to its room",
             "/doc NAME                 edit the room's shared document NAME with the others",
             "/retry                    resend failed messages",
             "/block USER  /unblock USER  hide (or show again) someone's messages"
         ] + ModerationCommand.helpLines + [
-            "/rooms  (or Esc)          back to the room list",
+            "/back  /rooms  (or Esc)   back from a thread to its room, to the room list",
             "/quit   (or Ctrl-C)       leave parley chat",
             "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view (after @ complete a name) · Enter open/send"
         ]
