@@ -79,12 +79,12 @@ export class Api {
   patch(path, body) { return this.call("PATCH", path, body); }
   del(path) { return this.call("DELETE", path); }
 
-  /** Uploads a file into a room with progress (fetch has no upload progress, XHR has). */
+  /** Uploads a file (named after its file name) into a room with progress (fetch has no upload progress, XHR has). */
   async upload(roomID, file, onProgress) {
     const token = await this.currentToken();
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open("POST", `/v1/rooms/${encodeURIComponent(roomID)}/attachments`);
+      xhr.open("POST", `/v1/rooms/${encodeURIComponent(roomID)}/attachments?name=${encodeURIComponent(file.name || "")}`);
       for (const [name, value] of Object.entries(this.headers(token, { "Content-Type": file.type || "application/octet-stream" }))) {
         xhr.setRequestHeader(name, value);
       }

@@ -8,8 +8,6 @@ import { LocalState, identity, newClientID } from "./store.js";
 import { Conversation, inRoom } from "./conversation.js";
 
 const TEXT_LIMIT = 4000;
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-const ATTACHMENT_LIMIT = 10 * 1024 * 1024;
 const TYPING_EVERY_MS = 1500;
 const TYPING_SHOWN_MS = 4000;
 
@@ -33,6 +31,7 @@ const app = {
   editing: null,
   thread: null, // {roomID, root, replies: Conversation} while a thread is open
   lastTypingSent: 0,
+  blocked: new Set(), // user ids the signed-in user blocks: their messages, typing and reactions are hidden
   flushing: false,
 };
 
@@ -81,6 +80,7 @@ async function signIn(name) {
   }
   identity.save(app.settings.app_id, name);
   app.users.set(app.me.id, app.me);
+  await loadBlocks();
   app.local = new LocalState(app.settings.app_id, app.me.id);
   app.outbox = app.local.outbox().map((item) => (item.state === "failed" ? item : { ...item, state: "queued" }));
   $("signin").hidden = true;
@@ -177,6 +177,7 @@ function onUserEvent(event, data) {
     case "room.activity": {
       const summary = app.rooms.get(data.room_id);
       if (!summary) { loadRooms(); break; }
+      if (app.blocked.has(data.message.sender_id)) break;
       noteActivity(summary, data.message);
       const reading = app.current === data.room_id && document.visibilityState === "visible";
       if (data.message.sender_id !== app.me.id && !reading && data.message.seq > summary.read_seq && inRoom(data.message)) {
@@ -213,7 +214,9 @@ async function onRoomEvent(roomID, event, data) {
   switch (event) {
     case "message.created": {
       const message = data.message;
-      if (summary) { noteActivity(summary, message); renderRooms(); }
+      // A blocked user's message is kept (an unblock shows it) but neither shown nor counted.
+      const hidden = app.blocked.has(message.sender_id);
+      if (summary && !hidden) { noteActivity(summary, message); renderRooms(); }
       stopTyping(roomID, message.sender_id);
       if (!conversation) return;
       await ensureAttachments([message]);
@@ -256,7 +259,7 @@ async function onRoomEvent(roomID, event, data) {
       return;
     case "reaction.changed": {
       const message = conversation && conversation.byID(data.message_id);
-      if (!message) return;
+      if (!message || app.blocked.has(data.user_id)) return;
       if (data.user_id === app.me.id) {
         const key = data.message_id + " " + data.emoji;
         if (data.action === "added") conversation.myReactions.add(key); else conversation.myReactions.delete(key);
@@ -272,7 +275,7 @@ async function onRoomEvent(roomID, event, data) {
       }
       return;
     case "typing":
-      if (data.user_id !== app.me.id) startTyping(roomID, data.user_id);
+      if (data.user_id !== app.me.id && !app.blocked.has(data.user_id)) startTyping(roomID, data.user_id);
       return;
     case "presence.changed":
       app.presence.set(data.user_id, data.online);
@@ -520,11 +523,36 @@ async function loadOlder() {
 async function ensureAttachments(messages) {
   const ids = [];
   for (const message of messages) {
-    for (const part of message.parts) if (part.type === "attachment" && !app.attachments.has(part.attachment_id)) ids.push(part.attachment_id);
+    for (const part of message.parts) {
+      if ((part.type === "attachment" || part.type === "file") && !app.attachments.has(part.attachment_id)) ids.push(part.attachment_id);
+    }
   }
   await Promise.all(ids.map(async (id) => {
-    try { app.attachments.set(id, await app.api.get(`/v1/attachments/${encodeURIComponent(id)}`)); } catch { app.attachments.set(id, { failed: true }); }
+    try { app.attachments.set(id, await attachmentMeta(id)); } catch { app.attachments.set(id, { failed: true }); }
   }));
+}
+
+/** An attachment's metadata with a fresh signed `download_url` (valid 300 s), stamped with when it was read. */
+async function attachmentMeta(id) {
+  const meta = await app.api.get(`/v1/attachments/${encodeURIComponent(id)}`);
+  meta.read_at = Date.now();
+  return meta;
+}
+
+/** A click on a file's download link: a signed URL read more than four minutes ago may have
+ * expired, so it is read again first and the click repeated on the fresh one. */
+async function freshDownload(id, anchor, event) {
+  const meta = app.attachments.get(id);
+  if (!meta || meta.failed || Date.now() - (meta.read_at || 0) < 240000) return;
+  event.preventDefault();
+  try {
+    const fresh = await attachmentMeta(id);
+    app.attachments.set(id, fresh);
+    anchor.href = new URL(fresh.download_url, location.origin).href;
+    anchor.click();
+  } catch (error) {
+    showComposerError(`Could not download: ${error.message}`);
+  }
 }
 
 function imageFor(meta, url) {
@@ -618,6 +646,7 @@ const view = {
   get isAdmin() { const s = app.rooms.get(app.current); return !!s && s.role === "admin"; },
   userName,
   attachment: (id) => app.attachments.get(id),
+  download: freshDownload,
   image: imageFor,
   react: (message, emoji, add) => react(message, emoji, add),
   edit: (message) => startEdit(message),
@@ -625,6 +654,8 @@ const view = {
   retry: (item) => { setOutboxState(item.client_id, "queued"); flushOutbox(); },
   discard: (item) => { dropFromOutbox(item.client_id); renderConversation(); },
   openThread: (message) => openThread(message),
+  blocked: (id) => app.blocked.has(id),
+  block: (message) => blockUser(message.sender_id),
 };
 Object.setPrototypeOf(threadView, view);
 threadView.inThread = true;
@@ -890,21 +921,20 @@ function showComposerError(text) {
   errorTimer = setTimeout(() => { $("composer-error").textContent = ""; }, 8000);
 }
 
-// ---------------------------------------------------------------- images
+// ---------------------------------------------------------------- files
 
-async function sendImage(file) {
+/** Uploads a file of any type and sends it as a file part (images show inline, the rest as a
+ * download link). The app's limits are the server's to enforce: its refusal (413 too large,
+ * 415 a type the app does not take, 422 a type the bytes contradict) is shown in its words. */
+async function sendFile(file) {
   const roomID = app.current;
   if (!roomID || !file) return;
-  if (!IMAGE_TYPES.has(file.type)) {
-    showComposerError(`“${file.name}” is not an image Parley can show (PNG, JPEG, GIF or WebP).`);
-    return;
-  }
-  if (file.size > ATTACHMENT_LIMIT) {
-    showComposerError(`“${file.name}” is larger than 10 MB.`);
+  if (file.size === 0) {
+    showComposerError(`“${file.name}” is empty.`);
     return;
   }
   if (!navigator.onLine) {
-    showComposerError("You are offline: images can be sent once the connection is back.");
+    showComposerError("You are offline: files can be sent once the connection is back.");
     return;
   }
   $("upload").hidden = false;
@@ -912,13 +942,59 @@ async function sendImage(file) {
   $("upload-progress").value = 0;
   try {
     const attachment = await app.api.upload(roomID, file, (fraction) => { $("upload-progress").value = fraction; });
+    attachment.read_at = Date.now();
     app.attachments.set(attachment.id, attachment);
-    enqueue(roomID, [{ type: "attachment", attachment_id: attachment.id }]);
+    enqueue(roomID, [{ type: "file", attachment_id: attachment.id, name: attachment.name, size: attachment.size }]);
   } catch (error) {
     showComposerError(`Could not send “${file.name}”: ${error.message}`);
   } finally {
     $("upload").hidden = true;
   }
+}
+
+// ---------------------------------------------------------------- blocks
+
+/** The users the signed-in user blocks (docs/moderation.md): realtime events reach every
+ * member, so the client hides blocked users' messages, typing and reactions itself. */
+async function loadBlocks() {
+  try {
+    app.blocked = new Set((await app.api.get("/v1/me/blocks")).user_ids);
+  } catch {
+    // Not fatal: history pages leave blocked users out anyway; live events show until the next sign-in.
+  }
+  $("blocked-users").hidden = app.blocked.size === 0;
+}
+
+async function blockUser(userID) {
+  try {
+    await app.api.put(`/v1/me/blocks/${encodeURIComponent(userID)}`);
+  } catch (error) {
+    showComposerError(`Could not block ${userName(userID)}: ${error.message}`);
+    return;
+  }
+  app.blocked.add(userID);
+  const typing = [...app.typers.keys()].filter((key) => key.endsWith(" " + userID));
+  for (const key of typing) stopTyping(key.slice(0, -(userID.length + 1)), userID);
+  $("blocked-users").hidden = false;
+  renderConversation();
+  renderThread();
+}
+
+async function unblockUser(userID) {
+  await app.api.del(`/v1/me/blocks/${encodeURIComponent(userID)}`);
+  app.blocked.delete(userID);
+  $("blocked-users").hidden = app.blocked.size === 0;
+  // History left their messages out: read the open room's latest page again.
+  const conversation = app.conversations.get(app.current);
+  if (conversation) {
+    const page = await app.api.get(`/v1/rooms/${encodeURIComponent(conversation.roomID)}/messages?limit=50`);
+    await ensureAttachments(page.messages);
+    await ensureUsers(page.messages.map((m) => m.sender_id));
+    conversation.ingest(page.messages);
+  }
+  for (const other of app.conversations.values()) if (other !== conversation) other.loaded = false;
+  renderConversation();
+  renderThread();
 }
 
 // ---------------------------------------------------------------- dialogs
@@ -1001,6 +1077,11 @@ function wireDialogs() {
       await ensureUsers([id]);
     },
   }));
+  $("blocked-users").addEventListener("click", () => ask({
+    title: "Blocked users", label: "Unblock user id",
+    options: [...app.blocked].map((id) => ({ value: id, label: userName(id) })),
+    action: async (who) => unblockUser(userIDFrom(who)),
+  }));
   $("leave").addEventListener("click", async () => {
     const roomID = app.current;
     const armed = $("leave").dataset.armed;
@@ -1036,11 +1117,11 @@ function wireComposer() {
   });
   text.addEventListener("paste", (event) => {
     const file = [...(event.clipboardData ? event.clipboardData.files : [])][0];
-    if (file) { event.preventDefault(); sendImage(file); }
+    if (file) { event.preventDefault(); sendFile(file); }
   });
   $("cancel-edit").addEventListener("click", cancelEdit);
   $("attach").addEventListener("click", () => $("file").click());
-  $("file").addEventListener("change", () => { sendImage($("file").files[0]); $("file").value = ""; });
+  $("file").addEventListener("change", () => { sendFile($("file").files[0]); $("file").value = ""; });
   const room = $("room");
   room.addEventListener("dragover", (event) => { if (app.current) { event.preventDefault(); room.classList.add("dropping"); } });
   room.addEventListener("dragleave", () => room.classList.remove("dropping"));
@@ -1048,7 +1129,7 @@ function wireComposer() {
     event.preventDefault();
     room.classList.remove("dropping");
     const file = event.dataTransfer && event.dataTransfer.files[0];
-    if (file) sendImage(file);
+    if (file) sendFile(file);
   });
   $("older").addEventListener("click", loadOlder);
   $("thread-close").addEventListener("click", closeThread);

@@ -31,6 +31,13 @@ export function inRoom(message) {
   return !message.parent_id || message.show_in_room !== false;
 }
 
+/** "12 bytes", "3 KB", "1.5 MB". */
+export function byteSize(bytes) {
+  if (bytes < 1024) return `${bytes} byte${bytes === 1 ? "" : "s"}`;
+  if (bytes < 1048576) return Math.ceil(bytes / 1024) + " KB";
+  return (bytes / 1048576).toFixed(1) + " MB";
+}
+
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "😮", "😢"];
 
 export class Conversation {
@@ -88,7 +95,9 @@ export class Conversation {
    * outbox items. `view` gives names, attachments, the signed-in user and the actions.
    */
   render(list, pending, view) {
-    const ordered = [...this.bySeq.values()].filter(this.shows).sort((a, b) => a.seq - b.seq);
+    // Blocked users' messages are hidden (history leaves them out; live ones are kept for an unblock).
+    const ordered = [...this.bySeq.values()].filter((m) => this.shows(m) && !(view.blocked && view.blocked(m.sender_id)))
+      .sort((a, b) => a.seq - b.seq);
     const seenUpTo = this.readByOthers(view.me);
     let lastOwn = null;
     for (const message of ordered) if (message.sender_id === view.me && !message.deleted) lastOwn = message.seq;
@@ -178,6 +187,7 @@ export class Conversation {
       return h("p", { class: "text" }, url ? link(url, part.url) : part.url);
     }
     if (part.type === "attachment") return this.attachment(part.attachment_id, view);
+    if (part.type === "file") return this.file(part, view);
     return h("p", { class: "text muted", text: "(unsupported content)" });
   }
 
@@ -217,8 +227,26 @@ export class Conversation {
     if (meta.content_type.startsWith("image/") && meta.width && meta.height) {
       return h("figure", { class: "image" }, view.image(meta, url));
     }
-    const size = meta.size > 1048576 ? (meta.size / 1048576).toFixed(1) + " MB" : Math.ceil(meta.size / 1024) + " KB";
-    return h("p", { class: "file" }, link(url, `📎 ${meta.content_type.split(";")[0]} (${size})`));
+    return h("p", { class: "file" }, link(url, `📎 ${meta.content_type.split(";")[0]} (${byteSize(meta.size)})`));
+  }
+
+  /** A file part: images inline as before, anything else a download link with its name and size.
+   * The link is the attachment's signed URL (it needs no credentials), fetched with the message. */
+  file(part, view) {
+    const meta = view.attachment(part.attachment_id);
+    const name = part.name || (meta && meta.name) || part.attachment_id;
+    const size = part.size !== undefined ? part.size : meta && meta.size;
+    const label = `📎 ${name}` + (size !== undefined ? ` (${byteSize(size)})` : "");
+    if (!meta) return h("p", { class: "file muted", text: label });
+    if (meta.failed) return h("p", { class: "file muted", text: `${label} — unavailable` });
+    const url = new URL(meta.download_url, location.origin);
+    if (meta.content_type.startsWith("image/") && meta.width && meta.height) {
+      return h("figure", { class: "image" }, view.image(meta, url));
+    }
+    const anchor = h("a", { href: url.href, download: name, rel: "noopener noreferrer nofollow", class: "download",
+      title: (part.content_type || meta.content_type || "").split(";")[0], onclick: (event) => view.download(part.attachment_id, anchor, event) },
+    label);
+    return h("p", { class: "file" }, anchor);
   }
 
   reactions(message, view) {
@@ -255,6 +283,10 @@ export class Conversation {
     }
     if (own && message.parts.some((p) => p.type === "text")) {
       tools.append(h("button", { type: "button", class: "quiet", text: "Edit", onclick: () => view.edit(message) }));
+    }
+    if (!own && view.block) {
+      tools.append(h("button", { type: "button", class: "quiet", text: "Block", title: "Hide this person's messages",
+        onclick: () => view.block(message) }));
     }
     if (own || view.isAdmin) {
       const remove = h("button", { type: "button", class: "quiet danger", text: "Delete", onclick: () => {

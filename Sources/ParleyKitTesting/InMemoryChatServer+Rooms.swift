@@ -75,7 +75,8 @@ extension InMemoryChatServer {
             )
         case ("GET", 2, "messages"):
             let record = try member(state, roomID, me)
-            return (200, page(record.messages.filter(inHistory), query), [])
+            let hidden = state.blocks[me] ?? []
+            return (200, page(record.messages.filter { inHistory($0) && !hidden.contains($0.senderID) }, query), [])
         case ("GET", 3, "messages"):
             let record = try member(state, roomID, me)
             guard let message = record.messages.first(where: { String($0.id) == s[2] }) else {
@@ -145,7 +146,9 @@ extension InMemoryChatServer {
                 "room_id": .string(roomID), "message_id": .number(s[2]), "seq": .number(String(record.messages[index].seq)),
                 "reactions": ReactionCount.json(counts)
             ])
-            return (200, data, [Event(channel: channel, name: "reaction.changed", data: data)])
+            var event = data.objectValue ?? [:]
+            event["user_id"] = .string(me)
+            return (200, data, [Event(channel: channel, name: "reaction.changed", data: .object(event))])
         case ("PUT", 2, "cursor"):
             var record = try member(state, roomID, me)
             let seq = Int64(body["seq"]?.intValue ?? 0)

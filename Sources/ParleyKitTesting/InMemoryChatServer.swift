@@ -6,7 +6,7 @@ import Synchronization
 /// SDK's transport protocols: for tests, previews and demos without a network.
 ///
 /// It keeps users, rooms, members, messages (per-room seq, client-id idempotency), cursors,
-/// reactions, attachments, typing and presence, and can misbehave on request: go
+/// reactions, attachments, typing, presence and user blocks, and can misbehave on request: go
 /// unreachable, drop connections with a close code, publish nothing (so clients must
 /// gap-fill), publish twice, or lose the answer to a request it carried out.
 public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
@@ -40,6 +40,8 @@ public final class InMemoryChatServer: HTTPTransport, RealtimeTransport {
         var refusals: [(status: Int, code: String)] = []
         var requestCounts: [String: Int] = [:]
         var lastSeen: [String: Int64] = [:]
+        /// Blocker → the users they block.
+        var blocks: [String: Set<String>] = [:]
     }
 
     let state = Mutex(State())

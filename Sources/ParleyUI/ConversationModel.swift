@@ -4,8 +4,9 @@ import ParleyKit
 ///
 /// Messages come from the client's exactly-once room feed; outgoing ones show as pending
 /// from the outbox until the server has them, then sent, then seen (a read cursor of another
-/// member reached them), or failed with retry. No networking of its own: tests drive it with
-/// the in-memory server and a manual clock.
+/// member reached them), or failed with retry. Blocked users' messages and typing are hidden,
+/// following the client's block list (``ParleyClient/block(_:)``) as it changes. No networking
+/// of its own: tests drive it with the in-memory server and a manual clock.
 public actor ConversationModel {
     /// Settings of the model.
     public struct Options: Sendable {
@@ -36,6 +37,9 @@ public actor ConversationModel {
     private var outbox: [PendingMessage] = []
     private var cursors: [String: Int64] = [:]
     private var typers: [String] = []
+    /// Users the signed-in user blocks: their messages and typing are not shown (history leaves
+    /// their messages out; the cache and what arrived before a block may still hold some).
+    private var blocked: Set<String> = []
     private var presence: PresenceStatus?
     private var connection: ConnectionState = .idle
     private var draft = ""
@@ -66,6 +70,7 @@ public actor ConversationModel {
             notice = "Could not read the saved messages: \(error.message)"
         }
         publish()
+        await followBlocks()
         // Offline, the room and its history come once the connection is back (connectionChanged).
         await note { () throws(ParleyError) in room = try await client.room(roomID) }
         // Without any known position, follow from the start: a guessed baseline could skip messages.
@@ -89,6 +94,31 @@ public actor ConversationModel {
         }
         await resolveNames()
         markReadIfVisible()
+        publish()
+    }
+
+    /// Reads the block list before any message is shown live, then follows its changes.
+    /// Offline it is read once the connection is back; until then nobody is hidden.
+    private func followBlocks() async {
+        do { blocked = try await client.blockedUsers() } catch {
+            // Not worth a notice of its own: the room's loads tell of the same failure.
+        }
+        let changes = client.blockedUserChanges()
+        tasks.append(Task { for await ids in changes { await self.blocksChanged(ids) } })
+    }
+
+    /// Someone was unblocked: their messages are back in history, so the latest page is read again.
+    private func blocksChanged(_ ids: Set<String>) async {
+        let unblocked = !blocked.subtracting(ids).isEmpty
+        blocked = ids
+        typers.removeAll { ids.contains($0) }
+        if unblocked {
+            await note { () throws(ParleyError) in
+                let page = try await client.history(roomID, limit: options.pageSize)
+                for message in page.messages { messages[message.seq] = message }
+            }
+            await resolveNames()
+        }
         publish()
     }
 
@@ -230,7 +260,7 @@ public actor ConversationModel {
         case .cursor(let cursor):
             cursors[cursor.userID] = max(cursors[cursor.userID] ?? 0, cursor.seq)
         case .typing(let users):
-            typers = users
+            typers = users.filter { !blocked.contains($0) }
             if users.contains(where: { names[$0] == nil }) { await resolveNames() }
         case .presence(let status):
             if status.userID == room?.directPartner(of: me) { presence = status }
@@ -254,6 +284,8 @@ public actor ConversationModel {
 
     private func connectionChanged(_ state: ConnectionState) async {
         // Started offline: fetch what could not be fetched then, so the online snapshot has it.
+        // Started offline: the block list too (its change event then updates `blocked`).
+        if state == .online { _ = try? await client.blockedUsers() }
         if state == .online, room == nil {
             await note { () throws(ParleyError) in room = try await client.room(roomID) }
             await resolveNames()
@@ -310,7 +342,7 @@ public actor ConversationModel {
 
     private func items() -> [ConversationItem] {
         // Thread-only replies belong to their thread (its root shows the count), not the room.
-        var rows = messages.values.filter(\.showInRoom).sorted { $0.seq < $1.seq }.map(row)
+        var rows = messages.values.filter { $0.showInRoom && !blocked.contains($0.senderID) }.sorted { $0.seq < $1.seq }.map(row)
         rows += outbox.map(row)
         var items: [ConversationItem] = []
         var day: DayStamp?

@@ -13,6 +13,8 @@ public actor ThreadModel {
     private var root: ChatMessage?
     private var replies: [Int64: ChatMessage] = [:]
     private var names: [String: String] = [:]
+    /// Users the signed-in user blocks (read at start): their replies are not shown.
+    private var blocked: Set<String> = []
     private var hasOlder = false
     private var notice: String?
     private var follower: Task<Void, Never>?
@@ -36,6 +38,7 @@ public actor ThreadModel {
         // Following first: a reply sent while the page is read is not missed (rows merge by seq).
         do throws(ParleyError) {
             me = try await client.userID()
+            blocked = (try? await client.blockedUsers()) ?? []
             let events = try await client.roomEvents(roomID)
             follower = Task { for await event in events { await self.apply(event) } }
             var message = try await client.message(rootID, in: roomID)
@@ -126,7 +129,9 @@ public actor ThreadModel {
         ThreadSnapshot(
             roomID: roomID, rootID: root?.id ?? rootID,
             root: root.map { MessageRow(message: $0, me: me, names: names, cursors: [:]) },
-            replies: replies.values.sorted { $0.seq < $1.seq }.map { MessageRow(message: $0, me: me, names: names, cursors: [:]) },
+            replies: replies.values.filter { !blocked.contains($0.senderID) }.sorted { $0.seq < $1.seq }.map {
+                MessageRow(message: $0, me: me, names: names, cursors: [:])
+            },
             hasOlder: hasOlder, notice: notice)
     }
 }

@@ -146,7 +146,10 @@ import Testing
         var state = ChatScreenState(userName: "alice")
         state.showsHelp = true
         let text = TerminalScreen(state: state, size: TerminalSize(rows: 24, columns: 90)).frame().text
-        for command in ["/create", "/join", "/dm", "/invite", "/leave", "/image", "/edit", "/delete", "/react", "/quit"] {
+        for command in [
+            "/create", "/join", "/dm", "/invite", "/leave", "/image", "/file", "/edit", "/delete", "/react", "/block", "/unblock", "/rooms",
+            "/quit"
+        ] {
             #expect(text.contains(command))
         }
     }

@@ -128,7 +128,7 @@ def test_two_browsers_and_a_terminal_chat_live(server, browser):
     browser.console.assert_clean()
 
 
-def test_an_image_keeps_its_aspect_ratio_and_a_non_image_is_refused(server, browser, tmp_path):
+def test_an_image_keeps_its_aspect_ratio_and_a_non_image_is_a_download(server, browser, tmp_path):
     alice = browser.user("Alice")
     bob = browser.user("Bob")
     create_room(alice, "photos", invite=["bob"])
@@ -163,11 +163,11 @@ def test_an_image_keeps_its_aspect_ratio_and_a_non_image_is_refused(server, brow
     box = own.bounding_box()
     assert box["width"] / box["height"] == pytest.approx(4.0, rel=0.02)
 
-    # A file that is not an image is refused by the page, in words.
+    # A file that is not an image is sent as a download link (test_web_files_chromium.py has more).
     notes = tmp_path / "notes.txt"
     notes.write_text("just text")
     alice.set_input_files("#file", str(notes))
-    alice.wait_for_selector("#composer-error:has-text('“notes.txt” is not an image Parley can show')")
+    bob.wait_for_selector("#messages .msg:not(.own) .file a.download:has-text('notes.txt')")
     # One that claims to be a PNG but is HTML is refused by the server; the page says why.
     fake = tmp_path / "fake.png"
     fake.write_text("<html><script>alert(1)</script></html>")

@@ -55,6 +55,7 @@ extension ParleyClient {
         for room in rooms.values { room.events?.finish() }
         rooms = [:]
         userHub.finish()
+        blocksHub.finish()
         stateHub.finish()
     }
 
@@ -255,6 +256,7 @@ extension ParleyClient {
     func signInSucceeded() {
         signedIn = true
         publish(.online)
+        refreshBlocksAfterSignIn()
     }
 
     private func signIn(generation current: Int) async {

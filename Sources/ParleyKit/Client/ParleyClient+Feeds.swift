@@ -14,12 +14,14 @@ extension ParleyClient {
         guard var sequencer = rooms[message.roomID]?.sequencer else { return }
         let known = sequencer.isDelivered(update: message)
         rooms[message.roomID]?.sequencer = sequencer
-        guard known else { return }
+        guard known, !isBlocked(message.senderID) else { return }
         cache([message])
         emit(deleted ? .messageDeleted(message) : .messageUpdated(message), room: message.roomID)
     }
 
     private func deliver(_ messages: [ChatMessage], room roomID: String) {
+        // Blocked users' messages are passed over as history leaves them out (their seq still counts as delivered).
+        let messages = messages.filter { !isBlocked($0.senderID) }
         guard !messages.isEmpty else { return }
         cache(messages)
         for message in messages { emit(.message(message), room: roomID) }

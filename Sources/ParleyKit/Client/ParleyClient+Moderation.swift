@@ -1,7 +1,7 @@
 import ParleyWireCore
 
 /// Moderation (docs/moderation.md): mutes, bans, kicks and slow mode for a room's moderators
-/// and higher, flags for every member, and the signed-in user's blocks.
+/// and higher, and flags for every member. Blocks: ParleyClient+Blocks.swift.
 extension ParleyClient {
     /// Mutes a member of a lower role: they read but may not send or edit. `seconds` nil: until unmuted.
     public func mute(_ userID: String, in roomID: String, seconds: Int? = nil, reason: String? = nil) async throws(ParleyError) {
@@ -41,16 +41,6 @@ extension ParleyClient {
         var body = JSONObject()
         if let reason { body["reason"] = .string(reason) }
         _ = try await api.call("POST", ChatAPI.path("rooms", roomID, "messages", String(messageID), "flags"), json: .object(body))
-    }
-
-    /// Blocks a user: no direct messages either way, and their messages left out of history pages.
-    public func block(_ userID: String) async throws(ParleyError) {
-        _ = try await api.call("PUT", ChatAPI.path("me", "blocks", userID))
-    }
-
-    /// Unblocks a user.
-    public func unblock(_ userID: String) async throws(ParleyError) {
-        _ = try await api.call("DELETE", ChatAPI.path("me", "blocks", userID))
     }
 
     private static func restriction(_ userID: String, _ seconds: Int?, _ reason: String?) -> JSONValue {

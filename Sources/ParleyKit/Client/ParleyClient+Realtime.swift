@@ -108,6 +108,8 @@ extension ParleyClient {
                         return (try r.int64("message_id"), try ReactionCount.list(try r.array("reactions")))
                     })
             else { return }
+            // A blocked user's reaction is not announced (the counts the next change brings include it).
+            if let user = data["user_id"]?.stringValue, isBlocked(user) { return }
             emit(.reactions(messageID: id, reactions: counts), room: roomID)
         case "cursor.updated":
             if let cursor = decode(name, room: roomID, { () throws(ParleyError) in try ReadCursor(json: value) }) {

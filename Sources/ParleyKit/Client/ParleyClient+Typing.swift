@@ -16,7 +16,7 @@ extension ParleyClient {
     }
 
     func receivedTyping(_ userID: String, room roomID: String) {
-        guard userID != currentUserID, rooms[roomID] != nil else { return }
+        guard userID != currentUserID, rooms[roomID] != nil, !isBlocked(userID) else { return }
         let timeout = configuration.typingTimeout
         let wasTyping = rooms[roomID]?.typers[userID] != nil
         rooms[roomID]?.typers[userID] = clock.now() + ReconnectPolicy.milliseconds(timeout)

@@ -20,6 +20,7 @@ public actor ParleyClient {
     let store: LocalStore
     let stateHub = Broadcaster<ConnectionState>(replayLatest: true, initial: .idle)
     let userHub = Broadcaster<UserEvent>()
+    let blocksHub = Broadcaster<Set<String>>(replayLatest: true)
     let closedFlag: ClosedFlag
 
     var state: ConnectionState = .idle
@@ -37,6 +38,8 @@ public actor ParleyClient {
     var lastFrameAt: Int64 = 0
     var lastServerError: String?
     var rooms: [String: RoomChannelState] = [:]
+    /// The users the signed-in user blocks; nil until ``blockedUsers(refresh:)`` first reads them.
+    var blockedIDs: Set<String>?
 
     var flushTask: Task<Void, Never>?
     var flushAgain = false
@@ -84,6 +87,7 @@ public actor ParleyClient {
         connection?.close(code: 1000)
         for room in rooms.values { room.events?.finish() }
         userHub.finish()
+        blocksHub.finish()
         stateHub.finish()
     }
 

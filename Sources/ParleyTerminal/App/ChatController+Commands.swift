@@ -37,6 +37,8 @@ extension ChatController {
                 state.notice = "Invited \(userID)"
             case .image(let path):
                 try await sendImage(path)
+            case .file(let path):
+                try await sendFile(path)
             case .edit(let seq, let text):
                 guard let model = openModel(), let id = target(seq: seq, ownOnly: true) else { return }
                 await model.edit(messageID: id, text: text)
@@ -63,6 +65,12 @@ extension ChatController {
                 let failed = (state.conversation?.messages ?? []).filter { if case .failed = $0.status { true } else { false } }
                 for row in failed { if let clientID = row.clientID { await model.retry(clientID: clientID) } }
                 state.notice = failed.isEmpty ? "Nothing to retry" : "Retrying \(failed.count) message(s)"
+            case .block(let userID):
+                try await client.block(userID)
+                state.notice = "Blocked \(userID): their messages are hidden"
+            case .unblock(let userID):
+                try await client.unblock(userID)
+                state.notice = "Unblocked \(userID)"
             case .moderate(let command):
                 guard let roomID = requireRoom() else { return }
                 try await moderate(command, in: roomID)
@@ -111,6 +119,23 @@ extension ChatController {
             return nil
         }
         return id
+    }
+
+    /// Any file, as a file part named after the path's last component: the server finds its
+    /// type from the bytes (and applies the app's size and type limits).
+    private func sendFile(_ path: String) async throws(ParleyError) {
+        guard let roomID = requireRoom() else { return }
+        guard let bytes = options.readFile(path), !bytes.isEmpty else {
+            state.notice = "Cannot read \(path) (or it is empty)"
+            return
+        }
+        let name = String(path.split(separator: "/").last ?? Substring(path))
+        state.notice = "Uploading \(name) (\(TerminalScreen.byteCount(Int64(bytes.count))))…"
+        render()
+        let type = ImageType.detect(bytes) ?? "application/octet-stream"
+        let attachment = try await client.upload(bytes, contentType: type, to: roomID, name: name)
+        try await client.send([.file(FilePart(attachment))], to: roomID)
+        state.notice = "Sent \(name)"
     }
 
     private func sendImage(_ path: String) async throws(ParleyError) {

@@ -14,6 +14,8 @@ public enum ChatInput: Sendable, Equatable {
     case invite(userID: String)
     /// `/image PATH`: upload an image and send it.
     case image(path: String)
+    /// `/file PATH`: upload a file of any type and send it (readers see its name and size).
+    case file(path: String)
     /// `/edit [SEQ] TEXT`: replace the text of a message (yours; the latest when no seq).
     case edit(seq: Int64?, text: String)
     /// `/delete [SEQ]`: delete a message (yours; the latest when no seq).
@@ -34,6 +36,10 @@ public enum ChatInput: Sendable, Equatable {
     case help
     /// `/quit`: leave the client.
     case quit
+    /// `/block USER`: hide the user's messages everywhere (and no direct messages either way).
+    case block(userID: String)
+    /// `/unblock USER`: show the user's messages again.
+    case unblock(userID: String)
     /// `/mute`, `/ban`, `/kick`, `/slow`: moderation of the open room.
     case moderate(ModerationCommand)
     /// A command that was not understood, with what to tell the user.
@@ -47,16 +53,16 @@ public enum ChatInput: Sendable, Equatable {
             "/dm USER                  open a direct conversation",
             "/invite USER              add someone to this room",
             "/leave                    leave this room",
-            "/image PATH               send an image",
+            "/image PATH  /file PATH   send an image, a file of any type",
             "/edit [SEQ] TEXT          edit your latest (or #SEQ) message",
             "/delete [SEQ]             delete your latest (or #SEQ) message",
             "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
             "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
-            "/back   (or Esc)          from a thread back to its room",
             "/doc NAME                 edit the room's shared document NAME with the others",
-            "/retry                    resend failed messages"
+            "/retry                    resend failed messages",
+            "/block USER  /unblock USER  hide (or show again) someone's messages"
         ] + ModerationCommand.helpLines + [
-            "/rooms  (or Esc)          back to the room list",
+            "/back  /rooms  (or Esc)   back from a thread to its room, to the room list",
             "/quit   (or Ctrl-C)       leave parley chat",
             "Keys: Up/Down select or scroll · PgUp/PgDn scroll · Tab switch view (after @ complete a name) · Enter open/send"
         ]
@@ -85,6 +91,8 @@ public enum ChatInput: Sendable, Equatable {
             return words.count == 1 ? .invite(userID: words[0]) : .invalid("usage: /invite USER")
         case "image", "img":
             return argument.isEmpty ? .invalid("usage: /image PATH") : .image(path: argument)
+        case "file", "attach":
+            return argument.isEmpty ? .invalid("usage: /file PATH") : .file(path: argument)
         case "edit":
             let (seq, text) = splitSeq(argument)
             return text.isEmpty ? .invalid("usage: /edit [SEQ] TEXT") : .edit(seq: seq, text: text)
@@ -101,6 +109,11 @@ public enum ChatInput: Sendable, Equatable {
             return seq != nil && rest.isEmpty ? .thread(seq: seq) : .invalid("usage: /thread [SEQ]")
         case "doc", "document":
             return words.count == 1 ? .document(name: words[0]) : .invalid("usage: /doc NAME")
+        case "block", "unblock":
+            guard words.count == 1 else { return .invalid("usage: /\(name) USER") }
+            let user = words[0].hasPrefix("@") ? String(words[0].dropFirst()) : words[0]
+            guard !user.isEmpty else { return .invalid("usage: /\(name) USER") }
+            return name == "block" ? .block(userID: user) : .unblock(userID: user)
         case "retry": return .retry
         case "rooms": return .rooms
         case "back": return .back
