@@ -55,15 +55,15 @@ extension ChatService {
             if let slot { slowMode.release(slot.key, taken: slot.taken, previous: slot.previous) }
             throw error
         }
-        // One JSON form of the message serves the answer and the events.
-        let json = result.message.json
         if result.created {
+            // One JSON form of the message serves all the events; the answer writes its bytes directly.
+            let json = result.message.json
             var events = await messageCreatedEvents(context, result.message, json: json)
             events += threadEvents(result, json: json)
             publish(context, events)
             notifyAwayMembers(context, result.message)
         }
-        return .json(json, status: result.created ? .created : .ok)
+        return .message(result.message, status: result.created ? .created : .ok)
     }
 
     /// `message.created` on the room channel, then `room.activity` on each member's channel
@@ -83,7 +83,7 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let message = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
-        return .json(message.json)
+        return .message(message)
     }
 
     func editMessage(_ call: ChatCall) async throws -> ChatResponse {
