@@ -38,15 +38,22 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        // Mutes and slow mode first: a send they refuse never reaches the app's hook.
-        let slot = try await admitModeratedSend(context, room: room, sender: sender)
+        // Mutes and slow mode first: a send they refuse never reaches the app's hook. Each step
+        // is awaited only when it has work (ChatService+SendFastPath.swift).
+        let slot: SlowModeSlot?
+        if admitsSendWithoutWaiting(context, room: room, sender: sender) {
+            slot = nil
+        } else {
+            slot = try await admitModeratedSend(context, room: room, sender: sender)
+        }
         let result: AppendResult
         do {
-            let checked = try await beforeSend(
-                context, action: "message.send", room: room, sender: sender, messageID: nil,
-                parts: try BlockedWords.apply(try body.parts(), rules: context.app.moderation))
+            var parts = try BlockedWords.apply(try body.parts(), rules: context.app.moderation)
+            if hasBeforeSendHook(context) {
+                parts = try await beforeSend(context, action: "message.send", room: room, sender: sender, messageID: nil, parts: parts)
+            }
             // After the hook, so that file parts it writes in are resolved too.
-            let parts = try await resolvingFiles(context, room: room, checked)
+            if Self.hasFileParts(parts) { parts = try await resolvingFiles(context, room: room, parts) }
             let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
             result = try await storeCall(notFound: .roomNotFound) {
                 try await store.appendMessage(app: context.appID, room: room, message)
