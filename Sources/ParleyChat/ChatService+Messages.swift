@@ -38,15 +38,22 @@ extension ChatService {
             sender = given
         }
         try admit(.messages, context, user: sender)
-        // Mutes and slow mode first: a send they refuse never reaches the app's hook.
-        let slot = try await admitModeratedSend(context, room: room, sender: sender)
+        // Mutes and slow mode first: a send they refuse never reaches the app's hook. Each step
+        // is awaited only when it has work (ChatService+SendFastPath.swift).
+        let slot: SlowModeSlot?
+        if admitsSendWithoutWaiting(context, room: room, sender: sender) {
+            slot = nil
+        } else {
+            slot = try await admitModeratedSend(context, room: room, sender: sender)
+        }
         let result: AppendResult
         do {
-            let checked = try await beforeSend(
-                context, action: "message.send", room: room, sender: sender, messageID: nil,
-                parts: try BlockedWords.apply(try body.parts(), rules: context.app.moderation))
+            var parts = try BlockedWords.apply(try body.parts(), rules: context.app.moderation)
+            if hasBeforeSendHook(context) {
+                parts = try await beforeSend(context, action: "message.send", room: room, sender: sender, messageID: nil, parts: parts)
+            }
             // After the hook, so that file parts it writes in are resolved too.
-            let parts = try await resolvingFiles(context, room: room, checked)
+            if Self.hasFileParts(parts) { parts = try await resolvingFiles(context, room: room, parts) }
             let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
             result = try await storeCall(notFound: .roomNotFound) {
                 try await store.appendMessage(app: context.appID, room: room, message)
@@ -55,15 +62,15 @@ extension ChatService {
             if let slot { slowMode.release(slot.key, taken: slot.taken, previous: slot.previous) }
             throw error
         }
-        // One JSON form of the message serves the answer and the events.
-        let json = result.message.json
         if result.created {
+            // One JSON form of the message serves all the events; the answer writes its bytes directly.
+            let json = result.message.json
             var events = await messageCreatedEvents(context, result.message, json: json)
             events += threadEvents(result, json: json)
             await publish(context, events)
             notifyAwayMembers(context, result.message)
         }
-        return .json(json, status: result.created ? .created : .ok)
+        return .message(result.message, status: result.created ? .created : .ok)
     }
 
     /// `message.created` on the room channel, then `room.activity` on each member's channel
@@ -83,7 +90,7 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let message = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
-        return .json(message.json)
+        return .message(message)
     }
 
     func editMessage(_ call: ChatCall) async throws -> ChatResponse {

@@ -44,7 +44,9 @@ public final class SQLChatStore: ChatStore {
     func write<T: Sendable>(
         app: String, room: String, _ operation: @escaping @Sendable (SQLContext) throws -> T
     ) async throws -> T {
-        try await database.write(route: .room(app: app, room: room), operation)
+        // A single writer (SQLite) has no partitions: skip hashing the names on every send.
+        let route: WriteRoute = database.writerCount > 1 ? .room(app: app, room: room) : .general
+        return try await database.write(route: route, operation)
     }
 
     /// Runs a read operation on a reader connection.
