@@ -4,7 +4,7 @@ import ParleyStore
 import ParleyWire
 import Synchronization
 
-/// Delivers chat hook events from the store's outbox (migration 13), so that an event whose
+/// Delivers chat hook events from the store's outbox (migration 12), so that an event whose
 /// change was acknowledged reaches its endpoint even across a stop or a crash (at least once;
 /// endpoints dedupe on the event's `id`).
 ///

@@ -5,7 +5,7 @@ import Synchronization
 /// The chat service's hook machinery: the poster, the delivery queue shared by chat webhooks
 /// and the notification hook, and the notification quiet periods.
 ///
-/// With a store that has the outbox (migration 13) deliveries are durable: written to the
+/// With a store that has the outbox (migration 12) deliveries are durable: written to the
 /// store before the call is answered and sent from there (``ChatHookOutbox``). Without one
 /// they are kept in memory on the node that accepted the write (``ChatHookDispatcher``: lost
 /// when it stops).

@@ -1,4 +1,4 @@
-/// One chat hook event for one endpoint, as written to the outbox (migration 13).
+/// One chat hook event for one endpoint, as written to the outbox (migration 12).
 public struct HookOutboxEvent: Sendable, Equatable {
     /// The app whose endpoint receives it.
     public var appID: String

@@ -1,4 +1,4 @@
-/// Migration 13: the chat hook outbox.
+/// Migration 12: the chat hook outbox.
 ///
 /// One row per event and endpoint still to be delivered (a chat webhook event or a
 /// `notification.needed`): `event` is the event's JSON object exactly as endpoints receive it,

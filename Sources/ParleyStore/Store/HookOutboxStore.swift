@@ -1,4 +1,4 @@
-/// The chat hook outbox (migration 13): deliveries that survive a stop or a crash, apart from
+/// The chat hook outbox (migration 12): deliveries that survive a stop or a crash, apart from
 /// ``ChatStore`` so that a store without it still serves the rest of the chat API.
 ///
 /// Times are milliseconds since the epoch by the caller's wall clock; nodes sharing a database
