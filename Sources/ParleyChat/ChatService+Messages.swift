@@ -125,14 +125,13 @@ extension ChatService {
         if let membership, byOther, case .denied = RoomPermissions.decide(.deleteAnyMessage, actor: membership.role) {
             throw ChatError(.notAuthor, "only the author or a room moderator (or higher) may delete a message")
         }
+        // Recorded by the delete's own transaction, and only if that transaction deleted it.
+        let audit =
+            byOther
+            ? NewAuditEntry(action: "message_deleted", actorID: context.caller.userID, targetUserID: original.senderID, targetMessageID: id)
+            : nil
         let deleted = try await storeCall(notFound: .messageNotFound) {
-            try await store.deleteMessage(app: context.appID, room: room, id: id)
-        }
-        if !original.isDeleted, byOther {
-            try? await store.recordAudit(
-                app: context.appID, room: room,
-                NewAuditEntry(
-                    action: "message_deleted", actorID: context.caller.userID, targetUserID: original.senderID, targetMessageID: id))
+            try await store.deleteMessage(app: context.appID, room: room, id: id, audit: audit)
         }
         if !original.isDeleted {
             await publish(

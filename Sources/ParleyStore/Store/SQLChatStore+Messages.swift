@@ -205,10 +205,11 @@ extension SQLChatStore {
         }
     }
 
-    public func deleteMessage(app: String, room: String, id: Int64) async throws -> Message {
+    public func deleteMessage(app: String, room: String, id: Int64, audit: NewAuditEntry?) async throws -> Message {
         try await write(app: app, room: room) { context in
             var message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { return message }
+            if let audit { try Self.insertAudit(context, app: app, room: room, audit) }
             try context.execute(
                 "UPDATE messages SET parts = '[]', deleted_at = $3 WHERE app_id = $1 AND id = $2",
                 [.text(app), .integer(id), .integer(context.now)])
