@@ -47,6 +47,7 @@ extension ChatService {
             slot = try await admitModeratedSend(context, room: room, sender: sender)
         }
         let result: AppendResult
+        var hooksRecorded = false
         do {
             var parts = try BlockedWords.apply(try body.parts(), rules: context.app.moderation)
             if hasBeforeSendHook(context) {
@@ -56,7 +57,11 @@ extension ChatService {
             if Self.hasFileParts(parts) { parts = try await resolvingFiles(context, room: room, parts) }
             let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
             result = try await storeCall(notFound: .roomNotFound) {
-                try await store.appendMessage(app: context.appID, room: room, message)
+                if let hookEvents = sendHookEvents(context), let outbox = hooks.outbox {
+                    hooksRecorded = true
+                    return try await outbox.append(app: context.appID, room: room, message, hookEvents: hookEvents)
+                }
+                return try await store.appendMessage(app: context.appID, room: room, message)
             }
         } catch {
             if let slot { slowMode.release(slot.key, taken: slot.taken, previous: slot.previous) }
@@ -67,7 +72,7 @@ extension ChatService {
             let json = result.message.json
             var events = await messageCreatedEvents(context, result.message, json: json)
             events += threadEvents(result, json: json)
-            await publish(context, events)
+            await publish(context, events, hooksRecorded: hooksRecorded)
             notifyAwayMembers(context, result.message)
         }
         return .message(result.message, status: result.created ? .created : .ok)
