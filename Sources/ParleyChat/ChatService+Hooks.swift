@@ -32,7 +32,7 @@ extension ChatService {
         var event: JSONValue
     }
 
-    private func chatHookCopies(_ app: AppConfig, kind: String, data: JSONValue, at now: Int64) -> [HookCopy] {
+    func chatHookCopies(_ app: AppConfig, kind: String, data: JSONValue, at now: Int64) -> [HookCopy] {
         var json: JSONValue?
         var copies: [HookCopy] = []
         for endpoint in app.chatHooks.webhooks where endpoint.accepts(kind) {

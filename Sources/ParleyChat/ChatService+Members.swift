@@ -44,15 +44,17 @@ extension ChatService {
         let role = try body.role(fallback: nil)
         let current = try await storeCall(notFound: .roomNotFound) { try await store.membership(app: context.appID, room: id, user: user) }
         try RoomPermissions.require(.changeRole, actor: actor, target: current?.role, grant: role)
+        let actorID = context.caller.userID
+        // The store records it in the role change's transaction, with the role it replaced there.
+        let audit: @Sendable (MemberRole) -> NewAuditEntry = { from in
+            NewAuditEntry(
+                action: "role_changed", actorID: actorID, targetUserID: user,
+                detail: ModerationJSON.detail(["from": .string(from.rawValue), "to": .string(role.rawValue)]))
+        }
         let change = try await membershipCall(notFound: .roomNotFound) {
-            try await store.setRole(app: context.appID, room: id, user: user, role: role)
+            try await store.setRole(app: context.appID, room: id, user: user, role: role, audit: audit)
         }
         if change.changed {
-            try? await store.recordAudit(
-                app: context.appID, room: id,
-                NewAuditEntry(
-                    action: "role_changed", actorID: context.caller.userID, targetUserID: user,
-                    detail: ModerationJSON.detail(["from": .optional(current?.role.rawValue), "to": .string(role.rawValue)])))
             await publish(
                 context,
                 [

@@ -47,6 +47,7 @@ extension ChatService {
             slot = try await admitModeratedSend(context, room: room, sender: sender)
         }
         let result: AppendResult
+        var hooksRecorded = false
         do {
             var parts = try BlockedWords.apply(try body.parts(), rules: context.app.moderation)
             if hasBeforeSendHook(context) {
@@ -56,7 +57,11 @@ extension ChatService {
             if Self.hasFileParts(parts) { parts = try await resolvingFiles(context, room: room, parts) }
             let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
             result = try await storeCall(notFound: .roomNotFound) {
-                try await store.appendMessage(app: context.appID, room: room, message)
+                if let hookEvents = sendHookEvents(context), let outbox = hooks.outbox {
+                    hooksRecorded = true
+                    return try await outbox.append(app: context.appID, room: room, message, hookEvents: hookEvents)
+                }
+                return try await store.appendMessage(app: context.appID, room: room, message)
             }
         } catch {
             if let slot { slowMode.release(slot.key, taken: slot.taken, previous: slot.previous) }
@@ -67,7 +72,7 @@ extension ChatService {
             let json = result.message.json
             var events = await messageCreatedEvents(context, result.message, json: json)
             events += threadEvents(result, json: json)
-            await publish(context, events)
+            await publish(context, events, hooksRecorded: hooksRecorded)
             notifyAwayMembers(context, result.message)
         }
         return .message(result.message, status: result.created ? .created : .ok)
@@ -125,14 +130,13 @@ extension ChatService {
         if let membership, byOther, case .denied = RoomPermissions.decide(.deleteAnyMessage, actor: membership.role) {
             throw ChatError(.notAuthor, "only the author or a room moderator (or higher) may delete a message")
         }
+        // Recorded by the delete's own transaction, and only if that transaction deleted it.
+        let audit =
+            byOther
+            ? NewAuditEntry(action: "message_deleted", actorID: context.caller.userID, targetUserID: original.senderID, targetMessageID: id)
+            : nil
         let deleted = try await storeCall(notFound: .messageNotFound) {
-            try await store.deleteMessage(app: context.appID, room: room, id: id)
-        }
-        if !original.isDeleted, byOther {
-            try? await store.recordAudit(
-                app: context.appID, room: room,
-                NewAuditEntry(
-                    action: "message_deleted", actorID: context.caller.userID, targetUserID: original.senderID, targetMessageID: id))
+            try await store.deleteMessage(app: context.appID, room: room, id: id, audit: audit)
         }
         if !original.isDeleted {
             await publish(

@@ -112,12 +112,13 @@ public final class ChatService: Sendable {
     var nowSeconds: Int64 { clock.now() / 1000 }
 
     /// Publishes events of one call, in order, and records their chat webhook events (awaited:
-    /// with the outbox, a call is answered only once its events are durable).
-    func publish(_ context: ChatContext, _ events: [ChatEvent]) async {
+    /// with the outbox, a call is answered only once its events are durable), unless the
+    /// call's own transaction already wrote them (`hooksRecorded`, a send with the outbox).
+    func publish(_ context: ChatContext, _ events: [ChatEvent], hooksRecorded: Bool = false) async {
         guard !events.isEmpty else { return }
         publisher.publish(app: context.appID, events: events)
         recordPublished(app: context.appID, events)
-        await deliverChatHooks(context, events)
+        if !hooksRecorded { await deliverChatHooks(context, events) }
     }
 
     /// Runs a store call that may change room memberships; the member cache forgets every room

@@ -95,6 +95,18 @@ final class ChatHookOutbox: Sendable {
         wake(after: batchWindow)
     }
 
+    /// Appends a message with its events in the send's own transaction and wakes the pump
+    /// after the batch window.
+    func append(
+        app: String, room: String, _ message: NewMessage, hookEvents: @escaping HookEventBuilder
+    ) async throws
+        -> AppendResult
+    {
+        let result = try await store.appendMessage(app: app, room: room, message, hookEvents: hookEvents)
+        if result.created { wake(after: batchWindow) }
+        return result
+    }
+
     private func wake(after milliseconds: Int64) {
         let due = wallClock() + milliseconds
         let arm = state.withLock { s -> Bool in

@@ -58,8 +58,13 @@ public protocol ChatStore: ModerationStore, Sendable {
     /// is the room's only admin and other members remain.
     func removeMember(app: String, room: String, user userID: String) async throws -> Bool
     /// Changes a member's role; `notMember` if the user is not a member; `lastAdmin` when that
-    /// would demote the room's only admin while other members remain.
-    func setRole(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange
+    /// would demote the room's only admin while other members remain. When the role changes,
+    /// `audit` (given the role before, read in the same transaction) is recorded in the room's
+    /// audit log in the change's own transaction; a no-op records nothing.
+    func setRole(
+        app: String, room: String, user userID: String, role: MemberRole,
+        audit: (@Sendable (_ from: MemberRole) -> NewAuditEntry)?
+    ) async throws -> MembershipChange
     /// The user's membership of the room, or nil if they are not a member.
     func membership(app: String, room: String, user userID: String) async throws -> Membership?
     /// Members by ascending user id, starting after `after`, at most `limit`; `notFound` for an unknown room.
@@ -80,7 +85,9 @@ public protocol ChatStore: ModerationStore, Sendable {
     /// Replaces a message's parts (its seq stays); `conflict` for a deleted message.
     func editMessage(app: String, room: String, id: Int64, parts: [MessagePart]) async throws -> Message
     /// Turns a message into a tombstone (parts and reactions removed, seq kept); deleting twice is harmless.
-    func deleteMessage(app: String, room: String, id: Int64) async throws -> Message
+    /// `audit` is recorded in the room's audit log in the delete's own transaction, only when
+    /// this call deleted the message (not when it was already a tombstone).
+    func deleteMessage(app: String, room: String, id: Int64, audit: NewAuditEntry?) async throws -> Message
 
     // MARK: Reactions
 

@@ -6,6 +6,13 @@
 public protocol HookOutboxStore: Sendable {
     /// Writes events to deliver, due at once; `room` routes the write to that room's writer.
     func addHookEvents(_ events: [HookOutboxEvent], room: String?) async throws
+    /// Appends a message as ``ChatStore/appendMessage(app:room:_:)`` does and, when it is new,
+    /// writes the events `hookEvents` builds from the stored message in the same transaction:
+    /// the send and its events commit together or not at all (a retry writes none).
+    func appendMessage(
+        app: String, room: String, _ message: NewMessage, hookEvents: @escaping HookEventBuilder
+    ) async throws
+        -> AppendResult
     /// Claims up to `limit` due rows (due by `now`, not claimed by anyone until after `now`)
     /// until `until`, oldest first; a row claimed here is not returned to any caller again
     /// before `until` unless ``retryHookEvents(_:)`` releases it.
@@ -21,3 +28,6 @@ public protocol HookOutboxStore: Sendable {
     /// Rows waiting (due or not, claimed or not).
     func pendingHookEventCount() async throws -> Int
 }
+
+/// Builds a new message's outbox rows inside its write (see ``HookOutboxStore``).
+public typealias HookEventBuilder = @Sendable (Message) -> [HookOutboxEvent]

@@ -35,7 +35,9 @@ extension SQLChatStore {
             """, arity: 5)
 
     /// Sends `message` through the server-side function; the same checks, outcomes and errors as the statement-by-statement path.
-    func appendInOneStatement(app: String, room: String, _ message: NewMessage, encodedParts: String) async throws -> AppendResult {
+    func appendInOneStatement(
+        app: String, room: String, _ message: NewMessage, encodedParts: String, hookEvents: HookEventBuilder?
+    ) async throws -> AppendResult {
         let hasAttachments = message.parts.contains { part in
             if case .attachment = part { return true }
             return false
@@ -52,6 +54,15 @@ extension SQLChatStore {
                 statement: Self.coalescedAppend,
                 arguments: [app, room, message.senderID, message.clientID, encodedParts]
             )
+        if let hookEvents {
+            return try await writeWithHookEvents(
+                app: app, room: room, { now in SQLStatement(Self.appendStatementSQL, parameters + [.integer(now)]) },
+                decode: AppendAnswer.init,
+                complete: { context, answer in
+                    guard let answer else { throw StoreError(.internal, "parley_append_message answered no row") }
+                    return try Self.appendResult(context, answer, app: app, room: room, message)
+                }, hookEvents: hookEvents)
+        }
         return try await database.writeStatement(
             { now in
                 SQLStatement(Self.appendStatementSQL, parameters + [.integer(now)])

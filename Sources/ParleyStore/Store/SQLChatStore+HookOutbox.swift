@@ -3,13 +3,7 @@
 extension SQLChatStore: HookOutboxStore {
     public func addHookEvents(_ events: [HookOutboxEvent], room: String?) async throws {
         guard let first = events.first else { return }
-        let operation: @Sendable (SQLContext) throws -> Void = { context in
-            for event in events {
-                try context.execute(
-                    "INSERT INTO chat_hook_outbox (app_id, url, event, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, 0)",
-                    [.text(event.appID), .text(event.url), .text(event.event), .integer(context.now)])
-            }
-        }
+        let operation: @Sendable (SQLContext) throws -> Void = { context in try Self.insertHookEvents(context, events) }
         if let room {
             try await write(app: first.appID, room: room, operation)
         } else {

@@ -49,7 +49,10 @@ extension SQLChatStore {
         }
     }
 
-    public func setRole(app: String, room: String, user userID: String, role: MemberRole) async throws -> MembershipChange {
+    public func setRole(
+        app: String, room: String, user userID: String, role: MemberRole,
+        audit: (@Sendable (_ from: MemberRole) -> NewAuditEntry)?
+    ) async throws -> MembershipChange {
         try await write(app: app, room: room) { context in
             guard var membership = try Self.fetchMembership(context, app: app, room: room, user: userID) else {
                 guard try Self.roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
@@ -62,6 +65,7 @@ extension SQLChatStore {
             try context.execute(
                 "UPDATE memberships SET role = $4 WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
                 [.text(app), .text(room), .text(userID), .text(role.rawValue)])
+            if let audit { try Self.insertAudit(context, app: app, room: room, audit(membership.role)) }
             membership.role = role
             return MembershipChange(membership: membership, changed: true)
         }

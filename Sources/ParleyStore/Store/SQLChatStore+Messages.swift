@@ -1,6 +1,12 @@
 /// Messages: idempotent append with per-room seq, history, edit, tombstone delete.
 extension SQLChatStore {
     public func appendMessage(app: String, room: String, _ message: NewMessage) async throws -> AppendResult {
+        try await append(app: app, room: room, message, hookEvents: nil)
+    }
+
+    /// `appendMessage`, and when `hookEvents` is given and the message is new, its outbox rows
+    /// written in the message's own transaction (SQLChatStore+HookedSend.swift).
+    func append(app: String, room: String, _ message: NewMessage, hookEvents: HookEventBuilder?) async throws -> AppendResult {
         try validateIdentifier(message.senderID, "sender id")
         if let clientID = message.clientID { try validateIdentifier(clientID, "client id") }
         try validateParts(message.parts)
@@ -9,21 +15,25 @@ extension SQLChatStore {
         let candidates = message.mentionCandidates
         if database.dialect == .postgres {
             if message.parentID != nil || message.quotedID != nil || !candidates.isEmpty {
-                return try await appendReplyInOneStatement(app: app, room: room, message, encodedParts: parts, candidates: candidates)
+                return try await appendReplyInOneStatement(
+                    app: app, room: room, message, encodedParts: parts, candidates: candidates, hookEvents: hookEvents)
             }
-            return try await appendInOneStatement(app: app, room: room, message, encodedParts: parts)
+            return try await appendInOneStatement(app: app, room: room, message, encodedParts: parts, hookEvents: hookEvents)
         }
         return try await appendInWriter(
-            app: app, room: room, message, encodedParts: parts, candidates: candidates, retryIfOriginalIsGone: true)
+            app: app, room: room, message, encodedParts: parts, candidates: candidates, hookEvents: hookEvents,
+            retryIfOriginalIsGone: true)
     }
 
     private func appendInWriter(
         app: String, room: String, _ message: NewMessage, encodedParts parts: String, candidates: [String],
-        retryIfOriginalIsGone: Bool
+        hookEvents: HookEventBuilder?, retryIfOriginalIsGone: Bool
     ) async throws -> AppendResult {
         do {
             return try await write(app: app, room: room) { context in
-                try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts, candidates: candidates)
+                let result = try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts, candidates: candidates)
+                if let hookEvents, result.created { try Self.insertHookEvents(context, hookEvents(result.message)) }
+                return result
             }
         } catch is DuplicateSend {
             // The insert found the client id taken and its writes were rolled back; the original
@@ -36,7 +46,8 @@ extension SQLChatStore {
             // of either is stored, so the send can simply run again.
             guard retryIfOriginalIsGone else { throw StoreError(.internal, "client id conflict without an original message") }
             return try await appendInWriter(
-                app: app, room: room, message, encodedParts: parts, candidates: candidates, retryIfOriginalIsGone: false)
+                app: app, room: room, message, encodedParts: parts, candidates: candidates, hookEvents: hookEvents,
+                retryIfOriginalIsGone: false)
         }
     }
 
@@ -205,10 +216,11 @@ extension SQLChatStore {
         }
     }
 
-    public func deleteMessage(app: String, room: String, id: Int64) async throws -> Message {
+    public func deleteMessage(app: String, room: String, id: Int64, audit: NewAuditEntry?) async throws -> Message {
         try await write(app: app, room: room) { context in
             var message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { return message }
+            if let audit { try Self.insertAudit(context, app: app, room: room, audit) }
             try context.execute(
                 "UPDATE messages SET parts = '[]', deleted_at = $3 WHERE app_id = $1 AND id = $2",
                 [.text(app), .integer(id), .integer(context.now)])

@@ -37,7 +37,8 @@ extension SQLChatStore {
         """
 
     func appendReplyInOneStatement(
-        app: String, room: String, _ message: NewMessage, encodedParts: String, candidates: [String]
+        app: String, room: String, _ message: NewMessage, encodedParts: String, candidates: [String],
+        hookEvents: HookEventBuilder?
     ) async throws -> AppendResult {
         let hasAttachments = message.parts.contains { part in
             if case .attachment = part { return true }
@@ -51,6 +52,15 @@ extension SQLChatStore {
             message.parentID.map { .integer($0) } ?? .null, .int(message.isThreadOnly ? 1 : 0),
             message.quotedID.map { .integer($0) } ?? .null, .text(PostgresArray.textLiteral(candidates))
         ]
+        if let hookEvents {
+            return try await writeWithHookEvents(
+                app: app, room: room, { now in SQLStatement(Self.replyStatementSQL, parameters + [.integer(now)] + references) },
+                decode: ReplyAnswer.init,
+                complete: { context, answer in
+                    guard let answer else { throw StoreError(.internal, "parley_append_reply answered no row") }
+                    return try Self.replyResult(context, answer, app: app, room: room, message)
+                }, hookEvents: hookEvents)
+        }
         return try await database.writeStatement(
             { now in SQLStatement(Self.replyStatementSQL, parameters + [.integer(now)] + references) },
             decode: ReplyAnswer.init,

@@ -1,0 +1,39 @@
+/// A send whose chat hook events go to the outbox in the send's own transaction, so the call
+/// waits for one commit and a crash cannot keep the message but lose its events.
+extension SQLChatStore {
+    public func appendMessage(
+        app: String, room: String, _ message: NewMessage, hookEvents: @escaping HookEventBuilder
+    ) async throws
+        -> AppendResult
+    {
+        try await append(app: app, room: room, message, hookEvents: hookEvents)
+    }
+
+    /// Writes outbox rows inside a write, due at once.
+    static func insertHookEvents(_ context: SQLContext, _ events: [HookOutboxEvent]) throws {
+        for event in events {
+            try context.execute(
+                "INSERT INTO chat_hook_outbox (app_id, url, event, created_at, next_attempt_at) VALUES ($1, $2, $3, $4, 0)",
+                [.text(event.appID), .text(event.url), .text(event.event), .integer(context.now)])
+        }
+    }
+
+    /// PostgreSQL's one-statement send run as an ordinary write on the room's writer, followed
+    /// by the new message's outbox rows: the write's savepoint rolls both back together when
+    /// either fails, which the pipelined statement path (whose completion runs after its
+    /// savepoint is released) could not promise.
+    func writeWithHookEvents<Row>(
+        app: String, room: String, _ statement: @escaping @Sendable (Int64) -> SQLStatement,
+        decode: @escaping @Sendable (any SQLRow) throws -> Row,
+        complete: @escaping @Sendable (SQLContext, Row?) throws -> AppendResult,
+        hookEvents: @escaping HookEventBuilder
+    ) async throws -> AppendResult {
+        try await write(app: app, room: room) { context in
+            let sent = statement(context.now)
+            let answer = try context.queryFirst(sent.sql, sent.parameters, decode)
+            let result = try complete(context, answer)
+            if result.created { try Self.insertHookEvents(context, hookEvents(result.message)) }
+            return result
+        }
+    }
+}
