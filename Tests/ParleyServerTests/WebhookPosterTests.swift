@@ -116,14 +116,27 @@ enum ThreadProbe {
         return descriptors
     }
 
-    /// Threads blocked in a system call whose first argument is one of `descriptors`.
-    static func threadsWaiting(onAnyOf descriptors: Set<Int>) -> Int {
-        entries("/proc/self/task").filter { task in
-            guard let call = lines("/proc/self/task/\(task)/syscall").first?.split(separator: " "), call.count > 1,
-                let fd = Int(call[1].dropFirst(2), radix: 16)
-            else { return false }
-            return descriptors.contains(fd)
-        }.count
+    /// Threads blocked in a system call whose first argument is one of `descriptors` in each of
+    /// `samples` looks 20 ms apart. A thread parked on a socket stays there; a loop thread that a
+    /// busy host preempted inside a short `sendmsg` or `recvmsg` on one is gone by the next look.
+    static func threadsWaiting(onAnyOf descriptors: Set<Int>, samples: Int = 5) -> Int {
+        var parked = threadIDsInCalls(on: descriptors)
+        for _ in 1..<max(samples, 1) where !parked.isEmpty {
+            usleep(20_000)
+            parked.formIntersection(threadIDsInCalls(on: descriptors))
+        }
+        return parked.count
+    }
+
+    /// The threads in a system call on one of `descriptors` right now.
+    private static func threadIDsInCalls(on descriptors: Set<Int>) -> Set<String> {
+        Set(
+            entries("/proc/self/task").filter { task in
+                guard let call = lines("/proc/self/task/\(task)/syscall").first?.split(separator: " "), call.count > 1,
+                    let fd = Int(call[1].dropFirst(2), radix: 16)
+                else { return false }
+                return descriptors.contains(fd)
+            })
     }
 
     private static func lines(_ path: String) -> [Substring] {
