@@ -22,7 +22,8 @@ enum Schema {
         Migration(version: 9, name: "notification settings", sqlite: chatHooksSQLite, postgres: chatHooksPostgres),
         Migration(version: 10, name: "attachment names", sqlite: filesSQLite, postgres: filesPostgres),
         Migration(version: 11, name: "app audit log", sqlite: dataRightsSQLite, postgres: dataRightsPostgres),
-        Migration(version: 12, name: "chat hook outbox", sqlite: hookOutboxSQLite, postgres: hookOutboxPostgres)
+        Migration(version: 12, name: "chat hook outbox", sqlite: hookOutboxSQLite, postgres: hookOutboxPostgres),
+        Migration(version: 13, name: "message search", sqlite: searchSQLite, postgres: searchPostgres)
     ]
 
     private static let chatSQLite = """
