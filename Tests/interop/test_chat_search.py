@@ -39,7 +39,7 @@ def users(server, *names, app=APP_A):
     return ids
 
 
-def room(server, owner, *members, kind="group"):
+def room(server, owner, *members, kind="private"):
     """A room made by the app with `owner` as its owner and `members`."""
     made = server.ok("POST", "/v1/rooms", auth=APP,
                      json_body={"kind": kind, "creator_id": owner, "member_ids": list(members)})
@@ -236,9 +236,10 @@ def test_the_last_word_is_a_prefix_while_it_is_typed(chat):
 
 
 def test_paging_ranks_the_newest_200_matches(chat):
-    ann, = users(chat, "ann")
-    room_id = room(chat, ann)
-    ids = [send(chat, room_id, ann, f"kiwi number {n}")["id"] for n in range(205)]
+    ann, *senders = users(chat, "ann", "s1", "s2", "s3", "s4", "s5", "s6")
+    room_id = room(chat, ann, *senders)
+    # Spread over six senders: each stays within the per-user send burst.
+    ids = [send(chat, room_id, senders[n % 6], f"kiwi number {n}")["id"] for n in range(205)]
     best = send(chat, room_id, ann, "kiwi kiwi kiwi")["id"]
 
     pages, offset = [], 0
