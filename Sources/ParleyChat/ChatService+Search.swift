@@ -57,14 +57,12 @@ extension ChatService {
         let prefix = last.count >= minSearchPrefixLength && q.last?.isWhitespace == false
         return MessageSearchQuery(
             words: words, lastWordIsPrefix: prefix, room: room,
-            limit: try integerParameter("limit", limit, fallback: defaultSearchPage, in: 1...maxSearchPage),
-            offset: try integerParameter("offset", offset, fallback: 0, in: 0...MessageSearchQuery.candidateLimit))
+            limit: try integer("limit", limit, or: defaultSearchPage, in: 1...maxSearchPage),
+            offset: try integer("offset", offset, or: 0, in: 0...MessageSearchQuery.candidateLimit))
     }
 
     /// `text` as an integer in `range`, `fallback` when absent, else `invalid_parameter`.
-    private static func integerParameter(_ name: String, _ text: String?, fallback: Int, in range: ClosedRange<Int>) throws(ChatError)
-        -> Int
-    {
+    private static func integer(_ name: String, _ text: String?, or fallback: Int, in range: ClosedRange<Int>) throws(ChatError) -> Int {
         guard let text else { return fallback }
         guard let value = Int(text), range.contains(value) else {
             throw ChatError(.invalidParameter, "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)")
