@@ -224,35 +224,23 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func theMigrationIndexesMessagesSentBeforeIt(_ engine: TestEngine) async throws {
-        let database = try engine.makeDatabase()
-        defer { database.remove() }
-        let connection: any SQLConnection =
-            switch database.location {
-            case .sqlite(let path): try SQLiteConnection(path: path, role: .writer(checkpointer: nil, syncedElsewhere: false))
-            case .postgres(let url): try PostgresConnection(url: url)
+    /// The room lexemes only narrow PostgreSQL's index scan: a message whose vector names a room
+    /// of the caller (as a hash collision would) is still checked against its real room.
+    @Test func postgresChecksTheRoomOfEveryRowNotOnlyItsLexeme() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            for id in ["alice", "carol"] { try await store.makeUser("a", id) }
+            let mine = try await store.makeRoom("a", creator: "alice")
+            let theirs = try await store.makeRoom("a", creator: "carol")
+            try await store.send("a", theirs.id, from: "carol", "collision course")
+            try await store.database.write { context in
+                try context.execute(
+                    "UPDATE messages SET search = search || parley_search_room($1, $2)::tsvector WHERE app_id = $1 AND room_id = $3",
+                    [.text("a"), .text(mine.id), .text(theirs.id)])
             }
-        let context = SQLContext(connection: connection, now: 1_000)
-        try Migrator.migrate(context, migrations: Schema.migrations.filter { $0.version < 13 })
-        try context.execute("INSERT INTO users (app_id, id, name, created_at, updated_at) VALUES ('a', 'alice', 'A', 1, 1)")
-        try context.execute(
-            "INSERT INTO rooms (app_id, id, kind, last_seq, last_activity_at, member_count, created_at, updated_at) VALUES ('a', 'r', 'public', 2, 1, 1, 1, 1)"
-        )
-        try context.execute("INSERT INTO memberships (app_id, room_id, user_id, role, joined_at) VALUES ('a', 'r', 'alice', 'owner', 1)")
-        try context.execute(
-            """
-            INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at) VALUES
-            ('a', 'r', 1, 'alice', '[{"type":"text","text":"Old Crème brûlée"}]', 1),
-            ('a', 'r', 2, 'alice', '[]', 1)
-            """)
-        try context.execute("UPDATE messages SET deleted_at = 2 WHERE seq = 2")
-        let store = try await database.open()
-        let hits = try await store.search("a", "alice", "creme brulee").hits
-        #expect(hits.map(\.message.parts) == [[.text("Old Crème brûlée")]])
-        try await store.send("a", "r", from: "alice", "new crème")
-        #expect(try await store.search("a", "alice", "creme").hits.count == 2)
-        await store.close()
+            #expect(try await store.search("a", "alice", "collision").hits.isEmpty)
+            #expect(try await store.search("a", "carol", "collision").hits.count == 1)
+        }
     }
 
     /// PostgreSQL makes its words in SQL; they must be the tokenizer's, character for character.
@@ -267,7 +255,9 @@ struct SearchConformanceTests {
             // Every character of the planes with letters, between two letters.
             var chunk = ""
             for value in UInt32(0x80)..<0x32000 {
-                guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory != .unassigned,
+                // Debian 12's PostgreSQL lowercases by ICU 72, which knows Unicode 15.0: letters
+                // assigned since (Swift knows them) have no case mapping there.
+                guard let scalar = Unicode.Scalar(value), let age = scalar.properties.age, age.major < 15 || age == (15, 0),
                     scalar.properties.generalCategory != .privateUse
                 else { continue }
                 chunk += "q\(Character(scalar))Q "
@@ -280,16 +270,18 @@ struct SearchConformanceTests {
             var mismatches: [String] = []
             for text in texts {
                 let parts = MessagePartsJSON.encode([.text(text)])
-                let words = try await store.database.read { context in
-                    try context.queryFirst("SELECT array_to_string(parley_search_words(parley_search_text($1)), ' ')", [.text(parts)]) {
-                        $0.optionalText(0) ?? ""
-                    }
+                let sql = try await store.database.read { context in
+                    try context.query(
+                        "SELECT w FROM unnest(parley_search_words(parley_search_text($1))) WITH ORDINALITY AS t(w, n) ORDER BY n",
+                        [.text(parts)]
+                    ) { $0.text(0) }
                 }
                 let expected = SearchTokenizer.words(in: text)
-                if (words ?? "").split(separator: " ").map(String.init) != expected {
-                    let sql = (words ?? "").split(separator: " ").map(String.init)
-                    let diff = zip(sql, expected).first { $0 != $1 }
-                    mismatches.append("\(diff.map { "\($0) vs \($1)" } ?? "\(sql.count) vs \(expected.count) words")")
+                // By scalars: String equality would take "é" and "e\u{301}" for one word.
+                if sql.map({ Array($0.unicodeScalars) }) != expected.map({ Array($0.unicodeScalars) }) {
+                    let diff = zip(sql, expected).first { Array($0.unicodeScalars) != Array($1.unicodeScalars) }
+                    let hex = { (word: String) in word.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ",") }
+                    mismatches.append(diff.map { "\(hex($0)) vs \(hex($1))" } ?? "\(sql.count) vs \(expected.count) words")
                 }
             }
             #expect(mismatches.isEmpty, "SQL vs Swift: \(mismatches.prefix(20))")

@@ -31,7 +31,7 @@ extension SQLChatStore {
             if candidates.isEmpty, let room = query.room { try Self.requireSearchableRoom(context, app: app, room: room, user: user) }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
             var page = Self.page(of: zip(candidates, scores).map { MessageSearchHit(message: $0.message, score: $1) }, query)
-            try Self.attachReactions(context, app: app, to: &page.hits)
+            try Self.attachReactions(context, app: app, to: &page)
             return page
         }
     }
@@ -92,17 +92,6 @@ extension SQLChatStore {
             "SELECT 1 FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
             [.text(app), .text(room), .text(user)]) { _ in true } ?? false
         guard member else { throw StoreError(.notMember, "user \(user) is not a member of room \(room)") }
-    }
-
-    /// Reaction counts for the hits of a page, room by room.
-    static func attachReactions(_ context: SQLContext, app: String, to hits: inout [MessageSearchHit]) throws {
-        let byRoom = Dictionary(grouping: hits.indices, by: { hits[$0].message.roomID })
-        for (room, indices) in byRoom {
-            let ordered = indices.sorted { hits[$0].message.seq < hits[$1].message.seq }
-            var messages = ordered.map { hits[$0].message }
-            try attachReactions(context, app: app, room: room, to: &messages)
-            for (index, message) in zip(ordered, messages) { hits[index].message = message }
-        }
     }
 
     /// Integers separated by spaces.
