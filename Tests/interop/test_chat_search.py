@@ -288,3 +288,21 @@ def test_bad_queries_are_refused_and_the_server_stays_up(chat):
     # Without q the messages route is history as before.
     history = chat.ok("GET", f"/v1/rooms/{room_id}/messages", token=mint(APP_A, ann))
     assert set(history) == {"messages", "has_more"}
+
+
+def test_file_names_are_searched_and_links_are_not(chat):
+    ann, = users(chat, "ann")
+    room_id = room(chat, ann)
+    name = "Budget Été 2026.txt"
+    uploaded = chat.request("POST", f"/v1/rooms/{room_id}/attachments?name={quote(name, safe='')}",
+                            token=mint(APP_A, ann), body=b"numbers\n", headers={"Content-Type": "text/plain"})
+    assert uploaded.status == 201, uploaded
+    sent = chat.ok("POST", f"/v1/rooms/{room_id}/messages", token=mint(APP_A, ann), json_body={"parts": [
+        {"type": "url", "url": "https://example.com/budget"},
+        {"type": "text", "text": "the budget, see the file"},
+        {"type": "file", "attachment_id": uploaded.json["id"]}]})["id"]
+    result, = search(chat, ann, "ete budget").json["results"]
+    assert result["message"]["id"] == sent
+    assert [(h["part"], text) for h, text in zip(result["highlights"], marked(result))] == \
+        [(1, "budget"), (2, "Budget"), (2, "Été")]
+    assert found(chat, ann, "example") == [], "a link's words are not searched"
