@@ -22,7 +22,9 @@ public struct SearchResult: Sendable, Hashable, Identifiable {
     /// Reads the API's form: `{"message":{…},"score":2.7,"highlights":[…]}`.
     public init(json: JSONValue?) throws(ParleyError) {
         let r = try JSONReader(json, "search.result")
-        guard let score = r.value("score")?.doubleValue else { throw ParleyError(.decoding, "search.result: missing or mistyped field score") }
+        guard let score = r.value("score")?.doubleValue else {
+            throw ParleyError(.decoding, "search.result: missing or mistyped field score")
+        }
         var highlights: [SearchHighlight] = []
         for item in try r.arrayIfPresent("highlights") { highlights.append(try SearchHighlight(json: item)) }
         self.init(message: try ChatMessage(json: r.value("message")), score: score, highlights: highlights)

@@ -123,12 +123,16 @@ import Testing
 
     func expectError(
         _ code: ParleyError.Code, status: Int?, serverCode: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-        _ body: () async throws(ParleyError) -> SearchResultPage
+        _ body: () async throws -> SearchResultPage
     ) async {
         do {
             _ = try await body()
             Issue.record("no error", sourceLocation: sourceLocation)
         } catch {
+            guard let error = error as? ParleyError else {
+                Issue.record("not a ParleyError: \(error)", sourceLocation: sourceLocation)
+                return
+            }
             #expect(error.code == code && error.status == status, "\(error)", sourceLocation: sourceLocation)
             if let serverCode { #expect(error.serverCode == serverCode, "\(error)", sourceLocation: sourceLocation) }
         }
