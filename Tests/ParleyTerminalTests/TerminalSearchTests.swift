@@ -100,10 +100,10 @@ import Testing
         await alice.handle(.pageDown)
         await screen(alice) { $0.contains("bob: standup 2\n") && $0.contains("more results: Enter") }
         await alice.handle(.enter)
-        await screen(alice) { $0.contains("21 results for “standup”") }
-        await alice.handle(.pageDown)
-        await alice.handle(.pageDown)
-        await screen(alice) { $0.contains("bob: standup 1\n") && !$0.contains("more results") }
+        await screen(alice) { $0.contains("bob: standup 1\n") && !$0.contains("more results: Enter") }
+        await alice.handle(.pageUp)
+        await alice.handle(.pageUp)
+        await screen(alice) { $0.contains("21 results for “standup”") && $0.contains("bob: standup 21") }
         await alice.quit()
     }
 
