@@ -4,6 +4,14 @@ import ParleyWire
 /// Messages: history, send (idempotent by client id), get, edit, delete; reactions.
 extension ChatService {
     func history(_ call: ChatCall) async throws -> ChatResponse {
+        // With `q` the room's messages are searched (ChatService+Search.swift), not paged by seq.
+        if call.request.queryValue("q") != nil {
+            if call.request.queryValue("before") != nil || call.request.queryValue("after") != nil {
+                throw ChatError(.invalidParameter, "a search (q) is paged by offset, not before or after")
+            }
+            return try await searchRoom(call)
+        }
+        if call.request.queryValue("offset") != nil { throw ChatError(.invalidParameter, "offset pages a search: it needs q") }
         let context = try call.requireContext()
         let id = call.parameter("room_id")
         try await requireMemberAccess(context, room: id)

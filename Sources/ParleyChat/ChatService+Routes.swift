@@ -42,6 +42,7 @@ extension ChatService {
             route(.DELETE, "/v1/users/{user_id}/devices/{token}") { try await $0.removeDevice($1) },
             route(.GET, "/v1/me") { try await $0.getMe($1) },
             route(.GET, "/v1/me/rooms") { try await $0.listMyRooms($1) },
+            route(.GET, "/v1/search") { try await $0.searchMessages($1) },
             route(.GET, "/v1/me/blocks") { try await $0.listBlocks($1) },
             route(.PUT, "/v1/me/blocks/{user_id}") { try await $0.blockUser($1) },
             route(.DELETE, "/v1/me/blocks/{user_id}") { try await $0.unblockUser($1) },
@@ -59,6 +60,7 @@ extension ChatService {
             route(.PATCH, "/v1/rooms/{room_id}/members/{user_id}") { try await $0.updateMember($1) },
             route(.DELETE, "/v1/rooms/{room_id}/members/{user_id}") { try await $0.removeMember($1) },
 
+            route(.GET, "/v1/rooms/{room_id}/search") { try await $0.searchRoom($1) },
             route(.GET, "/v1/rooms/{room_id}/messages") { try await $0.history($1) },
             route(.POST, "/v1/rooms/{room_id}/messages") { try await $0.sendMessage($1) },
             route(.GET, "/v1/rooms/{room_id}/messages/{message_id}") { try await $0.getMessage($1) },
