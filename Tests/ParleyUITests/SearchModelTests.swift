@@ -1,5 +1,6 @@
 import ParleyKit
 import ParleyKitTesting
+import Synchronization
 import Testing
 
 @testable import ParleyUI
@@ -96,5 +97,57 @@ import Testing
         await model.search("lunch")
         let failed = await model.snapshot()
         #expect(failed.error?.hasPrefix("Search failed") == true && !failed.isLoading)
+    }
+
+    @Test func anAnswerToAReplacedQueryIsDropped() async throws {
+        server.post("lunch at noon", as: "bob", in: general)
+        server.post("dinner at eight", as: "bob", in: general)
+        let gate = HeldSearches(server)
+        let client = try ParleyClient(
+            configuration: ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey),
+            tokenProvider: StaticTokenProvider(server.token(for: "alice")), http: gate, realtime: server, clock: clock)
+        let model = SearchModel(client: client)
+        let slow = Task { await model.search("lunch") }
+        while !gate.isHolding { await Task.yield() }
+        await model.search("dinner")
+        gate.release()
+        await slow.value
+        let shown = await model.snapshot()
+        #expect(shown.query == "dinner" && shown.results.map(\.text) == ["dinner at eight"], "the late lunch answer is not shown")
+        #expect(!shown.isLoading)
+    }
+}
+
+/// Passes requests to the server, but holds the first search for "lunch" until released.
+final class HeldSearches: HTTPTransport {
+    private let server: InMemoryChatServer
+    private let held = Mutex<(holding: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>((false, nil, false))
+
+    init(_ server: InMemoryChatServer) { self.server = server }
+
+    var isHolding: Bool { held.withLock { $0.holding } }
+
+    func release() {
+        let waiter = held.withLock { state in
+            state.released = true
+            defer { state.release = nil }
+            return state.release
+        }
+        waiter?.resume()
+    }
+
+    func send(_ request: HTTPRequestMessage, progress: (@Sendable (Int, Int) -> Void)?) async throws(ParleyError) -> HTTPResponseMessage {
+        if request.url.contains("/v1/search?q=lunch") {
+            await withCheckedContinuation { continuation in
+                let resumeNow = held.withLock { state in
+                    state.holding = true
+                    if state.released { return true }
+                    state.release = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+        return try await server.send(request, progress: progress)
     }
 }
