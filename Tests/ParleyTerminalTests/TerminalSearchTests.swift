@@ -79,6 +79,9 @@ import Testing
         for _ in 0..<index { await alice.handle(.down) }
         await alice.handle(.enter)
         await screen(alice) { $0.contains("alice · trips") }
+        // From all rooms' results opened in a room, --here narrows to that room.
+        await type(alice, "/search lunch")
+        await screen(alice) { $0.contains("2 results for “lunch”") }
         await type(alice, "/search --here lunch")
         let shown = await screen(alice) { $0.contains("search in trips") && $0.contains("1 result for “lunch”") }
         #expect(shown.contains("carol: lunch in Lyon") && !shown.contains("pizza"))

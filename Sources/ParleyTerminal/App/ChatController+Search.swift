@@ -13,9 +13,7 @@ extension ChatController {
         }
         var roomID: String?
         if inRoom {
-            // In the results of a room search, `--here` keeps to that room.
-            guard let current = state.mode == .search ? searchRoomID : (state.mode == .room || state.mode == .thread ? openRoomID : nil)
-            else {
+            guard let current = hereRoomID else {
                 state.notice = "Open a room first to search only in it"
                 return
             }
@@ -25,6 +23,16 @@ extension ChatController {
         state.scrollBack = 0
         await searchModel?.search(query)
         if let model = searchModel { searchChanged(model, await model.snapshot()) }
+    }
+
+    /// The room `--here` means: the open room, or in the results, the room they are limited
+    /// to, else the room the search was started from.
+    private var hereRoomID: String? {
+        switch state.mode {
+        case .room, .thread: openRoomID
+        case .search: searchRoomID ?? (modeBeforeSearch == .room ? openRoomID : nil)
+        case .rooms, .document: nil
+        }
     }
 
     /// The room the open results are limited to, nil for all rooms.
