@@ -113,6 +113,7 @@ extension InMemoryChatServer {
             guard state.users[me] != nil else { throw Failure(status: 404, code: "user_not_found") }
             switch (request.method, s.count, s.first) {
             case ("GET", 1, "me"): return (200, state.users[me]!.json, [])
+            case ("GET", 1, "search"): return try Self.search(state, me, query)
             case ("GET", 2, "me") where s[1] == "rooms": return (200, Self.summaries(state, user: me), [])
             case (_, _, "me") where s.count >= 2 && s[1] == "blocks": return try Self.blocks(&state, me, request.method, s)
             case ("GET", 2, "users"):

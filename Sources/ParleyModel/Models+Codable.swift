@@ -29,3 +29,5 @@ extension Membership: WireJSONCodable {}
 extension DeviceRegistration: WireJSONCodable {}
 extension MemberRole: Codable {}
 extension ChatRoom.Kind: Codable {}
+extension SearchResult: WireJSONCodable {}
+extension SearchResultPage: WireJSONCodable {}

@@ -94,3 +94,27 @@ final class ChangeFlag: Sendable {
         await server.stop()
     }
 }
+
+/// Search as observable state against the real server: observers hear the results arrive.
+@Suite(.serialized) @MainActor struct ObservableSearchStateTests {
+    @Test func searchResultsReachTheirObserversWithTheMatchedRanges() async throws {
+        let server = try await LoopbackServer.start()
+        let alice = try await server.client("Alice"), bob = try await server.client("Bob")
+        let room = try await alice.createRoom(name: "food", memberIDs: [try await bob.userID()])
+        _ = try await bob.send(text: "Tacos for lunch?", to: room.id)
+        let search = SearchState(client: alice, pageSize: 1)
+        let resultsChanged = observe { _ = search.results }
+        await search.search("lunch")
+        #expect(resultsChanged.hasFired && search.query == "lunch" && !search.isLoading && search.error == nil)
+        #expect(search.results.map(\.roomTitle) == ["food"] && search.results.first?.senderName == "Bob")
+        #expect(search.results.first?.matchedTexts == ["lunch"])
+        #expect(!search.hasMore)
+        await search.search("a b c d e f g h i")
+        #expect(search.error != nil && search.results.isEmpty)
+        await search.clear()
+        #expect(search.query.isEmpty && search.error == nil)
+        await alice.close()
+        await bob.close()
+        await server.stop()
+    }
+}

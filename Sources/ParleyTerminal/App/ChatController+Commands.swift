@@ -71,6 +71,8 @@ extension ChatController {
             case .unblock(let userID):
                 try await client.unblock(userID)
                 state.notice = "Unblocked \(userID)"
+            case .search(let query, let inRoom):
+                await search(query, inRoom: inRoom)
             case .moderate(let command):
                 guard let roomID = requireRoom() else { return }
                 try await moderate(command, in: roomID)

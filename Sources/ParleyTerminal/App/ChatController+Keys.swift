@@ -23,6 +23,7 @@ extension ChatController {
         case .room: await handleInRoom(key)
         case .document: await handleInDocument(key)
         case .thread: await handleInThread(key)
+        case .search: await handleInSearch(key)
         }
         render()
     }

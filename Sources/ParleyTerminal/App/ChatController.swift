@@ -43,6 +43,10 @@ public actor ChatController {
     var documentTask: Task<Void, Never>?
     var threadModel: ThreadModel?
     var threadTask: Task<Void, Never>?
+    var searchModel: SearchModel?
+    var searchTask: Task<Void, Never>?
+    /// The view to return to when the search closes (the room list or the open room).
+    var modeBeforeSearch: ChatScreenState.Mode = .rooms
     /// The room's composer text while its thread is open.
     var roomDraft = ""
     var fetchingAttachments: Set<String> = []
@@ -97,6 +101,8 @@ public actor ChatController {
         await documentModel?.close()
         threadTask?.cancel()
         await threadModel?.stop()
+        searchTask?.cancel()
+        await searchModel?.stop()
         await roomList.stop()
         for model in conversations.values { await model.stop() }
         await client.close()

@@ -40,6 +40,9 @@ public enum ChatInput: Sendable, Equatable {
     case block(userID: String)
     /// `/unblock USER`: show the user's messages again.
     case unblock(userID: String)
+    /// `/search [--here] TEXT`: find messages in the user's rooms (`--here`: the open room only);
+    /// an empty query (`/search` alone) closes the results.
+    case search(query: String, inRoom: Bool)
     /// `/mute`, `/ban`, `/kick`, `/slow`: moderation of the open room.
     case moderate(ModerationCommand)
     /// A command that was not understood, with what to tell the user.
@@ -59,6 +62,7 @@ public enum ChatInput: Sendable, Equatable {
             "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
             "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
             "/doc NAME                 edit the room's shared document NAME with the others",
+            "/search [--here] TEXT     find messages in your rooms (--here: this room); /search or Esc closes",
             "/retry                    resend failed messages",
             "/block USER  /unblock USER  hide (or show again) someone's messages"
         ] + ModerationCommand.helpLines + [
@@ -114,6 +118,10 @@ public enum ChatInput: Sendable, Equatable {
             let user = words[0].hasPrefix("@") ? String(words[0].dropFirst()) : words[0]
             guard !user.isEmpty else { return .invalid("usage: /\(name) USER") }
             return name == "block" ? .block(userID: user) : .unblock(userID: user)
+        case "search", "find":
+            let inRoom = words.first == "--here"
+            let query = inRoom ? String(argument.dropFirst("--here".count).drop { $0.isWhitespace }) : argument
+            return .search(query: query, inRoom: inRoom)
         case "retry": return .retry
         case "rooms": return .rooms
         case "back": return .back

@@ -14,6 +14,8 @@ public struct ChatScreenState: Sendable, Equatable {
         case document
         /// A thread of the open room (`/thread SEQ`).
         case thread
+        /// Message search results (`/search TEXT`).
+        case search
     }
 
     /// The view on screen.
@@ -30,6 +32,10 @@ public struct ChatScreenState: Sendable, Equatable {
     public var conversation: ConversationSnapshot?
     /// The open thread, in ``Mode/thread``.
     public var thread: ThreadSnapshot?
+    /// The search results, in ``Mode/search``.
+    public var search: SearchSnapshot?
+    /// The title of the room searched, nil when all rooms are.
+    public var searchRoomTitle: String?
     /// The open shared document, in ``Mode/document``.
     public var document: DocumentEditorSnapshot?
     /// Attachment metadata known so far, by id (labels show type, pixels and size).

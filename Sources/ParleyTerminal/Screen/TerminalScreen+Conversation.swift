@@ -130,7 +130,7 @@ extension TerminalScreen {
     }
 
     /// Lays spans out over rows of the screen width, breaking at spaces where it can.
-    private func wrap(head: [StyledLine.Span], body: [StyledLine.Span], indent: Int) -> [StyledLine] {
+    func wrap(head: [StyledLine.Span], body: [StyledLine.Span], indent: Int) -> [StyledLine] {
         let width = size.columns
         var lines: [StyledLine] = []
         var current = StyledLine(head)

@@ -40,6 +40,7 @@ public struct TerminalScreen: Sendable {
             case .rooms: body = roomListLines()
             case .room, .document: body = conversationLines()
             case .thread: body = threadLines()
+            case .search: body = searchLines()
             }
         }
         lines += body.prefix(bodyRows)
@@ -65,6 +66,8 @@ public struct TerminalScreen: Sendable {
             left += " · " + (state.conversation?.title ?? "…")
         case .thread:
             left += " · " + (state.conversation?.title ?? "…") + " › thread"
+        case .search:
+            left += " · search" + (state.searchRoomTitle.map { " in " + $0 } ?? "")
         }
         let right = titleStatus() + " "
         let gap = max(1, size.columns - DisplayWidth.of(left) - DisplayWidth.of(right))
@@ -103,7 +106,7 @@ public struct TerminalScreen: Sendable {
             return StyledLine([.init(" ⚠ " + banner, TextStyle(bold: true, reverse: true, color: .red))], fillsWithStyle: true)
         }
         if let notice = state.notice ?? (state.mode == .room ? state.conversation?.notice : nil)
-            ?? (state.mode == .thread ? state.thread?.notice : nil)
+            ?? (state.mode == .thread ? state.thread?.notice : nil) ?? (state.mode == .search ? state.search?.error : nil)
         {
             return StyledLine(" " + notice, TextStyle(color: .yellow))
         }
@@ -112,6 +115,7 @@ public struct TerminalScreen: Sendable {
         switch state.mode {
         case .rooms: hint = " ↑↓ select · Enter open · /create NAME · /dm USER · /help · /quit"
         case .thread: hint = " Enter reply in the thread · Esc back to the room · /help"
+        case .search: hint = " Enter search for the text typed (empty: more results) · ↑↓ scroll · Esc close"
         case .room, .document: hint = " Enter send · Esc rooms · PgUp older · /help"
         }
         return StyledLine(hint, TextStyle(dim: true))

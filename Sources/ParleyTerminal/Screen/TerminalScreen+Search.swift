@@ -1,0 +1,61 @@
+import ParleyKit
+import ParleyUI
+
+/// Search results: a summary line, then each match as `#room YYYY-MM-DD HH:MM name: text` with
+/// the matched words in reverse video, best first; scrolled from the top.
+extension TerminalScreen {
+    /// How matched words look: like a mention of the user, so they stand out the same way.
+    static let matchStyle = TextStyle(bold: true, reverse: true, color: .yellow)
+
+    func searchLines() -> [StyledLine] {
+        let lines = allSearchLines()
+        // Scrolled from the top (the best results first): here `scrollBack` counts rows down.
+        let start = min(max(0, state.scrollBack), max(0, lines.count - bodyRows))
+        return Array(lines[start..<min(lines.count, start + bodyRows)])
+    }
+
+    /// How many lines the results take, before scrolling.
+    var searchLineCount: Int { allSearchLines().count }
+
+    private func allSearchLines() -> [StyledLine] {
+        guard let search = state.search else { return [StyledLine(" Searching…", TextStyle(dim: true))] }
+        var lines = [searchSummary(search)]
+        for result in search.results { lines += resultLines(result) }
+        if search.hasMore { lines.append(StyledLine(" ↓ more results: Enter on an empty line", TextStyle(dim: true))) }
+        return lines
+    }
+
+    private func searchSummary(_ search: SearchSnapshot) -> StyledLine {
+        let quoted = "“" + search.query + "”"
+        let text: String
+        if search.query.isEmpty {
+            text = " Type words to search for, then Enter"
+        } else if search.isLoading, search.results.isEmpty {
+            text = " Searching for " + quoted + "…"
+        } else if search.error != nil, search.results.isEmpty {
+            text = " No results for " + quoted
+        } else if search.results.isEmpty {
+            text = " No messages match " + quoted
+        } else {
+            let count = search.results.count
+            text = " \(count)\(search.hasMore ? "+" : "") " + (count == 1 ? "result" : "results") + " for " + quoted
+        }
+        return StyledLine(text, TextStyle(bold: true, color: .cyan))
+    }
+
+    /// One result: the room, the day and time, the sender, then the text with its matches.
+    private func resultLines(_ result: SearchResultRow) -> [StyledLine] {
+        let day = DayStamp(milliseconds: result.createdAt, utcOffsetSeconds: state.utcOffsetSeconds)
+        let head: [StyledLine.Span] = [
+            .init("#" + result.roomTitle + " ", TextStyle(color: .cyan)),
+            .init(day.description + " " + clock(result.createdAt) + " ", TextStyle(dim: true)),
+            .init(result.senderName, TextStyle(bold: true, color: result.senderID == state.userID ? .cyan : .green)),
+            .init(": ")
+        ]
+        let indent = head.reduce(0) { $0 + DisplayWidth.of($1.text) }
+        let body = result.segments.map { segment in
+            StyledLine.Span(segment.text, segment.isMatch ? Self.matchStyle : .plain)
+        }
+        return wrap(head: head, body: body, indent: indent)
+    }
+}
