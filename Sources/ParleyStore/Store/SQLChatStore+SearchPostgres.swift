@@ -28,7 +28,8 @@ extension SQLChatStore {
                     frequencies: Self.integers(row.text(Self.messageColumnCount + 1))
                 )
             }
-            if candidates.isEmpty, let room = query.room { try Self.requireSearchableRoom(context, app: app, room: room, user: user) }
+            // Only an empty answer needs telling apart from an unknown room or a non-member's search.
+            if candidates.isEmpty, query.room != nil { _ = try Self.searchScope(context, app: app, user: user, room: query.room) }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
             var page = Self.page(of: zip(candidates, scores).map { MessageSearchHit(message: $0.message, score: $1) }, query)
             try Self.attachReactions(context, app: app, to: &page)
@@ -82,16 +83,6 @@ extension SQLChatStore {
                 return score + frequency * (k1 + 1) / (frequency + norm)
             }
         }
-    }
-
-    /// `notFound` for an unknown room, `notMember` when `user` is not in it; asked only when a
-    /// one-room search found nothing, to tell those apart from an empty answer.
-    private static func requireSearchableRoom(_ context: SQLContext, app: String, room: String, user: String) throws {
-        guard try roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
-        let member = try context.queryFirst(
-            "SELECT 1 FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
-            [.text(app), .text(room), .text(user)]) { _ in true } ?? false
-        guard member else { throw StoreError(.notMember, "user \(user) is not a member of room \(room)") }
     }
 
     /// Integers separated by spaces.
