@@ -250,7 +250,8 @@ struct SearchConformanceTests {
             var texts = [
                 "Hello, WORLD! ΟΔΟΣ İstanbul naïve e\u{301}x don't a_b", "東京タワー 서울 abc😀def 👍🏽 👨‍👩‍👧 ⭐️",
                 "हिन्दी العربية Ελληνικά Привет x² ½ ⓐ Ⅻ", String(repeating: "я", count: 40) + "z",
-                String(repeating: "a", count: 63) + "яb", "nul\u{0}byte \\u0000 \"quoted\""
+                String(repeating: "a", count: 63) + "яb", "nul\u{0}byte \\u0000 \"quoted\"",
+                String(repeating: "A", count: 70) + " don't_stop 42x"
             ]
             // Every character of the planes with letters, between two letters.
             var chunk = ""

@@ -6,7 +6,8 @@
 /// the rooms' lexemes, then the newest ``MessageSearchQuery/candidateLimit`` rows in scope, each
 /// with its length in words and how often it holds each query word. The rows are always checked
 /// for app, room membership, deletion and blocks: the room lexemes only narrow the index scan
-/// (two rooms could share one).
+/// (two rooms could share one). The rooms are compared as an array, not joined: a join made the
+/// planner scan the index once per room (50 scans of the same postings for a member of 50 rooms).
 ///
 /// The score is BM25 (k1 = 1.2, b = 0.75, average length over the candidates) with every query
 /// word weighted 1: each candidate holds each word, so the words' inverse document frequencies
@@ -57,7 +58,7 @@ extension SQLChatStore {
         candidates AS (
             SELECT \(qualified(messageColumns, "m")), m.search FROM messages m
             WHERE m.search @@ (SELECT query FROM wanted)
-                AND m.app_id = $1 AND m.room_id IN (SELECT room_id FROM scope) AND m.deleted_at IS NULL
+                AND m.app_id = $1 AND m.room_id = ANY (ARRAY(SELECT room_id FROM scope)) AND m.deleted_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.app_id = $1 AND b.blocker_id = $2 AND b.blocked_id = m.sender_id)
             ORDER BY m.id DESC LIMIT \(MessageSearchQuery.candidateLimit)
         )
