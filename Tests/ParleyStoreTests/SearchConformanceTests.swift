@@ -135,7 +135,8 @@ struct SearchConformanceTests {
         ("great job 👍🏽", "👍"),
         ("family 👨‍👩‍👧 photo", "👧"),
         ("area x² and ½ cup", "x² ½"),
-        ("naïve café", "naive")
+        ("naïve café", "naive"),
+        ("nul\u{0}byte and C:\\u0000x", "byte u0000x")
     ]
 
     @Test(arguments: TestEngine.available)
