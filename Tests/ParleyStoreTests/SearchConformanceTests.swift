@@ -18,9 +18,12 @@ struct SearchConformanceTests {
             let elsewhere = try await store.makeRoom("b", creator: "alice")
             try await store.send("b", elsewhere.id, from: "alice", "banana in another app")
 
+            _ = try await store.addReaction(app: "a", room: mine.id, message: sent.message.id, user: "alice", emoji: "👍", maxDistinct: nil)
             let page = try await store.search("a", "alice", "banana")
             #expect(page.hits.map(\.message.id) == [sent.message.id], "one of three rooms holding the word is alice's")
-            #expect(page.hits.first?.message == sent.message, "the hit carries the message as history has it")
+            let history = try await store.history(app: "a", room: mine.id, HistoryQuery(limit: 10))
+            #expect(page.hits.first?.message == history.first, "the hit carries the message as history has it")
+            #expect(page.hits.first?.message.reactions == [ReactionCount(emoji: "👍", count: 1)])
             #expect(page.nextOffset == nil)
             #expect(try await store.search("a", "carol", "banana").hits.count == 2)
             #expect(try await store.search("a", "alice", "bread", room: mine.id).hits.count == 1)
@@ -30,6 +33,24 @@ struct SearchConformanceTests {
             await expectStoreError(.invalidArgument) {
                 try await store.searchMessages(app: "a", user: "alice", MessageSearchQuery(words: []))
             }
+        }
+    }
+
+    /// Above the rooms one index query names (SQLite groups them, PostgreSQL stops listing them),
+    /// a member of many rooms still finds every one of them and nothing else.
+    @Test(arguments: TestEngine.available)
+    func aMemberOfHundredsOfRoomsFindsThemAllAndNoOthers(_ engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            for id in ["alice", "carol"] { try await store.makeUser("a", id) }
+            var rooms: [Room] = []
+            for _ in 0..<(SQLChatStore.searchRoomLexemeLimit + 10) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
+            var expected: Set<Int64> = []
+            for index in [0, 100, rooms.count - 1] {
+                expected.insert(try await store.send("a", rooms[index].id, from: "alice", "ostrich egg").message.id)
+            }
+            let theirs = try await store.makeRoom("a", creator: "carol")
+            try await store.send("a", theirs.id, from: "carol", "ostrich egg")
+            #expect(Set(try await store.search("a", "alice", "ostrich").hits.map(\.message.id)) == expected)
         }
     }
 
