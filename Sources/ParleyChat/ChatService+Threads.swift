@@ -44,7 +44,7 @@ extension ChatService {
     }
 
     /// `GET /v1/rooms/{room_id}/messages/{message_id}/replies`: a page of a thread, shaped and
-    /// paged like history (`before`, `after`, `limit`).
+    /// paged like history (`before`, `after`, `limit`), without the replies of users the caller blocks.
     func replies(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
         let room = call.parameter("room_id"), parent = try call.idParameter("message_id")
@@ -59,6 +59,7 @@ extension ChatService {
         if hasMore {
             if after != nil { messages.removeLast() } else { messages.removeFirst() }
         }
+        messages = try await withoutBlocked(context, messages)
         return ChatResponse(
             status: .ok, headers: ["Content-Type": "application/json"],
             body: MessagePage(messages: messages, hasMore: hasMore).jsonBytes)

@@ -24,14 +24,18 @@ public struct Attachment: Sendable, Hashable, Identifiable {
     public var downloadURL: String?
     /// When ``downloadURL`` expires, seconds since the Unix epoch.
     public var downloadURLExpiresAt: Int64?
+    /// A signed path to a small JPEG of an uploaded PNG or JPEG image (longest side 320 pixels),
+    /// valid as long as ``downloadURL``; nil for other files and images the server could not read.
+    public var thumbnailURL: String?
 
     /// Creates an attachment value.
     public init(
         id: String, roomID: String, uploaderID: String, contentType: String, size: Int64,
         width: Int? = nil, height: Int? = nil, createdAt: Int64 = 0, downloadURL: String? = nil, downloadURLExpiresAt: Int64? = nil,
-        name: String? = nil
+        name: String? = nil, thumbnailURL: String? = nil
     ) {
         self.name = name
+        self.thumbnailURL = thumbnailURL
         self.id = id
         self.roomID = roomID
         self.uploaderID = uploaderID
@@ -52,10 +56,11 @@ public struct Attachment: Sendable, Hashable, Identifiable {
             contentType: try r.string("content_type"), size: try r.int64("size"),
             width: try r.int64IfPresent("width").map { Int($0) }, height: try r.int64IfPresent("height").map { Int($0) },
             createdAt: try r.int64IfPresent("created_at") ?? 0, downloadURL: try r.stringIfPresent("download_url"),
-            downloadURLExpiresAt: try r.int64IfPresent("download_url_expires_at"), name: try r.stringIfPresent("name"))
+            downloadURLExpiresAt: try r.int64IfPresent("download_url_expires_at"), name: try r.stringIfPresent("name"),
+            thumbnailURL: try r.stringIfPresent("thumbnail_url"))
     }
 
-    /// The API's form; the download URL and its expiry only when there is one.
+    /// The API's form; the download URL and its expiry, and the thumbnail URL, only when there is one.
     public var json: JSONValue {
         var object: JSONObject = [
             "id": .string(id), "room_id": .string(roomID), "uploader_id": .string(uploaderID),
@@ -67,6 +72,7 @@ public struct Attachment: Sendable, Hashable, Identifiable {
             object["download_url"] = .string(downloadURL)
             object["download_url_expires_at"] = .optional(downloadURLExpiresAt)
         }
+        if let thumbnailURL { object["thumbnail_url"] = .string(thumbnailURL) }
         return .object(object)
     }
 }

@@ -38,8 +38,10 @@ struct ModelJSONTests {
         let attachment = Attachment(
             id: "a", roomID: "r", uploaderID: "u", contentType: "image/png", size: 5_000_000_000,
             width: 640, height: 480, createdAt: 7, downloadURL: "/v1/attachments/a/content?sig=1",
-            downloadURLExpiresAt: 99)
+            downloadURLExpiresAt: 99, thumbnailURL: "/v1/attachments/a/content?sig=1&thumb=1")
         #expect(try reread(attachment.json, Attachment.init(json:)) == attachment)
+        guard case .object(let written) = attachment.json else { throw ParleyError(.decoding, "not an object") }
+        #expect(written["thumbnail_url"] == .string("/v1/attachments/a/content?sig=1&thumb=1"))
         let device = DeviceRegistration(token: "deadbeef", userID: "u", platform: .apnsSandbox, updatedAt: 8)
         #expect(try reread(device.json, DeviceRegistration.init(json:)) == device)
         let presence = PresenceStatus(userID: "u", isOnline: false, lastSeenAt: 12)

@@ -24,7 +24,7 @@ import Testing
     }
 
     private func integrityCheck(_ store: SQLChatStore) async throws {
-        try await store.database.write { context in
+        _ = try await store.database.write { context in
             try context.execute("INSERT INTO message_search (message_search) VALUES ('integrity-check')", [])
         }
     }
@@ -83,6 +83,61 @@ import Testing
             #expect(page.hits.count == 50)
             let all = try await store.searchMessages(app: "a", user: "alice", MessageSearchQuery(words: ["needle", "3"], limit: 50))
             #expect(all.hits.map { $0.message.parts.compactMap(\.text).joined() } == ["needle 3"])
+        }
+    }
+
+    /// Rows changed again before their transaction commits are indexed as they are at the
+    /// commit: an edited queued row with its last words, a deleted one not at all.
+    @Test func rowsChangedBeforeTheCommitAreIndexedAsTheyAreAtTheCommit() async throws {
+        try await withStore(.sqlite) { store in
+            try await store.makeUser("a", "alice")
+            let room = try await store.makeRoom("a", creator: "alice")
+            try await store.database.write { context in
+                for (seq, words) in [(1, "first draft"), (2, "doomed words"), (3, "kept words")] {
+                    try context.execute(
+                        """
+                        INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at, search_doc)
+                        VALUES ('a', $1, $2, 'alice', '[{"type":"text","text":"x"}]', 1, $3)
+                        """, [.text(room.id), .int(seq), .text(words)])
+                }
+                try context.execute("UPDATE messages SET search_doc = 'second draft' WHERE seq = 1", [])
+                try context.execute("DELETE FROM messages WHERE seq = 2", [])
+            }
+            #expect(try await search(store, "alice", ["draft"]).count == 1)
+            #expect(try await search(store, "alice", ["first"]).isEmpty)
+            #expect(try await search(store, "alice", ["second"]).count == 1)
+            #expect(try await search(store, "alice", ["doomed"]).isEmpty)
+            #expect(try await search(store, "alice", ["words"]).count == 1)
+            let counts = try await indexCounts(store)
+            #expect(counts.indexed == 2 && counts.expected == 2, "\(counts)")
+            try await integrityCheck(store)
+        }
+    }
+
+    /// A send whose operation fails after its insert (here: its outbox row is refused) is rolled
+    /// back to its savepoint with its queue entry, while the batch's other sends are indexed.
+    @Test func aSendRolledBackLeavesNothingQueued() async throws {
+        try await withStore(.sqlite) { store in
+            try await store.makeUser("a", "alice")
+            let room = try await store.makeRoom("a", creator: "alice")
+            await #expect(throws: (any Error).self) {
+                try await store.database.write { context in
+                    try context.execute(
+                        """
+                        INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at, search_doc)
+                        VALUES ('a', $1, 1, 'alice', '[]', 1, 'ghost')
+                        """, [.text(room.id)])
+                    throw StoreError(.internal, "refused after the insert")
+                }
+            }
+            _ = try await store.send("a", room.id, from: "alice", "real message")
+            #expect(try await search(store, "alice", ["ghost"]).isEmpty)
+            #expect(try await search(store, "alice", ["real"]).count == 1)
+            let pending = try await store.database.read { context in
+                try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
+            }
+            #expect(pending == 0)
+            try await integrityCheck(store)
         }
     }
 }

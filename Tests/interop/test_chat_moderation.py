@@ -385,7 +385,10 @@ def test_a_block_stops_direct_messages_and_hides_history_for_the_blocker(chat):
     chat.ok("POST", f"/v1/rooms/{shared.id}/members", auth=APP, json_body={"user_id": ann})
     chat.ok("POST", f"/v1/rooms/{shared.id}/members", auth=APP, json_body={"user_id": ben})
     shared.send(ben, "from ben")
-    shared.send(ann, "from ann")
+    root = shared.send(ann, "from ann")
+    for user, reply in ((ben, "ben replies"), (ann, "ann replies")):
+        chat.ok("POST", f"/v1/rooms/{shared.id}/messages", token=mint(APP_A, user),
+                json_body={**text(reply), "parent_id": root["id"], "show_in_room": False})
     assert chat.request("PUT", f"/v1/me/blocks/{ben}", token=mint(APP_A, ann)).status == 201
     assert chat.ok("GET", "/v1/me/blocks", token=mint(APP_A, ann))["user_ids"] == [ben]
     for sender in (ann, ben):
@@ -398,8 +401,14 @@ def test_a_block_stops_direct_messages_and_hides_history_for_the_blocker(chat):
         page = chat.ok("GET", f"/v1/rooms/{shared.id}/messages", token=mint(APP_A, user))
         return [m["parts"][0]["text"] for m in page["messages"]]
 
+    def replies(user):
+        page = chat.ok("GET", f"/v1/rooms/{shared.id}/messages/{root['id']}/replies", token=mint(APP_A, user))
+        return [m["parts"][0]["text"] for m in page["messages"]]
+
     assert texts(ann) == ["from ann"]
     assert texts(ben) == ["from ben", "from ann"], "only the blocker's view is filtered"
+    assert replies(ann) == ["ann replies"], "a thread leaves out the blocked user's replies too"
+    assert replies(ben) == ["ben replies", "ann replies"]
     assert chat.request("DELETE", f"/v1/me/blocks/{ben}", token=mint(APP_A, ann)).status == 204
     assert texts(ann) == ["from ben", "from ann"]
     assert chat.request("POST", f"/v1/rooms/{direct}/messages", token=mint(APP_A, ben), json_body=text("hi")).status == 201

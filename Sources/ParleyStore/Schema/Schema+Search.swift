@@ -7,11 +7,20 @@
 /// index. The FTS5 tokenizer only splits the document at its spaces and keeps marks inside words
 /// (`M*`), as the Swift tokenizer did.
 ///
-/// The triggers keep one invariant, whatever statement changes a row: a message is in the index
-/// exactly when `search_doc` is set and `deleted_at` is not. A contentless table forgets a row
-/// only when told the row's old values, which the update and delete triggers pass. A deleted
-/// message's words are cleared from `search_doc` in the same transaction, so an erased user's text
-/// does not stay behind in it.
+/// **In step, in bulk.** A message is in the index exactly when `search_doc` is set and
+/// `deleted_at` is not, as of each commit. New messages are not written to FTS5 one by one: FTS5
+/// writes its pending words out as a new segment at the end of every statement that touched it,
+/// so a row per send costs a segment per send (and the merges after) — three times the cost of
+/// one statement for a transaction's rows (measured: 40–50 µs against 13–16 µs a row). The insert
+/// trigger only queues the id in `message_search_pending`; the writer runs
+/// ``flushSearchIndexSQL`` just before each COMMIT, so the index is written by the sends'
+/// own transaction, in one statement. A job rolled back to its savepoint takes its queue entries
+/// with it.
+///
+/// Edits and deletes change indexed rows in place (they are rare): the old version leaves the
+/// index unless it was still queued, which FTS5 can only do when told the old values (a
+/// contentless table), and the new version is queued. A deleted message's words are cleared from
+/// `search_doc` in the same transaction, so an erased user's text does not stay behind in it.
 extension Schema {
     /// The room column's token for a message of `app` and `room`, as SQL over a row's columns;
     /// `SQLChatStore.searchRoomToken(app:room:)` makes the same in Swift.
@@ -23,23 +32,29 @@ extension Schema {
         "\(row).search_doc IS NOT NULL AND \(row).deleted_at IS NULL"
     }
 
+    /// Takes `old` out of the index when it is there (indexed and not still queued).
+    private static let forgetOld = """
+        INSERT INTO message_search (message_search, rowid, doc, room)
+            SELECT 'delete', old.id, old.search_doc, \(roomToken("old"))
+            WHERE \(indexed("old")) AND NOT EXISTS (SELECT 1 FROM message_search_pending WHERE id = old.id);
+        """
+
     static let searchSQLite = """
         ALTER TABLE messages ADD COLUMN search_doc TEXT;
         CREATE VIRTUAL TABLE message_search USING fts5(
             doc, room, content = '', tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
         );
+        CREATE TABLE message_search_pending (id INTEGER PRIMARY KEY);
         CREATE TRIGGER messages_search_insert AFTER INSERT ON messages WHEN \(indexed("new"))
         BEGIN
-            INSERT INTO message_search (rowid, doc, room) VALUES (new.id, new.search_doc, \(roomToken("new")));
+            INSERT OR IGNORE INTO message_search_pending (id) VALUES (new.id);
         END;
         CREATE TRIGGER messages_search_update AFTER UPDATE OF search_doc, deleted_at, app_id, room_id ON messages
         WHEN old.search_doc IS NOT new.search_doc OR old.deleted_at IS NOT new.deleted_at
             OR old.app_id IS NOT new.app_id OR old.room_id IS NOT new.room_id
         BEGIN
-            INSERT INTO message_search (message_search, rowid, doc, room)
-                SELECT 'delete', old.id, old.search_doc, \(roomToken("old")) WHERE \(indexed("old"));
-            INSERT INTO message_search (rowid, doc, room)
-                SELECT new.id, new.search_doc, \(roomToken("new")) WHERE \(indexed("new"));
+            \(forgetOld)
+            INSERT OR IGNORE INTO message_search_pending (id) SELECT new.id WHERE \(indexed("new"));
         END;
         CREATE TRIGGER messages_search_forget AFTER UPDATE OF deleted_at ON messages
         WHEN new.deleted_at IS NOT NULL AND new.search_doc IS NOT NULL
@@ -48,12 +63,29 @@ extension Schema {
         END;
         CREATE TRIGGER messages_search_delete AFTER DELETE ON messages WHEN \(indexed("old"))
         BEGIN
-            INSERT INTO message_search (message_search, rowid, doc, room)
-                VALUES ('delete', old.id, old.search_doc, \(roomToken("old")));
+            \(forgetOld)
+            DELETE FROM message_search_pending WHERE id = old.id;
         END
         """
 
-    /// Fills `search_doc` for the messages stored before migration 13 (their triggers then index them).
+    /// Writes the queued messages into the index and empties the queue; the SQLite writer runs
+    /// them before every COMMIT. The queue drives the join (`CROSS JOIN` keeps SQLite from
+    /// scanning `messages` instead), and a queued message deleted since is simply not found.
+    static let flushSearchIndexSQL = [
+        """
+        INSERT INTO message_search (rowid, doc, room)
+        SELECT m.id, m.search_doc, \(roomToken("m")) FROM message_search_pending p CROSS JOIN messages m ON m.id = p.id
+        WHERE \(indexed("m"))
+        """,
+        "DELETE FROM message_search_pending"
+    ]
+
+    /// Runs ``flushSearchIndexSQL`` on `context`'s connection.
+    static func flushSearchIndex(_ context: SQLContext) throws(StoreError) {
+        for statement in flushSearchIndexSQL { try context.execute(statement, []) }
+    }
+
+    /// Fills `search_doc` for the messages stored before migration 13 and indexes them.
     static func indexStoredMessages(_ context: SQLContext) throws {
         var after: Int64 = 0
         while true {
@@ -61,7 +93,7 @@ extension Schema {
                 "SELECT id, parts FROM messages WHERE id > $1 AND deleted_at IS NULL ORDER BY id LIMIT 1000",
                 [.integer(after)]
             ) { row in (id: row.int64(0), parts: row.text(1)) }
-            guard let last = rows.last else { return }
+            guard let last = rows.last else { break }
             for row in rows {
                 guard let parts = try? MessagePartsJSON.decode(row.parts),
                     let document = SearchTokenizer.document(for: parts)
@@ -70,5 +102,6 @@ extension Schema {
             }
             after = last.id
         }
+        try flushSearchIndex(context)
     }
 }

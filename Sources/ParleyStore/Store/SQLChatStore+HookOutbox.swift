@@ -33,8 +33,14 @@ extension SQLChatStore: HookOutboxStore {
 
     public func removeHookEvents(ids: [Int64]) async throws {
         guard !ids.isEmpty else { return }
+        // One statement for the whole delivered batch: ids as a JSON array (SQLite) or an array literal (PostgreSQL).
+        let list = ids.map(String.init).joined(separator: ",")
         try await write { context in
-            for id in ids { try context.execute("DELETE FROM chat_hook_outbox WHERE id = $1", [.integer(id)]) }
+            if context.dialect == .sqlite {
+                try context.execute("DELETE FROM chat_hook_outbox WHERE id IN (SELECT value FROM json_each($1))", [.text("[" + list + "]")])
+            } else {
+                try context.execute("DELETE FROM chat_hook_outbox WHERE id = ANY($1::bigint[])", [.text("{" + list + "}")])
+            }
         }
     }
 

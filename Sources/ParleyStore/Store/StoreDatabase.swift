@@ -33,6 +33,7 @@ public final class StoreDatabase: Sendable {
         let checkpointer = sqlitePath.map { WALCheckpointer.start(path: $0, trace: trace) }
         var writers: [GroupCommitWriter] = []
         let applied = Mutex<[AppliedMigration]>([])
+        let flushSearchIndex: @Sendable (SQLContext) throws(StoreError) -> Void = Schema.flushSearchIndex
         do {
             writers.append(
                 try await GroupCommitWriter.start(
@@ -41,6 +42,7 @@ public final class StoreDatabase: Sendable {
                     clock: configuration.clock,
                     syncer: syncer,
                     trace: trace,
+                    beforeCommit: sqlitePath == nil ? nil : flushSearchIndex,
                     open: { try Self.connect(location, checkpointer: checkpointer) },
                     prepare: { context in
                         let done = try Migrator.migrate(context)

@@ -27,12 +27,20 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let clock: StoreClock
     private let syncer: WALSyncer?
     private let trace: StoreTrace?
+    /// Work every transaction ends with, after its operations and before COMMIT (SQLite's search
+    /// index takes the transaction's new messages in one statement there); when it throws, the
+    /// whole batch fails.
+    private let beforeCommit: (@Sendable (SQLContext) throws(StoreError) -> Void)?
 
-    private init(maxBatchSize: Int, clock: StoreClock, syncer: WALSyncer?, trace: StoreTrace?) {
+    private init(
+        maxBatchSize: Int, clock: StoreClock, syncer: WALSyncer?, trace: StoreTrace?,
+        beforeCommit: (@Sendable (SQLContext) throws(StoreError) -> Void)?
+    ) {
         self.maxBatchSize = max(1, maxBatchSize)
         self.clock = clock
         self.syncer = syncer
         self.trace = trace
+        self.beforeCommit = beforeCommit
     }
 
     /// Starts the writer thread: it opens its connection with `open`, runs `prepare` (migrations)
@@ -46,10 +54,12 @@ final class GroupCommitWriter: @unchecked Sendable {
         clock: StoreClock,
         syncer: WALSyncer? = nil,
         trace: StoreTrace? = nil,
+        beforeCommit: (@Sendable (SQLContext) throws(StoreError) -> Void)? = nil,
         open: @escaping @Sendable () throws -> any SQLConnection,
         prepare: @escaping @Sendable (SQLContext) throws -> Void
     ) async throws -> GroupCommitWriter {
-        let writer = GroupCommitWriter(maxBatchSize: maxBatchSize, clock: clock, syncer: syncer, trace: trace)
+        let writer = GroupCommitWriter(
+            maxBatchSize: maxBatchSize, clock: clock, syncer: syncer, trace: trace, beforeCommit: beforeCommit)
         syncer?.setIdleHandler { [weak writer] in writer?.wake() }
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             DatabaseThread.start(name: name) {
@@ -233,6 +243,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return Self.contention
                 }
             }
+            try beforeCommit?(SQLContext(connection: connection, now: clock.now()))
             try waitForCommitHold(on: connection)
             commitID = syncer?.beginCommit()
             try commitTraced(commitID, operations: batch.count, on: connection)
