@@ -18,9 +18,12 @@ struct SearchConformanceTests {
             let elsewhere = try await store.makeRoom("b", creator: "alice")
             try await store.send("b", elsewhere.id, from: "alice", "banana in another app")
 
+            _ = try await store.addReaction(app: "a", room: mine.id, message: sent.message.id, user: "alice", emoji: "👍", maxDistinct: nil)
             let page = try await store.search("a", "alice", "banana")
             #expect(page.hits.map(\.message.id) == [sent.message.id], "one of three rooms holding the word is alice's")
-            #expect(page.hits.first?.message == sent.message, "the hit carries the message as history has it")
+            let history = try await store.history(app: "a", room: mine.id, HistoryQuery(limit: 10))
+            #expect(page.hits.first?.message == history.first, "the hit carries the message as history has it")
+            #expect(page.hits.first?.message.reactions == [ReactionCount(emoji: "👍", count: 1)])
             #expect(page.nextOffset == nil)
             #expect(try await store.search("a", "carol", "banana").hits.count == 2)
             #expect(try await store.search("a", "alice", "bread", room: mine.id).hits.count == 1)
@@ -30,6 +33,24 @@ struct SearchConformanceTests {
             await expectStoreError(.invalidArgument) {
                 try await store.searchMessages(app: "a", user: "alice", MessageSearchQuery(words: []))
             }
+        }
+    }
+
+    /// Above the rooms one index query names (SQLite groups them, PostgreSQL stops listing them),
+    /// a member of many rooms still finds every one of them and nothing else.
+    @Test(arguments: TestEngine.available)
+    func aMemberOfHundredsOfRoomsFindsThemAllAndNoOthers(_ engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            for id in ["alice", "carol"] { try await store.makeUser("a", id) }
+            var rooms: [Room] = []
+            for _ in 0..<(SQLChatStore.searchRoomLexemeLimit + 10) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
+            var expected: Set<Int64> = []
+            for index in [0, 100, rooms.count - 1] {
+                expected.insert(try await store.send("a", rooms[index].id, from: "alice", "ostrich egg").message.id)
+            }
+            let theirs = try await store.makeRoom("a", creator: "carol")
+            try await store.send("a", theirs.id, from: "carol", "ostrich egg")
+            #expect(Set(try await store.search("a", "alice", "ostrich").hits.map(\.message.id)) == expected)
         }
     }
 
@@ -135,7 +156,8 @@ struct SearchConformanceTests {
         ("great job 👍🏽", "👍"),
         ("family 👨‍👩‍👧 photo", "👧"),
         ("area x² and ½ cup", "x² ½"),
-        ("naïve café", "naive")
+        ("naïve café", "naive"),
+        ("nul\u{0}byte and C:\\u0000x", "byte u0000x")
     ]
 
     @Test(arguments: TestEngine.available)
@@ -250,7 +272,8 @@ struct SearchConformanceTests {
             var texts = [
                 "Hello, WORLD! ΟΔΟΣ İstanbul naïve e\u{301}x don't a_b", "東京タワー 서울 abc😀def 👍🏽 👨‍👩‍👧 ⭐️",
                 "हिन्दी العربية Ελληνικά Привет x² ½ ⓐ Ⅻ", String(repeating: "я", count: 40) + "z",
-                String(repeating: "a", count: 63) + "яb", "nul\u{0}byte \\u0000 \"quoted\""
+                String(repeating: "a", count: 63) + "яb", "nul\u{0}byte \\u0000 \"quoted\"",
+                String(repeating: "A", count: 70) + " don't_stop 42x"
             ]
             // Every character of the planes with letters, between two letters.
             var chunk = ""

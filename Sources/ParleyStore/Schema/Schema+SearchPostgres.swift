@@ -14,7 +14,9 @@
 /// (`u` and its hex code point) a word of its own. The vector is built from its text form
 /// (`'word':position`), not by `to_tsvector`, whose parser would cut some of these words again
 /// (by the database locale's idea of a letter); queries go through the same function, so a
-/// query word and the same word in a message always become the same lexemes.
+/// query word and the same word in a message always become the same lexemes. SQL and Swift agree
+/// on every character up to the Unicode version of the server's ICU (15.0 for Debian 12's ICU 72;
+/// SearchConformanceTests checks them all); letters assigned later are lowercased by Swift only.
 extension Schema {
     static let searchPostgres = """
         ALTER TABLE messages ADD COLUMN search TSVECTOR;
@@ -56,37 +58,53 @@ extension Schema {
         END
         $f$;
         CREATE FUNCTION parley_search_words(p_text TEXT) RETURNS TEXT[]
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
         AS $f$
-            SELECT coalesce(array_agg(CASE
-                    WHEN t.m[1] ~ '^[\(emojiClass)]$' THEN 'u' || to_hex(ascii(t.m[1]))
-                    WHEN octet_length(t.m[1]) > \(SearchTokenizer.maximumWordBytes) THEN parley_search_cut(t.m[1])
-                    ELSE t.m[1] END ORDER BY t.n), '{}')
-            FROM regexp_matches(
-                regexp_replace(
-                    translate(parley_search_lower(p_text), '\(SearchTokenizer.latinFolds.from)', '\(SearchTokenizer.latinFolds.to)'),
-                    '[\(ignoredClass)]', '', 'g'),
-                '[\(ideographicClass)]|[\(emojiClass)]|[\(wordClass)]+', 'g') WITH ORDINALITY AS t(m, n)
+        BEGIN
+            IF octet_length(p_text) = char_length(p_text) THEN
+                -- All ASCII (most messages), as the tokenizer's own fast path: the full classes
+                -- cost the regular expression engine several times more.
+                RETURN (
+                    SELECT coalesce(array_agg(left(t.m[1], \(SearchTokenizer.maximumWordBytes)) ORDER BY t.n), '{}')
+                    FROM regexp_matches(lower(p_text COLLATE "C"), '[0-9a-z]+', 'g') WITH ORDINALITY AS t(m, n));
+            END IF;
+            RETURN (
+                SELECT coalesce(array_agg(CASE
+                        WHEN t.m[1] ~ '^[\(emojiClass)]$' THEN 'u' || to_hex(ascii(t.m[1]))
+                        WHEN octet_length(t.m[1]) > \(SearchTokenizer.maximumWordBytes) THEN parley_search_cut(t.m[1])
+                        ELSE t.m[1] END ORDER BY t.n), '{}')
+                FROM regexp_matches(
+                    regexp_replace(
+                        translate(parley_search_lower(p_text), '\(SearchTokenizer.latinFolds.from)', '\(SearchTokenizer.latinFolds.to)'),
+                        '[\(ignoredClass)]', '', 'g'),
+                    '[\(ideographicClass)]|[\(emojiClass)]|[\(wordClass)]+', 'g') WITH ORDINALITY AS t(m, n));
+        END
         $f$;
         CREATE FUNCTION parley_search_text(p_parts TEXT) RETURNS TEXT
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
         AS $f$
-            SELECT string_agg(CASE p->>'type' WHEN 'text' THEN p->>'text' WHEN 'file' THEN p->>'name' END, ' ')
-            FROM json_array_elements(CASE
-                -- A NUL (\\u0000) has no text form: first every escaped backslash becomes \\u005c,
-                -- so what is left of \\u0000 is an escape of its own, then those become spaces.
-                WHEN strpos(p_parts, '\\u0000') > 0 THEN replace(replace(p_parts, '\\\\', '\\u005c'), '\\u0000', ' ')
-                ELSE p_parts END::json) AS p
+        BEGIN
+            RETURN (
+                SELECT string_agg(CASE p->>'type' WHEN 'text' THEN p->>'text' WHEN 'file' THEN p->>'name' END, ' ')
+                FROM json_array_elements(CASE
+                    -- A NUL (\\u0000) has no text form: first every escaped backslash becomes \\u005c,
+                    -- so what is left of \\u0000 is an escape of its own, then those become spaces.
+                    WHEN strpos(p_parts, '\\u0000') > 0 THEN replace(replace(p_parts, '\\\\', '\\u005c'), '\\u0000', ' ')
+                    ELSE p_parts END::json) AS p);
+        END
         $f$;
         CREATE FUNCTION parley_search_room(p_app TEXT, p_room TEXT) RETURNS TEXT
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $f$ SELECT '#' || left(md5(length(p_app) || ':' || p_app || p_room), 16) $f$;
         CREATE FUNCTION parley_search_vector(p_app TEXT, p_room TEXT, p_parts TEXT) RETURNS TSVECTOR
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
         AS $f$
+        BEGIN
             -- Words hold only letters, digits, marks and hex digits: nothing to quote in the text form.
-            SELECT (string_agg('''' || w.word || ''':' || w.n, ' ') || ' ''' || parley_search_room(p_app, p_room) || '''')::tsvector
-            FROM unnest(parley_search_words(parley_search_text(p_parts))) WITH ORDINALITY AS w(word, n)
+            RETURN (
+                SELECT (string_agg('''' || w.word || ''':' || w.n, ' ') || ' ''' || parley_search_room(p_app, p_room) || '''')::tsvector
+                FROM unnest(parley_search_words(parley_search_text(p_parts))) WITH ORDINALITY AS w(word, n));
+        END
         $f$;
         CREATE FUNCTION parley_messages_search() RETURNS TRIGGER
         LANGUAGE plpgsql

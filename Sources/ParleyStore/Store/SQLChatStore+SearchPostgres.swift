@@ -6,7 +6,8 @@
 /// the rooms' lexemes, then the newest ``MessageSearchQuery/candidateLimit`` rows in scope, each
 /// with its length in words and how often it holds each query word. The rows are always checked
 /// for app, room membership, deletion and blocks: the room lexemes only narrow the index scan
-/// (two rooms could share one).
+/// (two rooms could share one). The rooms are compared as an array, not joined: a join made the
+/// planner scan the index once per room (50 scans of the same postings for a member of 50 rooms).
 ///
 /// The score is BM25 (k1 = 1.2, b = 0.75, average length over the candidates) with every query
 /// word weighted 1: each candidate holds each word, so the words' inverse document frequencies
@@ -28,7 +29,8 @@ extension SQLChatStore {
                     frequencies: Self.integers(row.text(Self.messageColumnCount + 1))
                 )
             }
-            if candidates.isEmpty, let room = query.room { try Self.requireSearchableRoom(context, app: app, room: room, user: user) }
+            // Only an empty answer needs telling apart from an unknown room or a non-member's search.
+            if candidates.isEmpty, query.room != nil { _ = try Self.searchScope(context, app: app, user: user, room: query.room) }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
             var page = Self.page(of: zip(candidates, scores).map { MessageSearchHit(message: $0.message, score: $1) }, query)
             try Self.attachReactions(context, app: app, to: &page)
@@ -56,7 +58,7 @@ extension SQLChatStore {
         candidates AS (
             SELECT \(qualified(messageColumns, "m")), m.search FROM messages m
             WHERE m.search @@ (SELECT query FROM wanted)
-                AND m.app_id = $1 AND m.room_id IN (SELECT room_id FROM scope) AND m.deleted_at IS NULL
+                AND m.app_id = $1 AND m.room_id = ANY (ARRAY(SELECT room_id FROM scope)) AND m.deleted_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.app_id = $1 AND b.blocker_id = $2 AND b.blocked_id = m.sender_id)
             ORDER BY m.id DESC LIMIT \(MessageSearchQuery.candidateLimit)
         )
@@ -82,16 +84,6 @@ extension SQLChatStore {
                 return score + frequency * (k1 + 1) / (frequency + norm)
             }
         }
-    }
-
-    /// `notFound` for an unknown room, `notMember` when `user` is not in it; asked only when a
-    /// one-room search found nothing, to tell those apart from an empty answer.
-    private static func requireSearchableRoom(_ context: SQLContext, app: String, room: String, user: String) throws {
-        guard try roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
-        let member = try context.queryFirst(
-            "SELECT 1 FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3",
-            [.text(app), .text(room), .text(user)]) { _ in true } ?? false
-        guard member else { throw StoreError(.notMember, "user \(user) is not a member of room \(room)") }
     }
 
     /// Integers separated by spaces.
