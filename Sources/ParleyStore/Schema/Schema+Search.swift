@@ -5,7 +5,9 @@
 /// contentless FTS5 table indexes them with one more column, `room`: a single token naming the
 /// message's app and room, so a search intersects its words with the caller's rooms inside the
 /// index. The FTS5 tokenizer only splits the document at its spaces and keeps marks inside words
-/// (`M*`), as the Swift tokenizer did.
+/// (`M*`), as the Swift tokenizer did. The index keeps no word positions (`detail = column`: a
+/// search asks for words, not phrases) and no column sizes (`columnsize = 0`): ranking reads the
+/// candidates' `search_doc`, which it fetches anyway, so FTS5 need not store them again.
 ///
 /// **In step, in bulk.** A message is in the index exactly when `search_doc` is set and
 /// `deleted_at` is not, as of each commit. New messages are not written to FTS5 one by one: FTS5
@@ -42,7 +44,8 @@ extension Schema {
     static let searchSQLite = """
         ALTER TABLE messages ADD COLUMN search_doc TEXT;
         CREATE VIRTUAL TABLE message_search USING fts5(
-            doc, room, content = '', tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
+            doc, room, content = '', detail = column, columnsize = 0,
+            tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
         );
         CREATE TABLE message_search_pending (id INTEGER PRIMARY KEY);
         CREATE TRIGGER messages_search_insert AFTER INSERT ON messages WHEN \(indexed("new"))

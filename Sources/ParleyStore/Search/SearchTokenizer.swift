@@ -31,20 +31,37 @@ public enum SearchTokenizer {
     /// The text search indexes for a message: its text parts and the names of its files, as
     /// words separated by single spaces; nil when there is nothing to index.
     public static func document(for parts: [MessagePart]) -> String? {
-        var document = ""
+        var document: [UInt8] = []
         for part in parts {
-            let text: String
-            switch part {
-            case .text(let value): text = value
-            case .file(let file): text = file.name
-            case .attachment, .url: continue
-            }
+            guard var text = searchableText(of: part) else { continue }
+            let wasASCII = text.withUTF8 { bytes in appendASCIIWords(of: bytes, to: &document) }
+            if wasASCII { continue }
             forEachToken(in: text, ranges: false) { word, _ in
-                if !document.isEmpty { document.append(" ") }
-                document.append(word)
+                if !document.isEmpty { document.append(UInt8(ascii: " ")) }
+                document.append(contentsOf: word.utf8)
             }
         }
-        return document.isEmpty ? nil : document
+        return document.isEmpty ? nil : String(decoding: document, as: UTF8.self)
+    }
+
+    /// Appends the words of all-ASCII `bytes` to `document` (a space before each but the
+    /// first), without a `String` per word: what every send of plain text pays. False, with
+    /// `document` unchanged, when `bytes` holds anything else.
+    private static func appendASCIIWords(of bytes: UnsafeBufferPointer<UInt8>, to document: inout [UInt8]) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        var index = 0
+        while index < bytes.count {
+            while index < bytes.count, !isASCIIWordByte(bytes[index]) { index += 1 }
+            let start = index
+            while index < bytes.count, isASCIIWordByte(bytes[index]) { index += 1 }
+            guard index > start else { break }
+            if !document.isEmpty { document.append(UInt8(ascii: " ")) }
+            for offset in start..<min(index, start + maximumWordBytes) {
+                let byte = bytes[offset]
+                document.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }
+        }
+        return true
     }
 
     /// The searchable text of a message part: its text, or a file's name.

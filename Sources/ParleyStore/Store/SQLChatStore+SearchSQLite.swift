@@ -4,8 +4,8 @@
 /// tokens in `room`, newest first, so the index intersects them and stops after
 /// ``MessageSearchQuery/candidateLimit`` rows. Each candidate is then read from `messages`, which
 /// checks again that it is of the app and of a room in scope and not deleted, and leaves out
-/// blocked senders; the candidates are ranked by FTS5's BM25 (words only: the room column
-/// weighs nothing).
+/// blocked senders; the candidates are ranked by BM25 over their `search_doc` words (see
+/// ``bm25(lengths:frequencies:)``).
 extension SQLChatStore {
     /// Rooms per FTS5 query: FTS5 nests each `OR` one level deeper and refuses expressions
     /// deeper than 256, so a member of many rooms is searched in groups.
@@ -16,7 +16,7 @@ extension SQLChatStore {
         return try await read { context in
             let rooms = try Self.searchScope(context, app: app, user: user, room: query.room)
             guard !rooms.isEmpty else { return MessageSearchPage(hits: [], nextOffset: nil) }
-            var candidates: [(id: Int64, score: Double)] = []
+            var candidates: [Int64] = []
             var start = 0
             while start < rooms.count {
                 let group = rooms[start..<min(rooms.count, start + Self.searchRoomsPerQuery)]
@@ -25,10 +25,10 @@ extension SQLChatStore {
                 start += Self.searchRoomsPerQuery
             }
             if rooms.count > Self.searchRoomsPerQuery {
-                candidates.sort { $0.id > $1.id }
+                candidates.sort(by: >)
                 candidates = Array(candidates.prefix(MessageSearchQuery.candidateLimit))
             }
-            let hits = try Self.checkedHits(context, app: app, user: user, rooms: Set(rooms), candidates)
+            let hits = try Self.checkedHits(context, app: app, user: user, rooms: Set(rooms), candidates, query)
             var page = Self.page(of: hits, query)
             try Self.attachReactions(context, app: app, to: &page)
             return page
@@ -57,34 +57,47 @@ extension SQLChatStore {
     /// The newest candidates of the index with every word in `doc` and one of `roomTokens` in `room`.
     private static func indexCandidates(
         _ context: SQLContext, words: String, roomTokens: [String]
-    ) throws -> [(id: Int64, score: Double)] {
+    ) throws -> [Int64] {
         let expression = "doc : (\(words)) AND room : (\(roomTokens.map { "\"\($0)\"" }.joined(separator: " OR ")))"
         return try context.query(
-            """
-            SELECT rowid, bm25(message_search, 1.0, 0.0) FROM message_search WHERE message_search MATCH $1
-            ORDER BY rowid DESC LIMIT $2
-            """, [.text(expression), .int(MessageSearchQuery.candidateLimit)]
-        ) { row in (id: row.int64(0), score: -row.double(1)) }
+            "SELECT rowid FROM message_search WHERE message_search MATCH $1 ORDER BY rowid DESC LIMIT $2",
+            [.text(expression), .int(MessageSearchQuery.candidateLimit)]
+        ) { row in row.int64(0) }
     }
 
     /// The candidates' messages, read by id, keeping those of the app and of a room in scope,
-    /// not deleted and not sent by a user `user` blocked.
+    /// not deleted and not sent by a user `user` blocked, scored by their words.
     private static func checkedHits(
-        _ context: SQLContext, app: String, user: String, rooms: Set<String>, _ candidates: [(id: Int64, score: Double)]
+        _ context: SQLContext, app: String, user: String, rooms: Set<String>, _ candidates: [Int64], _ query: MessageSearchQuery
     ) throws -> [MessageSearchHit] {
         guard !candidates.isEmpty else { return [] }
         let blocked = try blockedSenders(context, app: app, user: user)
-        let scores = Dictionary(candidates.map { ($0.id, $0.score) }, uniquingKeysWith: { first, _ in first })
-        let ids = "[" + candidates.map { String($0.id) }.joined(separator: ",") + "]"
-        let messages = try context.query(
+        let ids = "[" + candidates.map { String($0) }.joined(separator: ",") + "]"
+        let rows = try context.query(
             """
-            SELECT \(messageColumns) FROM messages
+            SELECT \(messageColumns), search_doc FROM messages
             WHERE id IN (SELECT value FROM json_each($1)) AND app_id = $2 AND deleted_at IS NULL
             """, [.text(ids), .text(app)]
-        ) { try decodeMessage($0) }
-        return messages.compactMap { message in
-            guard rooms.contains(message.roomID), !blocked.contains(message.senderID), let score = scores[message.id] else { return nil }
-            return MessageSearchHit(message: message, score: score)
+        ) { row in (message: try decodeMessage(row), document: row.optionalText(messageColumnCount) ?? "") }
+        let kept = rows.filter { rooms.contains($0.message.roomID) && !blocked.contains($0.message.senderID) }
+        let counts = kept.map { wordCounts(in: $0.document, query) }
+        let scores = bm25(lengths: counts.map(\.length), frequencies: counts.map(\.frequencies))
+        return zip(kept, scores).map { MessageSearchHit(message: $0.message, score: $1) }
+    }
+
+    /// How many words `document` has, and how many times it holds each query word (the last
+    /// also counted where it begins a word, when it is a prefix).
+    static func wordCounts(in document: String, _ query: MessageSearchQuery) -> (length: Int, frequencies: [Int]) {
+        var frequencies = [Int](repeating: 0, count: query.words.count)
+        var length = 0
+        let last = query.words.count - 1
+        for word in document.split(separator: " ") {
+            length += 1
+            for (index, wanted) in query.words.enumerated()
+            where word == wanted || (index == last && query.lastWordIsPrefix && word.hasPrefix(wanted)) {
+                frequencies[index] += 1
+            }
         }
+        return (length, frequencies)
     }
 }
