@@ -73,10 +73,13 @@ extension SQLChatStore {
         guard !candidates.isEmpty else { return [] }
         let blocked = try blockedSenders(context, app: app, user: user)
         let ids = "[" + candidates.map { String($0) }.joined(separator: ",") + "]"
+        // `+app_id`: without the unary plus SQLite 3.40 reads the candidates through the
+        // (app_id, …) unique index, walking every message of the app (300 ms at 1,000,000),
+        // instead of one rowid lookup per candidate.
         let rows = try context.query(
             """
             SELECT \(messageColumns), search_doc FROM messages
-            WHERE id IN (SELECT value FROM json_each($1)) AND app_id = $2 AND deleted_at IS NULL
+            WHERE id IN (SELECT value FROM json_each($1)) AND +app_id = $2 AND deleted_at IS NULL
             """, [.text(ids), .text(app)]
         ) { row in (message: try decodeMessage(row), document: row.optionalText(messageColumnCount) ?? "") }
         let kept = rows.filter { rooms.contains($0.message.roomID) && !blocked.contains($0.message.senderID) }
