@@ -8,7 +8,8 @@
 #   git worktree add /work/wt/before e7c11c5 && (cd /work/wt/before && swift build -c release --product parley)
 #   ROUNDS=5 Benchmarks/search_send_ab.sh /work/wt/before/.build/release/parley .build/release/parley
 #
-# Environment: ROUNDS (5), CLOSED_SECS (10), WARMUP_SECS (2), SENDERS (1000), ROOMS (100), PORT (9801),
+# Environment: TEXT_WORDS (empty: run_chat.sh's 64-character text of three long words; N: each sender's
+# text is N words of the search benchmark's Zipf vocabulary, `ParleyChatBench load --text-words N`), ROUNDS (5), CLOSED_SECS (10), WARMUP_SECS (2), SENDERS (1000), ROOMS (100), PORT (9801),
 # BENCH_BIN (.build/release/ParleyChatBench: the same load generator for both), and whatever
 # run_chat.sh takes (BENCH_NICE, QUIET_MAX_SECS, DATA_ROOT). Each run's output stays in
 # Benchmarks/out/chat-*; the summary goes to Benchmarks/out/search-send-ab-<time>.txt.
@@ -32,7 +33,7 @@ one_run() { # one_run LABEL BIN ROUND — appends "label round sends/s p50 p99 s
   previous=$(ls -d "$OUT_DIR"/chat-[0-9]* 2>/dev/null | sort | tail -1 || true)
   ENGINES=sqlite RAW=0 BUILD=0 LIST_ROOMS=0 HISTORY_SAMPLES=0 ROOMLIST_SAMPLES=0 RATES= \
     CLOSED_SECS=${CLOSED_SECS:-10} WARMUP_SECS=${WARMUP_SECS:-2} SENDERS=${SENDERS:-1000} ROOMS=${ROOMS:-100} \
-    PORT=$PORT PARLEY_BIN=$bin BENCH_BIN=$BENCH_BIN "$BENCH_DIR/run_chat.sh" >/dev/null 2>&1 || log "run $label $round failed"
+    CHAT_LOAD_ARGS=${TEXT_WORDS:+--text-words $TEXT_WORDS} PORT=$PORT PARLEY_BIN=$bin BENCH_BIN=$BENCH_BIN "$BENCH_DIR/run_chat.sh" >/dev/null 2>&1 || log "run $label $round failed"
   PORT=$((PORT + 1))
   latest=$(ls -d "$OUT_DIR"/chat-[0-9]* | sort | tail -1)
   [ "$latest" != "$previous" ] || { log "no output for $label $round"; return; }
@@ -47,6 +48,7 @@ one_run() { # one_run LABEL BIN ROUND — appends "label round sends/s p50 p99 s
   echo "before: $BEFORE"
   echo "after:  $AFTER"
   echo "rounds: $ROUNDS; closed loop ${CLOSED_SECS:-10} s after ${WARMUP_SECS:-2} s warm-up, ${SENDERS:-1000} senders over ${ROOMS:-100} rooms, SQLite"
+  if [ -n "${TEXT_WORDS:-}" ]; then echo "message text: $TEXT_WORDS words of the Zipf vocabulary"; else echo "message text: 64 characters (run_chat.sh)"; fi
 } | tee "$summary"
 
 for round in $(seq 1 "$ROUNDS"); do

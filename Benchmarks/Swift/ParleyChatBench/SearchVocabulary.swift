@@ -43,6 +43,11 @@ struct SearchVocabulary {
         return low
     }
 
+    /// `count` words drawn by rank, separated by spaces.
+    func sentence(_ count: Int, _ random: inout BenchRandom) -> String {
+        (0..<count).map { _ in words[rank(&random)] }.joined(separator: " ")
+    }
+
     /// Rank `rank`'s word: consonant–vowel syllables spelling the rank (so no two ranks share a
     /// word); every `accentEvery`-th starts with `ç` and carries an accent, and since plain words
     /// never contain a `c`, its folded form is still its own.
