@@ -8,6 +8,9 @@ struct Migration: Sendable {
     let sqlite: String
     /// The statements for PostgreSQL, separated by semicolons.
     let postgres: String
+    /// Work after the script that SQL alone cannot do (on `context`, in the migration's
+    /// transaction), such as computing a column in Swift for the rows already stored.
+    var afterScript: (@Sendable (SQLContext) throws -> Void)? = nil
 
     /// The script for `dialect`.
     func script(for dialect: SQLDialect) -> String {

@@ -35,6 +35,7 @@ enum Migrator {
             for migration in migrations.sorted(by: { $0.version < $1.version }) where migration.version > current {
                 let script = migration.script(for: context.dialect)
                 if !script.isEmpty { try context.connection.run(script) }  // some steps concern one engine only
+                try migration.afterScript?(context)
                 try context.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
                     [.int(migration.version), .text(migration.name), .integer(context.now)])

@@ -23,7 +23,9 @@ enum Schema {
         Migration(version: 10, name: "attachment names", sqlite: filesSQLite, postgres: filesPostgres),
         Migration(version: 11, name: "app audit log", sqlite: dataRightsSQLite, postgres: dataRightsPostgres),
         Migration(version: 12, name: "chat hook outbox", sqlite: hookOutboxSQLite, postgres: hookOutboxPostgres),
-        Migration(version: 13, name: "message search", sqlite: searchSQLite, postgres: searchPostgres)
+        Migration(
+            version: 13, name: "message search", sqlite: searchSQLite, postgres: searchPostgres,
+            afterScript: { context in if context.dialect == .sqlite { try indexStoredMessages(context) } })
     ]
 
     private static let chatSQLite = """

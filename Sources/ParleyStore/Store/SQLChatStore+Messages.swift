@@ -20,18 +20,22 @@ extension SQLChatStore {
             }
             return try await appendInOneStatement(app: app, room: room, message, encodedParts: parts, hookEvents: hookEvents)
         }
+        // Cut here too, so the single writer only binds the words (SQLite: the triggers of
+        // migration 13 index them in the send's transaction).
+        let document = SearchTokenizer.document(for: message.parts)
         return try await appendInWriter(
-            app: app, room: room, message, encodedParts: parts, candidates: candidates, hookEvents: hookEvents,
-            retryIfOriginalIsGone: true)
+            app: app, room: room, message, encodedParts: parts, document: document, candidates: candidates,
+            hookEvents: hookEvents, retryIfOriginalIsGone: true)
     }
 
     private func appendInWriter(
-        app: String, room: String, _ message: NewMessage, encodedParts parts: String, candidates: [String],
-        hookEvents: HookEventBuilder?, retryIfOriginalIsGone: Bool
+        app: String, room: String, _ message: NewMessage, encodedParts parts: String, document: String?,
+        candidates: [String], hookEvents: HookEventBuilder?, retryIfOriginalIsGone: Bool
     ) async throws -> AppendResult {
         do {
             return try await write(app: app, room: room) { context in
-                let result = try Self.insertMessage(context, app: app, room: room, message, encodedParts: parts, candidates: candidates)
+                let result = try Self.insertMessage(
+                    context, app: app, room: room, message, encodedParts: parts, document: document, candidates: candidates)
                 if let hookEvents, result.created { try Self.insertHookEvents(context, hookEvents(result.message)) }
                 return result
             }
@@ -46,8 +50,8 @@ extension SQLChatStore {
             // of either is stored, so the send can simply run again.
             guard retryIfOriginalIsGone else { throw StoreError(.internal, "client id conflict without an original message") }
             return try await appendInWriter(
-                app: app, room: room, message, encodedParts: parts, candidates: candidates, hookEvents: hookEvents,
-                retryIfOriginalIsGone: false)
+                app: app, room: room, message, encodedParts: parts, document: document, candidates: candidates,
+                hookEvents: hookEvents, retryIfOriginalIsGone: false)
         }
     }
 
@@ -62,7 +66,7 @@ extension SQLChatStore {
     /// point read of the counter and the change counts used instead.
     private static func insertMessage(
         _ context: SQLContext, app: String, room: String, _ message: NewMessage,
-        encodedParts: String, candidates: [String]
+        encodedParts: String, document: String?, candidates: [String]
     ) throws -> AppendResult {
         let bumped = try context.execute(
             """
@@ -86,7 +90,8 @@ extension SQLChatStore {
         }
         let references = try resolveReferences(context, app: app, room: room, message, candidates: candidates)
         try requireAttachments(context, app: app, room: room, parts: message.parts)
-        let inserted = try insertRow(context, app: app, room: room, seq: seq, message, encodedParts: encodedParts, references)
+        let inserted = try insertRow(
+            context, app: app, room: room, seq: seq, message, encodedParts: encodedParts, document: document, references)
         guard inserted == 1 else { throw DuplicateSend() }
         guard let id = context.lastInsertRowID else { throw StoreError(.internal, "no row id for the inserted message") }
         let thread = try recordReferences(context, app: app, room: room, seq: seq, sender: message.senderID, references)
@@ -101,26 +106,26 @@ extension SQLChatStore {
     /// binds only the columns it sets, as the single writer pays for every bound value.
     private static func insertRow(
         _ context: SQLContext, app: String, room: String, seq: Int64, _ message: NewMessage, encodedParts: String,
-        _ references: SendReferences
+        document: String?, _ references: SendReferences
     ) throws -> Int {
         let plain = references.root == nil && references.quote == nil && references.mentions.isEmpty && !message.isThreadOnly
         if plain {
             return try context.execute(
                 """
-                INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at, search_doc)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING
                 """,
                 [
                     .text(app), .text(room), .integer(seq), .text(message.senderID), .text(message.clientID),
-                    .text(encodedParts), .integer(context.now)
+                    .text(encodedParts), .integer(context.now), .text(document)
                 ])
         }
         return try context.execute(
             """
             INSERT INTO messages (app_id, room_id, seq, sender_id, client_id, parts, created_at,
-                parent_id, thread_only, quoted_id, quoted_sender, quoted_parts, mentions)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                parent_id, thread_only, quoted_id, quoted_sender, quoted_parts, mentions, search_doc)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             ON CONFLICT (app_id, room_id, sender_id, client_id) DO NOTHING
             """,
             [
@@ -128,7 +133,7 @@ extension SQLChatStore {
                 .text(encodedParts), .integer(context.now), references.root.map { .integer($0) } ?? .null,
                 .int(message.isThreadOnly ? 1 : 0), message.quotedID.map { .integer($0) } ?? .null,
                 .text(references.quote?.senderID), .text(references.quotedParts),
-                .text(references.mentions.isEmpty ? nil : references.mentions.joined(separator: " "))
+                .text(references.mentions.isEmpty ? nil : references.mentions.joined(separator: " ")), .text(document)
             ])
     }
 
@@ -203,13 +208,21 @@ extension SQLChatStore {
     public func editMessage(app: String, room: String, id: Int64, parts: [MessagePart]) async throws -> Message {
         try validateParts(parts)
         let encoded = MessagePartsJSON.encode(parts)
+        let document = SearchTokenizer.document(for: parts)
         return try await write(app: app, room: room) { context in
             var message = try Self.fetchMessage(context, app: app, room: room, id: id)
             guard !message.isDeleted else { throw StoreError(.conflict, "message \(id) was deleted") }
             try Self.requireAttachments(context, app: app, room: room, parts: parts)
-            try context.execute(
-                "UPDATE messages SET parts = $3, edited_at = $4 WHERE app_id = $1 AND id = $2",
-                [.text(app), .integer(id), .text(encoded), .integer(context.now)])
+            if context.dialect == .sqlite {
+                // The new words replace the old in the index (migration 13's triggers).
+                try context.execute(
+                    "UPDATE messages SET parts = $3, edited_at = $4, search_doc = $5 WHERE app_id = $1 AND id = $2",
+                    [.text(app), .integer(id), .text(encoded), .integer(context.now), .text(document)])
+            } else {
+                try context.execute(
+                    "UPDATE messages SET parts = $3, edited_at = $4 WHERE app_id = $1 AND id = $2",
+                    [.text(app), .integer(id), .text(encoded), .integer(context.now)])
+            }
             message.parts = parts
             message.editedAt = context.now
             return message

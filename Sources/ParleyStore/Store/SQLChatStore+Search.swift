@@ -24,4 +24,38 @@ extension SQLChatStore: SearchStore {
         let end = min(ranked.count, query.offset + query.limit)
         return MessageSearchPage(hits: Array(ranked[query.offset..<end]), nextOffset: end < ranked.count ? end : nil)
     }
+
+    /// The rooms a search of `user` looks in: `room` alone (`notFound` when there is no such
+    /// room, `notMember` when `user` is not its member), or every room `user` is a member of.
+    static func searchScope(_ context: SQLContext, app: String, user: String, room: String?) throws -> [String] {
+        guard let room else {
+            return try context.query(
+                "SELECT room_id FROM memberships WHERE app_id = $1 AND user_id = $2", [.text(app), .text(user)]
+            ) { $0.text(0) }
+        }
+        let member = try context.queryFirst(
+            "SELECT 1 FROM memberships WHERE app_id = $1 AND room_id = $2 AND user_id = $3", [.text(app), .text(room), .text(user)]
+        ) { _ in true }
+        if member == nil {
+            guard try roomExists(context, app: app, id: room) else { throw StoreError(.notFound, "room \(room) not found") }
+            throw StoreError(.notMember, "user \(user) is not a member of room \(room)")
+        }
+        return [room]
+    }
+
+    /// The users `user` has blocked, whose messages a search of theirs leaves out.
+    static func blockedSenders(_ context: SQLContext, app: String, user: String) throws -> Set<String> {
+        Set(
+            try context.query(
+                "SELECT blocked_id FROM user_blocks WHERE app_id = $1 AND blocker_id = $2", [.text(app), .text(user)]
+            ) { $0.text(0) })
+    }
+
+    /// Adds reaction counts to a page's messages (only the page's: ranking needs none).
+    static func attachReactions(_ context: SQLContext, app: String, to page: inout MessageSearchPage) throws {
+        for index in page.hits.indices {
+            let message = page.hits[index].message
+            page.hits[index].message.reactions = try reactionCounts(context, app: app, room: message.roomID, seq: message.seq)
+        }
+    }
 }
