@@ -76,10 +76,12 @@ extension SQLChatStore {
         let blocked = try blockedSenders(context, app: app, user: user)
         let scores = Dictionary(candidates.map { ($0.id, $0.score) }, uniquingKeysWith: { first, _ in first })
         let ids = "[" + candidates.map { String($0.id) }.joined(separator: ",") + "]"
+        // `+app_id`: without the unary plus SQLite reads the candidates through the (app_id, …)
+        // unique index, walking every message of the app (300 ms at 1,000,000), not by rowid.
         let messages = try context.query(
             """
             SELECT \(messageColumns) FROM messages
-            WHERE id IN (SELECT value FROM json_each($1)) AND app_id = $2 AND deleted_at IS NULL
+            WHERE id IN (SELECT value FROM json_each($1)) AND +app_id = $2 AND deleted_at IS NULL
             """, [.text(ids), .text(app)]
         ) { try decodeMessage($0) }
         return messages.compactMap { message in
