@@ -7,7 +7,8 @@
 #   Benchmarks/callgrind_send.sh NAME PARLEY_BIN [PORT]
 #
 # valgrind 3.19 cannot read DWARF 5: give it a copy made with `objcopy --strip-debug`.
-# CHAT_BENCH names the ParleyChatBench binary (default .build/release/ParleyChatBench).
+# CHAT_BENCH names the ParleyChatBench binary (default .build/release/ParleyChatBench); CHAT_LOAD_ARGS
+# adds `ParleyChatBench load` flags (e.g. `--text-words 14`).
 # Per function: callgrind_annotate --threshold=100 OUT_DIR/NAME.out.1
 set -euo pipefail
 name=$1 bin=$2 port=${3:-9861}
@@ -21,7 +22,7 @@ valgrind --tool=callgrind --callgrind-out-file="$out/$name.out" --separate-threa
 server=$!
 for _ in $(seq 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.2; done
 timeout 600 "$bench" load --port "$port" --senders 20 --rooms 10 --list-rooms 0 --warmup-secs 0 --closed-secs 30 \
-  --history-samples 0 --room-list-samples 0 >"$out/$name.bench" 2>&1 &
+  --history-samples 0 --room-list-samples 0 ${CHAT_LOAD_ARGS:-} >"$out/$name.bench" 2>&1 &
 load=$!
 for _ in $(seq 1200); do grep -q "connections open" "$out/$name.bench" && break; sleep 0.1; done
 callgrind_control -z "$server" >/dev/null

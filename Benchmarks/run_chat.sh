@@ -24,6 +24,7 @@
 # SETTLE_SECS (0: the read probes start right after the sends; N: after an N-s pause),
 # RAW_ROWS (200000), RAW_TXN_ROWS (10000), RAW_STATEMENT_ROWS (1,100), PORT (9501), BUILD (1; 0 uses
 # the binaries as they are), PARLEY_BIN, BENCH_BIN, PARLEY_CHAT_ARGS (extra `parley serve` flags),
+# CHAT_LOAD_ARGS (extra `ParleyChatBench load` flags, e.g. `--text-words 14`),
 # CHAT_SERVER_CPUS / CHAT_LOADGEN_CPUS (taskset lists; empty, the default: no pinning — the server
 # uses every core, its writer thread and event loops are separate threads), BENCH_NICE, QUIET_MAX_SECS,
 # RAW (1; 0 skips the raw ceiling), DATA_ROOT (where the server's data directory goes; default the run
@@ -146,7 +147,7 @@ measure_server() { # measure_server sqlite|postgres — parley serve under the l
     run_bench "$run_dir/$engine.txt" $((600 + WARMUP_SECS + CLOSED_SECS + rate_secs)) load --port "$PORT" \
       --server-pid "$SERVER_PID" --label "parley-$engine" --senders "$SENDERS" --rooms "$ROOMS" --list-rooms "$LIST_ROOMS" \
       --warmup-secs "$WARMUP_SECS" --closed-secs "$CLOSED_SECS" --rates "$RATES" --rate-secs "$RATE_SECS" \
-      --history-samples "$HISTORY_SAMPLES" --room-list-samples "$ROOMLIST_SAMPLES" --settle-secs "$SETTLE_SECS" --max-secs $((540 + CLOSED_SECS + rate_secs)) || true
+      --history-samples "$HISTORY_SAMPLES" --room-list-samples "$ROOMLIST_SAMPLES" --settle-secs "$SETTLE_SECS" --max-secs $((540 + CLOSED_SECS + rate_secs)) ${CHAT_LOAD_ARGS:-} || true
     stop_server
   fi
   if [ "$engine" = postgres ]; then "$PG_INSTANCE" stop "$pg_server" >/dev/null; fi

@@ -15,6 +15,9 @@ struct LoadOptions {
     var listRooms = 500
     /// Characters of text in each message.
     var textBytes = 64
+    /// When above 0: each sender's text is instead a sentence of this many words from the search
+    /// benchmark's Zipf vocabulary (so a full-text index has as many words to index as in real chat).
+    var textWords = 0
     /// Closed-loop warm-up before the measured closed-loop run, in seconds.
     var warmupSeconds = 2
     /// Length of the closed-loop run (every sender waits for its ack, then sends again); 0 skips it.
@@ -48,7 +51,7 @@ struct LoadOptions {
 
     static let usage = """
         usage: ParleyChatBench load [--port 6001] [--senders 1000] [--rooms 100] [--list-rooms 500]
-                 [--text-bytes 64] [--warmup-secs 2] [--closed-secs 10] [--rates 10000,...] [--rate-secs 10]
+                 [--text-bytes 64 | --text-words N] [--warmup-secs 2] [--closed-secs 10] [--rates 10000,...] [--rate-secs 10]
                  [--history-samples 2000] [--room-list-samples 500] [--settle-secs 0] [--setup-conns 8] [--server-pid PID,...]
                  [--send-ports PORT,...]
                  [--label NAME] [--app-key dev-key] [--app-secret dev-secret] [--config-app ID] [--max-secs 900]
@@ -66,6 +69,7 @@ struct LoadOptions {
             case "--rooms": rooms = try reader.integer(for: flag, in: 1...100_000)
             case "--list-rooms": listRooms = try reader.integer(for: flag, in: 0...1_000)
             case "--text-bytes": textBytes = try reader.integer(for: flag, in: 1...4_000)
+            case "--text-words": textWords = try reader.integer(for: flag, in: 0...500)
             case "--warmup-secs": warmupSeconds = try reader.integer(for: flag, in: 0...600)
             case "--closed-secs": closedSeconds = try reader.integer(for: flag, in: 0...3_600)
             case "--rates": rates = try reader.integers(for: flag, in: 1...10_000_000)

@@ -28,8 +28,10 @@ final class SendDriver {
         meter = CPUMeter(serverPIDs: options.serverPIDs)
         idle = Array(repeating: 0, count: options.senders)
         let prefix = Self.runPrefix()
-        let text = BenchNames.text(options.textBytes)
+        let vocabulary = options.textWords > 0 ? SearchVocabulary() : nil
+        var random = BenchRandom(seed: 4)
         for index in 0..<options.senders {
+            let text = vocabulary?.sentence(options.textWords, &random) ?? BenchNames.text(options.textBytes)
             let socket = try BenchSocket(host: options.host, port: options.sendPort(ofSender: index))
             try socket.makeNonBlocking()
             let room = BenchNames.room(BenchNames.room(ofSender: index, rooms: options.rooms))

@@ -1,11 +1,12 @@
 // Chat benchmark: acknowledged durable sends through `parley serve`'s REST API from many
 // concurrent senders (closed loop and fixed rates), history-page and room-list latency, and
-// the raw ceiling of the same rows written straight into SQLite or PostgreSQL.
+// the raw ceiling of the same rows written straight into SQLite or PostgreSQL, and message
+// search latency over a seeded store (SearchStore on either engine).
 // Benchmarks/README.md describes the workload; Benchmarks/run_chat.sh runs it all.
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = LoadOptions.usage + "\n" + RawOptions.usage
+let usage = LoadOptions.usage + "\n" + RawOptions.usage + "\n" + SearchOptions.usage
 
 func fail(_ error: any Error) -> Never {
     if let error = error as? BenchError, error.code == "usage" {
@@ -48,6 +49,14 @@ case "raw":
                 "\(key)_commit_ms", LatencySummary.fixed(outcome.commitSeconds / Double(max(1, outcome.transactions)) * 1000, decimals: 3))
         }
         FileOutput.standardOutput(result.text)
+    } catch {
+        fail(error)
+    }
+case "search":
+    do {
+        let options = try SearchOptions(Array(arguments.dropFirst()))
+        alarm(7_200)
+        FileOutput.standardOutput(try await SearchRun(options: options).run())
     } catch {
         fail(error)
     }
