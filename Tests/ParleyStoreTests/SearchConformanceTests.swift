@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Conformance: message search")
 struct SearchConformanceTests {
-    @Test(arguments: TestEngine.available)
-    func aMessageIsFoundRightAfterItsSendAndOnlyInTheCallersRooms(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func aMessageIsFoundRightAfterItsSendAndOnlyInTheCallersRooms(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let mine = try await store.makeRoom("a", creator: "alice", members: ["bob"])
             let theirs = try await store.makeRoom("a", creator: "carol")
@@ -38,9 +38,9 @@ struct SearchConformanceTests {
 
     /// Above the rooms one index query names (SQLite groups them, PostgreSQL stops listing them),
     /// a member of many rooms still finds every one of them and nothing else.
-    @Test(arguments: TestEngine.available)
-    func aMemberOfHundredsOfRoomsFindsThemAllAndNoOthers(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func aMemberOfHundredsOfRoomsFindsThemAllAndNoOthers(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "carol"] { try await store.makeUser("a", id) }
             var rooms: [Room] = []
             for _ in 0..<(SQLChatStore.searchRoomLexemeLimit + 10) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
@@ -54,9 +54,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func aRemovedMemberStopsFindingTheRoomsMessagesAtOnce(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func aRemovedMemberStopsFindingTheRoomsMessagesAtOnce(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice", members: ["bob"])
             try await store.send("a", room.id, from: "alice", "quarterly numbers")
@@ -67,9 +67,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func anEditIsFoundByItsNewTextAndNotItsOld(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func anEditIsFoundByItsNewTextAndNotItsOld(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             let sent = try await store.send("a", room.id, from: "alice", "meet at noon")
@@ -81,9 +81,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func deletedErasedAndRoomlessMessagesAreNotFound(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func deletedErasedAndRoomlessMessagesAreNotFound(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
             let own = try await store.send("a", room.id, from: "alice", "walrus one")
@@ -107,9 +107,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func messagesOfBlockedSendersAreLeftOut(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func messagesOfBlockedSendersAreLeftOut(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
             try await store.send("a", room.id, from: "bob", "lunch today")
@@ -122,9 +122,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func everyWordMustMatchAndTheLastMayBeAPrefix(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func everyWordMustMatchAndTheLastMayBeAPrefix(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             let both = try await store.send("a", room.id, from: "alice", "red apples and green pears")
@@ -160,9 +160,9 @@ struct SearchConformanceTests {
         ("nul\u{0}byte and C:\\u0000x", "byte u0000x")
     ]
 
-    @Test(arguments: TestEngine.available)
-    func everyScriptIsFoundTheWayTheTokenizerCutsIt(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func everyScriptIsFoundTheWayTheTokenizerCutsIt(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             var ids: [String: Int64] = [:]
@@ -184,9 +184,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func pagesCoverTheRankingOnceEach(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func pagesCoverTheRankingOnceEach(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             var sent: Set<Int64> = []
@@ -207,9 +207,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func moreOccurrencesRankHigherAndEqualMessagesTieNewestFirst(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func moreOccurrencesRankHigherAndEqualMessagesTieNewestFirst(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             let thrice = try await store.send("a", room.id, from: "alice", "plum plum plum one two")
@@ -222,9 +222,9 @@ struct SearchConformanceTests {
         }
     }
 
-    @Test(arguments: TestEngine.available)
-    func onlyTheNewestMatchesAreRanked(_ engine: TestEngine) async throws {
-        try await withStore(engine) { store in
+    @Test(arguments: SearchSetup.all)
+    func onlyTheNewestMatchesAreRanked(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             var ids: [Int64] = []

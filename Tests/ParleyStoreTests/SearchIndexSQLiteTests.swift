@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theIndexHoldsExactlyTheLiveMessagesAfterEveryKindOfChange() async throws {
-        try await withStore(.sqlite) { store in
+        try await withStore(.sqlite, searchIndexBatch: 1) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
             let other = try await store.makeRoom("a", creator: "alice", members: ["bob"])
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func roomTokensAreTheSameInSwiftAndSQL() async throws {
-        try await withStore(.sqlite) { store in
+        try await withStore(.sqlite, searchIndexBatch: 1) { store in
             let token = try await store.database.read { context in
                 try context.queryFirst("SELECT lower(hex($1 || char(31) || $2))", [.text("äpp"), .text("röom-1")]) { $0.text(0) }
             }
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func aMemberOfManyRoomsIsSearchedInGroupsAndGetsTheNewestMatches() async throws {
-        try await withStore(.sqlite) { store in
+        try await withStore(.sqlite, searchIndexBatch: 1) { store in
             try await store.makeUser("a", "alice")
             var rooms: [Room] = []
             for _ in 0..<(SQLChatStore.searchRoomsPerQuery * 2 + 5) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
@@ -95,7 +95,7 @@ import Testing
     /// Rows changed again before their transaction commits are indexed as they are at the
     /// commit: an edited queued row with its last words, a deleted one not at all.
     @Test func rowsChangedBeforeTheCommitAreIndexedAsTheyAreAtTheCommit() async throws {
-        try await withStore(.sqlite) { store in
+        try await withStore(.sqlite, searchIndexBatch: 1) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             try await store.database.write { context in
@@ -123,7 +123,7 @@ import Testing
     /// A send whose operation fails after its insert (here: its outbox row is refused) is rolled
     /// back to its savepoint with its queue entry, while the batch's other sends are indexed.
     @Test func aSendRolledBackLeavesNothingQueued() async throws {
-        try await withStore(.sqlite) { store in
+        try await withStore(.sqlite, searchIndexBatch: 1) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             await #expect(throws: (any Error).self) {
@@ -143,6 +143,30 @@ import Testing
                 try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
             }
             #expect(pending == 0)
+            try await integrityCheck(store)
+        }
+    }
+
+    /// Messages wait in the queue until a commit finds a batch there, and are found meanwhile;
+    /// the commit that finds the batch moves the whole queue into the index.
+    @Test func theQueueMovesIntoTheIndexAtItsBatchAndIsSearchedUntilThen() async throws {
+        try await withStore(.sqlite, searchIndexBatch: 3) { store in
+            try await store.makeUser("a", "alice")
+            let room = try await store.makeRoom("a", creator: "alice")
+            func queued() async throws -> Int? {
+                try await store.database.read { context in
+                    try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
+                }
+            }
+            _ = try await store.send("a", room.id, from: "alice", "queued one")
+            _ = try await store.send("a", room.id, from: "alice", "queued two")
+            #expect(try await queued() == 2)
+            #expect(try await indexCounts(store, rooms: [room.id]).indexed == 0)
+            #expect(try await search(store, "alice", ["queued"]).count == 2, "found in the queue")
+            _ = try await store.send("a", room.id, from: "alice", "queued three")
+            #expect(try await queued() == 0)
+            #expect(try await indexCounts(store, rooms: [room.id]).indexed == 3)
+            #expect(try await search(store, "alice", ["queued"]).count == 3, "found in the index")
             try await integrityCheck(store)
         }
     }

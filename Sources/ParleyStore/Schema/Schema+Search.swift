@@ -12,15 +12,17 @@
 /// merging less often cut the index's instructions per message by 14% (59,000 to 50,600 in
 /// transactions of 100), for at most twice the segments a search looks words up in.
 ///
-/// **In step, in bulk.** A message is in the index exactly when `search_doc` is set and
-/// `deleted_at` is not, as of each commit. New messages are not written to FTS5 one by one: FTS5
-/// writes its pending words out as a new segment at the end of every statement that touched it,
-/// so a row per send costs a segment per send (and the merges after) — three times the cost of
-/// one statement for a transaction's rows (measured: 40–50 µs against 13–16 µs a row). The insert
-/// trigger only queues the id in `message_search_pending`; the writer runs
-/// ``flushSearchIndexSQL`` just before each COMMIT, so the index is written by the sends'
-/// own transaction, in one statement. A job rolled back to its savepoint takes its queue entries
-/// with it.
+/// **In step, in bulk.** A message is findable exactly when `search_doc` is set and `deleted_at`
+/// is not, as of each commit: it is either in the FTS5 index or in `message_search_pending`, the
+/// queue its insert trigger put it in, which the same transaction wrote. Searches read both
+/// (SQLChatStore+SearchSQLite.swift). New messages are not written to FTS5 one by one: FTS5 writes
+/// its pending words out as a new segment at the end of every statement that touched it, and
+/// every segment is merged again later, so a row per send cost a segment per send (40–50 µs a row
+/// against 13–16 µs in bulk) and a statement per commit still cost twice what one per thousand
+/// rows does (61,900 against 33,800 instructions a row). Before each COMMIT the writer checks the
+/// queue (``flushSearchIndex(_:batch:)``) and, once it holds `batch` messages, moves them all
+/// into the index in one statement, inside that transaction. A job rolled back to its savepoint
+/// takes its queue entry with it.
 ///
 /// Edits and deletes change indexed rows in place (they are rare): the old version leaves the
 /// index unless it was still queued, which FTS5 can only do when told the old values (a
@@ -75,9 +77,9 @@ extension Schema {
         END
         """
 
-    /// Writes the queued messages into the index and empties the queue; the SQLite writer runs
-    /// them before every COMMIT. The queue drives the join (`CROSS JOIN` keeps SQLite from
-    /// scanning `messages` instead), and a queued message deleted since is simply not found.
+    /// Writes the queued messages into the index and empties the queue. The queue drives the
+    /// join (`CROSS JOIN` keeps SQLite from scanning `messages` instead), and a queued message
+    /// deleted since is simply not found.
     static let flushSearchIndexSQL = [
         """
         INSERT INTO message_search (rowid, doc, room)
@@ -87,8 +89,19 @@ extension Schema {
         "DELETE FROM message_search_pending"
     ]
 
-    /// Runs ``flushSearchIndexSQL`` on `context`'s connection.
-    static func flushSearchIndex(_ context: SQLContext) throws(StoreError) {
+    /// Moves the queue into the index when it holds at least `batch` messages (1: whenever it
+    /// holds any); the SQLite writer runs it before every COMMIT.
+    static func flushSearchIndex(_ context: SQLContext, batch: Int) throws(StoreError) {
+        // Per commit, not per send; the queue is a few pages at most.
+        let queued: Int
+        do {
+            queued = try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) } ?? 0
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "counting the search queue: \(error)")
+        }
+        guard queued > 0, queued >= batch else { return }
         for statement in flushSearchIndexSQL { try context.execute(statement, []) }
     }
 
@@ -109,6 +122,6 @@ extension Schema {
             }
             after = last.id
         }
-        try flushSearchIndex(context)
+        try flushSearchIndex(context, batch: 1)
     }
 }

@@ -1,4 +1,5 @@
-/// Message search on SQLite: FTS5 over `messages.search_doc` (migration 13, Schema+Search.swift).
+/// Message search on SQLite: FTS5 over `messages.search_doc`, and the queue of messages not yet
+/// moved into it (migration 13, Schema+Search.swift).
 ///
 /// One FTS5 query per group of rooms asks for the query's words in `doc` and any of the rooms'
 /// tokens in `room`, newest first, so the index intersects them and stops after
@@ -24,15 +25,29 @@ extension SQLChatStore {
                     context, words: words, roomTokens: group.map { Self.searchRoomToken(app: app, room: $0) })
                 start += Self.searchRoomsPerQuery
             }
-            if rooms.count > Self.searchRoomsPerQuery {
-                candidates.sort(by: >)
-                candidates = Array(candidates.prefix(MessageSearchQuery.candidateLimit))
-            }
+            candidates += try Self.queuedCandidates(context, app: app, rooms: Set(rooms), query)
+            candidates.sort(by: >)
+            candidates = Array(candidates.prefix(MessageSearchQuery.candidateLimit))
             let hits = try Self.checkedHits(context, app: app, user: user, rooms: Set(rooms), candidates, query)
             var page = Self.page(of: hits, query)
             try Self.attachReactions(context, app: app, to: &page)
             return page
         }
+    }
+
+    /// The messages still in the search queue (at most a batch of them, see Schema+Search.swift)
+    /// of a room in scope that hold every word: found as soon as they are stored.
+    private static func queuedCandidates(
+        _ context: SQLContext, app: String, rooms: Set<String>, _ query: MessageSearchQuery
+    ) throws -> [Int64] {
+        try context.query(
+            """
+            SELECT m.id, m.room_id, m.search_doc FROM message_search_pending p CROSS JOIN messages m ON m.id = p.id
+            WHERE m.app_id = $1 AND m.search_doc IS NOT NULL AND m.deleted_at IS NULL
+            """, [.text(app)]
+        ) { row in (id: row.int64(0), room: row.text(1), document: row.text(2)) }
+        .filter { rooms.contains($0.room) && !wordCounts(in: $0.document, query).frequencies.contains(0) }
+        .map(\.id)
     }
 
     /// The token of `room` in the index's `room` column: the hex of the app id, a unit

@@ -12,6 +12,13 @@ public struct StoreConfiguration: Sendable {
     public var limits: StoreLimits
     /// The clock rows are stamped with.
     public var clock: StoreClock
+    /// SQLite: how many new messages wait in the search queue before a commit moves them into
+    /// the full-text index in one statement (searches read the queue too, so they find them at
+    /// once); 1 indexes every commit's messages in that commit.
+    public var searchIndexBatch = StoreConfiguration.defaultSearchIndexBatch
+
+    /// The search queue's length that moves it into the index unless told otherwise.
+    public static let defaultSearchIndexBatch = 1_024
     /// Where the SQLite store records its timeline; nil: the file `PARLEY_STORE_TRACE` names, if any.
     var trace: StoreTrace?
 

@@ -33,7 +33,10 @@ public final class StoreDatabase: Sendable {
         let checkpointer = sqlitePath.map { WALCheckpointer.start(path: $0, trace: trace) }
         var writers: [GroupCommitWriter] = []
         let applied = Mutex<[AppliedMigration]>([])
-        let flushSearchIndex: @Sendable (SQLContext) throws(StoreError) -> Void = Schema.flushSearchIndex
+        let searchBatch = configuration.searchIndexBatch
+        let flushSearchIndex: @Sendable (SQLContext) throws(StoreError) -> Void = { context throws(StoreError) in
+            try Schema.flushSearchIndex(context, batch: searchBatch)
+        }
         do {
             writers.append(
                 try await GroupCommitWriter.start(
