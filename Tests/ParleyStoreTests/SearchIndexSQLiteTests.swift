@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func aMemberOfManyRoomsIsSearchedInGroupsAndGetsTheNewestMatches() async throws {
-        try await withStore(.sqlite, searchIndexBatch: 1) { store in
+        try await withStore(.sqlite, searchIndexBatch: 1, searchWordsFirstLimit: 0) { store in
             try await store.makeUser("a", "alice")
             var rooms: [Room] = []
             for _ in 0..<(SQLChatStore.searchRoomsPerQuery * 2 + 5) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
@@ -168,6 +168,21 @@ import Testing
             #expect(try await indexCounts(store, rooms: [room.id]).indexed == 3)
             #expect(try await search(store, "alice", ["queued"]).count == 3, "found in the index")
             try await integrityCheck(store)
+        }
+    }
+
+    /// A word looked up alone is kept to the caller's rooms before the newest 200 are taken: many
+    /// newer matches elsewhere must not crowd out the caller's older ones.
+    @Test func aWordLookedUpAloneIsScopedBeforeTheNewestAreTaken() async throws {
+        try await withStore(.sqlite, searchIndexBatch: 1) { store in
+            for id in ["alice", "bob"] { try await store.makeUser("a", id) }
+            let mine = try await store.makeRoom("a", creator: "alice")
+            let theirs = try await store.makeRoom("a", creator: "bob")
+            for index in 0..<5 { _ = try await store.send("a", mine.id, from: "alice", "zephyr \(index)") }
+            for index in 0..<(MessageSearchQuery.candidateLimit + 20) {
+                _ = try await store.send("a", theirs.id, from: "bob", "zephyr elsewhere \(index)")
+            }
+            #expect(try await search(store, "alice", ["zephyr"]).count == 5)
         }
     }
 }
