@@ -21,7 +21,10 @@ extension SQLChatStore {
             guard !rooms.isEmpty else { return MessageSearchPage(hits: [], nextOffset: nil) }
             let scope = Set(rooms)
             var candidates: [Int64]
-            if let few = try Self.allMatchesInScope(context, app: app, words: words, rooms: scope, below: wordsFirstLimit) {
+            // A prefix stands for many words, whose matches rarely fit under the limit: looking them
+            // up alone first mostly costs a second query (measured: prefix searches' p99 rose by half).
+            let wordsFirst = query.lastWordIsPrefix ? 0 : wordsFirstLimit
+            if let few = try Self.allMatchesInScope(context, app: app, words: words, rooms: scope, below: wordsFirst) {
                 candidates = few
             } else {
                 candidates = []
