@@ -117,6 +117,13 @@ import Testing
         #expect(SQLChatStore.newestMatches([exhausted, deep], depth: 5) == nil)
         let low = SearchWalkRoom(read: 5, oldest: 10, matches: [])
         #expect(SQLChatStore.newestMatches([exhausted, low], depth: 5) == Array(full.reversed()))
+        // Two rooms read to depth: below the busier one's floor its matches are unknown, so the
+        // older room's matches down there cannot fill the page, however many they are.
+        let busy = SearchWalkRoom(read: 250, oldest: 1_000, matches: (1_000..<1_150).map { $0 })
+        let older = SearchWalkRoom(read: 250, oldest: 1, matches: (1..<61).map { $0 * 10 })
+        #expect(SQLChatStore.newestMatches([busy, older], depth: 250) == nil)
+        let olderFull = SearchWalkRoom(read: 250, oldest: 1, matches: (1_000..<1_050).map { $0 * 2 })
+        #expect(SQLChatStore.newestMatches([busy, olderFull], depth: 250)?.count == limit)
         // Fewer matches than the limit, every room read to its end: all of them.
         #expect(SQLChatStore.newestMatches([SearchWalkRoom(read: 2, oldest: 7, matches: [9, 8])], depth: 5) == [9, 8])
     }
