@@ -34,13 +34,18 @@ import Testing
                 let query = MessageSearchQuery(words: [text], lastWordIsPrefix: text == "pe")
                 let outcomes = try await store.database.read { context in
                     var outcomes: [Bool] = []
-                    let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", query)
+                    var scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", query)
                     #expect(Set(scope.rooms) == [busy.id, calm.id, quiet.id])
-                    let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope).map(\.message.id)
                     let rows = try Self.newestMatchesByScan(context, scope)
-                    #expect(indexed == rows, "\(text): the index gives the newest matches in scope")
+                    for share in [nil, 0.0] {
+                        var variant = scope
+                        variant.matchShare = share
+                        #expect(variant.listsRoomLexemes == (share == nil))
+                        let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", variant).map(\.message.id)
+                        #expect(indexed == rows, "\(text), rooms listed \(share == nil): the index gives the newest matches in scope")
+                    }
                     for depth in [1, 5, 20, 70, 100, 300] {
-                        let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: depth)
+                        let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", &scope, depth: depth)
                         outcomes.append(walked != nil)
                         if let walked { #expect(walked == rows, "\(text) at depth \(depth): the walk gives the newest matches in scope") }
                     }
@@ -69,10 +74,10 @@ import Testing
                     [.text("a"), .text(mine.id), .text(theirs.id)])
             }
             try await store.database.read { context in
-                let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))
+                var scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))
                 let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope)
                 #expect(indexed.map(\.message.roomID) == [mine.id])
-                let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: 10)
+                let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", &scope, depth: 10)
                 #expect(walked?.count == 1)
             }
         }
@@ -103,6 +108,22 @@ import Testing
             #expect(matchesAll == "t")
             #expect(matchesWithoutOne.allSatisfy { $0 == "f" }, "every lexeme is needed, as written")
         }
+    }
+
+    /// The rooms' lexemes are named when the words' matches in all rooms would cost more to read
+    /// than the rooms' postings, or when the walk could not estimate them.
+    @Test func roomLexemesAreNamedWhenTheWordsAreCommonEnough() {
+        var scope = PostgresSearchScope(prefix: false, rooms: ["r"], roomLexemes: ["#r"], lexemes: ["w"])
+        scope.roomMessages = 50_000
+        scope.tableMessages = 1_000_000
+        #expect(scope.listsRoomLexemes, "no estimate: named")
+        scope.matchShare = 0.001
+        #expect(!scope.listsRoomLexemes, "about 1,000 matches: read them")
+        scope.matchShare = 0.02
+        #expect(scope.listsRoomLexemes, "about 20,000 matches: the rooms' postings are cheaper")
+        #expect(scope.indexQuery == "'w' & ( '#r' )")
+        scope.matchShare = 0.001
+        #expect(scope.indexQuery == "'w'")
     }
 
     /// Pure logic of the walk: matches newer than the highest floor are all known.

@@ -24,12 +24,12 @@ extension SQLChatStore {
 
     func searchPostgres(app: String, user: String, _ query: MessageSearchQuery) async throws -> MessageSearchPage {
         try await read { context in
-            let scope = try Self.postgresSearchScope(context, app: app, user: user, query)
+            var scope = try Self.postgresSearchScope(context, app: app, user: user, query)
             if scope.rooms.isEmpty, query.room != nil { _ = try Self.searchScope(context, app: app, user: user, room: query.room) }
             guard !scope.rooms.isEmpty, !scope.lexemes.isEmpty else { return MessageSearchPage(hits: [], nextOffset: nil) }
             let candidates: [PostgresSearchCandidate]
             let depth = Self.searchWalkDepth(rooms: scope.rooms.count)
-            if let newest = try Self.searchWalk(context, app: app, user: user, scope, depth: depth) {
+            if let newest = try Self.searchWalk(context, app: app, user: user, &scope, depth: depth) {
                 candidates = try Self.postgresCandidates(context, ids: newest, scope)
             } else {
                 candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
@@ -48,23 +48,30 @@ extension SQLChatStore {
         var scope = PostgresSearchScope(prefix: query.lastWordIsPrefix)
         let rows = try context.query(
             postgresSearchScopeSQL, [.text(app), .text(user), .text(query.words.joined(separator: " ")), .text(query.room)]
-        ) { row in (isRoom: row.int(0) == 1, value: row.text(1), lexeme: row.text(2)) }
+        ) { row in (kind: row.int(0), value: row.text(1), lexeme: row.text(2), count: row.int(4)) }
         for row in rows {
-            if row.isRoom {
+            switch row.kind {
+            case 0: scope.lexemes.append(row.value)
+            case 1:
                 scope.rooms.append(row.value)
                 scope.roomLexemes.append(row.lexeme)
-            } else {
-                scope.lexemes.append(row.value)
+                scope.roomMessages += row.count
+            default: scope.tableMessages = row.count
             }
         }
         return scope
     }
 
+    /// Rows: the lexemes (0) in order, the rooms (1) with their lexeme and their last `seq` (about
+    /// their messages), and the planner's estimate of all messages (2).
     static let postgresSearchScopeSQL = """
-        SELECT 0, w.lexeme, '', w.n FROM unnest(parley_search_words($3)) WITH ORDINALITY AS w(lexeme, n)
+        SELECT 0, w.lexeme, '', w.n, 0 FROM unnest(parley_search_words($3)) WITH ORDINALITY AS w(lexeme, n)
         UNION ALL
-        SELECT 1, room_id, parley_search_room($1, room_id), 0 FROM memberships
-        WHERE app_id = $1 AND user_id = $2 AND ($4::text IS NULL OR room_id = $4)
+        SELECT 1, m.room_id, parley_search_room($1, m.room_id), 0, r.last_seq
+        FROM memberships m JOIN rooms r ON r.app_id = m.app_id AND r.id = m.room_id
+        WHERE m.app_id = $1 AND m.user_id = $2 AND ($4::text IS NULL OR m.room_id = $4)
+        UNION ALL
+        SELECT 2, '', '', 0, greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'messages'::regclass
         ORDER BY 1, 4
         """
 
@@ -76,7 +83,7 @@ extension SQLChatStore {
             .text(app), .text(user), .text(scope.indexQuery), .text(postgresArray(scope.rooms)),
             .text(postgresArray(scope.lexemes)), .text(scope.prefix ? "true" : "false")
         ]
-        let sql = scope.listsRoomLexemes ? postgresIndexSearchSQL : postgresUnfencedIndexSearchSQL
+        let sql = scope.rooms.count <= searchRoomLexemeLimit ? postgresIndexSearchSQL : postgresUnfencedIndexSearchSQL
         return try context.query(sql, parameters, decodeCandidate)
     }
 
@@ -98,11 +105,11 @@ extension SQLChatStore {
             frequencies: integers(row.text(messageColumnCount + 1)))
     }
 
-    /// With the rooms' lexemes in the tsquery the index scan stands behind `OFFSET 0`, so the
-    /// room check stays a filter on its rows: otherwise the planner may AND the index's bitmap
-    /// with a B-tree bitmap of every message of the rooms (tens of thousands of entries for a few
-    /// hundred matches). Without them the planner keeps its choice (for a member of most rooms a
-    /// common word is found sooner walking the messages newest first).
+    /// For a scope of up to ``searchRoomLexemeLimit`` rooms the index scan stands behind
+    /// `OFFSET 0`, so the room check stays a filter on its rows: otherwise the planner may AND
+    /// the index's bitmap with a B-tree bitmap of every message of the rooms (tens of thousands of
+    /// entries for a few hundred matches). For more rooms the planner keeps its choice (for a
+    /// member of most rooms a common word is found sooner walking the messages newest first).
     static let postgresIndexSearchSQL = indexSearchSQL(source: "(SELECT * FROM messages WHERE search @@ $3::tsquery OFFSET 0)")
     static let postgresUnfencedIndexSearchSQL = indexSearchSQL(source: "messages")
 
