@@ -4,7 +4,8 @@
 /// the words of the text parts and file names as ``SearchTokenizer`` cuts them, at their
 /// positions, plus one lexeme naming the message's room (`#` and a hash of app and room), so the
 /// GIN index can intersect a query's words with the caller's rooms. Deleted messages and messages
-/// without words have none, so they are never found.
+/// without words have none, so they are never found. `messages_room_newest` lets a search read
+/// each room's newest messages first (the walk for common words).
 ///
 /// The words are made in SQL by `parley_search_words`, the tokenizer's rules over the same Swift
 /// tables: lowercase by ICU (`und-x-icu`, every script whatever the database's locale; capital
@@ -118,6 +119,7 @@ extension Schema {
             FOR EACH ROW EXECUTE FUNCTION parley_messages_search();
         UPDATE messages SET search = parley_search_vector(app_id, room_id, parts) WHERE deleted_at IS NULL;
         CREATE INDEX messages_search ON messages USING gin (search);
+        CREATE INDEX messages_room_newest ON messages (app_id, room_id, id);
         """
 
     // MARK: The tokenizer's character classes as PostgreSQL regular expression brackets

@@ -1,13 +1,18 @@
 /// Message search on PostgreSQL: a `tsvector` per message and a GIN index (migration 13).
 ///
-/// One statement finds the candidates: the caller's rooms (or the one asked for) from their
-/// memberships, the query's words made lexemes by the same SQL function that made the messages'
-/// (so both are cut alike), the tsquery of those words (the last as a prefix when asked) and of
-/// the rooms' lexemes, then the newest ``MessageSearchQuery/candidateLimit`` rows in scope, each
-/// with its length in words and how often it holds each query word. The rows are always checked
-/// for app, room membership, deletion and blocks: the room lexemes only narrow the index scan
-/// (two rooms could share one). The rooms are compared as an array, not joined: a join made the
-/// planner scan the index once per room (50 scans of the same postings for a member of 50 rooms).
+/// A first statement reads the scope: the caller's rooms (or the one asked for) with their room
+/// lexemes, and the query's words made lexemes by the same SQL function that made the messages'
+/// (so both are cut alike). The tsquery is then written here, every lexeme quoted, and passed
+/// whole as one parameter, so the planner sees it.
+///
+/// The newest ``MessageSearchQuery/candidateLimit`` matches in scope are found one of two ways:
+/// - a walk over the newest messages of each room (``searchWalk``), enough for words in many of
+///   the rooms' messages, which the index would hand over by the thousand, unordered;
+/// - otherwise the GIN index, asked for the words and any of the rooms' lexemes, so only matches
+///   in scope are read from the table.
+///
+/// Every row is checked again for app, room, deletion and blocks: the room lexemes only narrow
+/// the index scan (two rooms could share one).
 ///
 /// The score is BM25 (k1 = 1.2, b = 0.75, average length over the candidates) with every query
 /// word weighted 1: each candidate holds each word, so the words' inverse document frequencies
@@ -18,19 +23,17 @@ extension SQLChatStore {
     static let searchRoomLexemeLimit = 256
 
     func searchPostgres(app: String, user: String, _ query: MessageSearchQuery) async throws -> MessageSearchPage {
-        let parameters: [SQLValue] = [
-            .text(app), .text(user), .text(query.words.joined(separator: " ")), .text(query.room),
-            .text(query.lastWordIsPrefix ? "true" : "false")
-        ]
-        return try await read { context in
-            let candidates = try context.query(Self.postgresSearchSQL, parameters) { row in
-                (
-                    message: try Self.decodeMessage(row), length: row.int(Self.messageColumnCount),
-                    frequencies: Self.integers(row.text(Self.messageColumnCount + 1))
-                )
+        try await read { context in
+            var scope = try Self.postgresSearchScope(context, app: app, user: user, query)
+            if scope.rooms.isEmpty, query.room != nil { _ = try Self.searchScope(context, app: app, user: user, room: query.room) }
+            guard !scope.rooms.isEmpty, !scope.lexemes.isEmpty else { return MessageSearchPage(hits: [], nextOffset: nil) }
+            let candidates: [PostgresSearchCandidate]
+            let depth = Self.searchWalkDepth(rooms: scope.rooms.count)
+            if let newest = try Self.searchWalk(context, app: app, user: user, &scope, depth: depth) {
+                candidates = try Self.postgresCandidates(context, ids: newest, scope)
+            } else {
+                candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
             }
-            // Only an empty answer needs telling apart from an unknown room or a non-member's search.
-            if candidates.isEmpty, query.room != nil { _ = try Self.searchScope(context, app: app, user: user, room: query.room) }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
             var page = Self.page(of: zip(candidates, scores).map { MessageSearchHit(message: $0.message, score: $1) }, query)
             try Self.attachReactions(context, app: app, to: &page)
@@ -38,38 +41,112 @@ extension SQLChatStore {
         }
     }
 
-    static let postgresSearchSQL = """
-        WITH scope AS (
-            SELECT room_id FROM memberships WHERE app_id = $1 AND user_id = $2 AND ($4::text IS NULL OR room_id = $4)
-        ),
-        terms AS (
-            SELECT w.lexeme, w.n, ($5::boolean AND w.n = count(*) OVER ()) AS prefix
-            FROM unnest(parley_search_words($3)) WITH ORDINALITY AS w(lexeme, n)
-        ),
-        wanted AS (
-            SELECT CASE WHEN (SELECT count(*) FROM scope) <= \(searchRoomLexemeLimit)
-                THEN words && (SELECT string_agg('''' || parley_search_room($1, room_id) || '''', ' | ') FROM scope)::tsquery
-                ELSE words END AS query
-            FROM (
-                SELECT string_agg('''' || lexeme || '''' || CASE WHEN prefix THEN ':*' ELSE '' END, ' & ' ORDER BY n)::tsquery AS words
-                FROM terms
-            ) AS q
-        ),
-        candidates AS (
-            SELECT \(qualified(messageColumns, "m")), m.search FROM messages m
-            WHERE m.search @@ (SELECT query FROM wanted)
-                AND m.app_id = $1 AND m.room_id = ANY (ARRAY(SELECT room_id FROM scope)) AND m.deleted_at IS NULL
+    /// The rooms in scope with their lexemes, and the query's lexemes, in one statement.
+    static func postgresSearchScope(
+        _ context: SQLContext, app: String, user: String, _ query: MessageSearchQuery
+    ) throws -> PostgresSearchScope {
+        var scope = PostgresSearchScope(prefix: query.lastWordIsPrefix)
+        let rows = try context.query(
+            postgresSearchScopeSQL, [.text(app), .text(user), .text(query.words.joined(separator: " ")), .text(query.room)]
+        ) { row in (kind: row.int(0), value: row.text(1), lexeme: row.text(2), count: row.int(4)) }
+        for row in rows {
+            switch row.kind {
+            case 0: scope.lexemes.append(row.value)
+            case 1:
+                scope.rooms.append(row.value)
+                scope.roomLexemes.append(row.lexeme)
+                scope.roomMessages += row.count
+            default: scope.tableMessages = row.count
+            }
+        }
+        return scope
+    }
+
+    /// Rows: the lexemes (0) in order, the rooms (1) with their lexeme and their last `seq` (about
+    /// their messages), and the planner's estimate of all messages (2).
+    static let postgresSearchScopeSQL = """
+        SELECT 0, w.lexeme, '', w.n, 0 FROM unnest(parley_search_words($3)) WITH ORDINALITY AS w(lexeme, n)
+        UNION ALL
+        SELECT 1, m.room_id, parley_search_room($1, m.room_id), 0, r.last_seq
+        FROM memberships m JOIN rooms r ON r.app_id = m.app_id AND r.id = m.room_id
+        WHERE m.app_id = $1 AND m.user_id = $2 AND ($4::text IS NULL OR m.room_id = $4)
+        UNION ALL
+        SELECT 2, '', '', 0, greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'messages'::regclass
+        ORDER BY 1, 4
+        """
+
+    /// The newest candidates by the GIN index: the words and any of the rooms' lexemes.
+    static func postgresIndexCandidates(
+        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope
+    ) throws -> [PostgresSearchCandidate] {
+        let parameters: [SQLValue] = [
+            .text(app), .text(user), .text(scope.indexQuery), .text(postgresArray(scope.rooms)),
+            .text(postgresArray(scope.lexemes)), .text(scope.prefix ? "true" : "false")
+        ]
+        let sql = scope.rooms.count <= searchRoomLexemeLimit ? postgresIndexSearchSQL : postgresUnfencedIndexSearchSQL
+        return try context.query(sql, parameters, decodeCandidate)
+    }
+
+    /// The candidates of the walk, by id, checked again (a message may be deleted since).
+    static func postgresCandidates(
+        _ context: SQLContext, ids: [Int64], _ scope: PostgresSearchScope
+    ) throws -> [PostgresSearchCandidate] {
+        guard !ids.isEmpty else { return [] }
+        let parameters: [SQLValue] = [
+            .text("{" + ids.map(String.init).joined(separator: ",") + "}"),
+            .text(postgresArray(scope.lexemes)), .text(scope.prefix ? "true" : "false")
+        ]
+        return try context.query(postgresIDSearchSQL, parameters, decodeCandidate)
+    }
+
+    private static func decodeCandidate(_ row: any SQLRow) throws -> PostgresSearchCandidate {
+        PostgresSearchCandidate(
+            message: try decodeMessage(row), length: row.int(messageColumnCount),
+            frequencies: integers(row.text(messageColumnCount + 1)))
+    }
+
+    /// For a scope of up to ``searchRoomLexemeLimit`` rooms the index scan stands behind
+    /// `OFFSET 0`, so the room check stays a filter on its rows: otherwise the planner may AND
+    /// the index's bitmap with a B-tree bitmap of every message of the rooms (tens of thousands of
+    /// entries for a few hundred matches). For more rooms the planner keeps its choice (for a
+    /// member of most rooms a common word is found sooner walking the messages newest first).
+    static let postgresIndexSearchSQL = indexSearchSQL(source: "(SELECT * FROM messages WHERE search @@ $3::tsquery OFFSET 0)")
+    static let postgresUnfencedIndexSearchSQL = indexSearchSQL(source: "messages")
+
+    private static func indexSearchSQL(source: String) -> String {
+        """
+        WITH candidates AS (
+            SELECT \(qualified(messageColumns, "m")), m.search FROM \(source) AS m
+            WHERE m.search @@ $3::tsquery AND m.app_id = $1 AND m.room_id = ANY ($4::text[]) AND m.deleted_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.app_id = $1 AND b.blocker_id = $2 AND b.blocked_id = m.sender_id)
             ORDER BY m.id DESC LIMIT \(MessageSearchQuery.candidateLimit)
         )
+        \(postgresScoringSQL(lexemes: "$5", prefix: "$6"))
+        """
+    }
+
+    static let postgresIDSearchSQL = """
+        WITH candidates AS (
+            SELECT \(qualified(messageColumns, "m")), m.search FROM messages m
+            WHERE m.id = ANY ($1::bigint[]) AND m.deleted_at IS NULL
+        )
+        \(postgresScoringSQL(lexemes: "$2", prefix: "$3"))
+        """
+
+    /// Each candidate with its length in words and how often it holds each query lexeme (the
+    /// last as a prefix when asked), newest first.
+    private static func postgresScoringSQL(lexemes: String, prefix: String) -> String {
+        """
         SELECT \(qualified(messageColumns, "c")),
             (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(c.search) AS u WHERE left(u.lexeme, 1) <> '#'),
             array_to_string(ARRAY(
                 SELECT (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(c.search) AS u
-                        WHERE u.lexeme = t.lexeme OR (t.prefix AND starts_with(u.lexeme, t.lexeme)))
-                FROM terms AS t ORDER BY t.n), ' ')
+                        WHERE u.lexeme = t.lexeme
+                            OR (\(prefix)::boolean AND t.n = cardinality(\(lexemes)::text[]) AND starts_with(u.lexeme, t.lexeme)))
+                FROM unnest(\(lexemes)::text[]) WITH ORDINALITY AS t(lexeme, n) ORDER BY t.n), ' ')
         FROM candidates AS c ORDER BY c.id DESC
         """
+    }
 
     /// BM25 of each candidate from its length in words and how often it holds each query word.
     static func bm25(lengths: [Int], frequencies: [[Int]]) -> [Double] {
@@ -86,8 +163,16 @@ extension SQLChatStore {
         }
     }
 
+    /// A PostgreSQL array literal of texts, every element quoted (`"`, `\` escaped).
+    static func postgresArray(_ values: [String]) -> String {
+        let elements = values.map { value in
+            "\"" + PostgresSearchScope.escaping(value, ["\\": "\\\\", "\"": "\\\""]) + "\""
+        }
+        return "{" + elements.joined(separator: ",") + "}"
+    }
+
     /// Integers separated by spaces.
-    private static func integers(_ text: String) -> [Int] {
+    static func integers(_ text: String) -> [Int] {
         text.split(separator: " ").compactMap { Int($0) }
     }
 }

@@ -1,0 +1,90 @@
+/// The newest-first walk of a PostgreSQL search: for words in many messages, reading the newest
+/// messages of each room in scope finds the newest matches sooner than the GIN index, which hands
+/// over every match (thousands for a common word) in no useful order, each to be read and sorted.
+///
+/// Each room is read newest first (`messages_room_newest`) to the same depth, each message checked
+/// against the words. A room read to that depth is known down to its oldest message read, a room
+/// read to its end entirely, so every match newer than the highest of those floors is known; when
+/// there are ``MessageSearchQuery/candidateLimit`` of them they are the newest matches in scope,
+/// whatever the rooms' pace. Otherwise (rarer words, or one room much busier than the rest) the
+/// index answers instead: the walk cost a bounded ``searchWalkBudget`` messages. When the first
+/// walk saw matches but too few, their share says how deep a second walk must read; it is made
+/// when that stays within ``searchWalkDeepBudget``.
+extension SQLChatStore {
+    /// Messages one walk reads at most, spread evenly over the rooms.
+    static let searchWalkBudget = 2_048
+    /// Messages a second, deeper walk may read when the first saw matches but not enough.
+    static let searchWalkDeepBudget = 8_192
+    /// The fewest messages read per room: below it the floors of busy rooms rarely meet.
+    static let searchWalkMinimumDepth = 8
+    /// Above this many rooms the walk is not tried (too shallow per room to find enough).
+    static let searchWalkRoomLimit = 256
+
+    /// The messages read per room for `rooms` rooms: the budget spread evenly.
+    static func searchWalkDepth(rooms: Int) -> Int {
+        max(searchWalkMinimumDepth, (searchWalkBudget + rooms - 1) / max(1, rooms))
+    }
+
+    /// The ids of the newest matches in scope, newest first, or nil when the walk cannot tell
+    /// (or is not tried): `depth` messages read per room, then once more deeper when the share
+    /// of matches seen says that would do. The share is left in `scope` for the index query.
+    static func searchWalk(
+        _ context: SQLContext, app: String, user: String, _ scope: inout PostgresSearchScope, depth: Int
+    ) throws -> [Int64]? {
+        guard scope.rooms.count <= searchWalkRoomLimit else { return nil }
+        let rooms = try walkRooms(context, app: app, user: user, scope, depth: depth)
+        scope.matchShare = matchShare(rooms)
+        if let newest = newestMatches(rooms, depth: depth) { return newest }
+        guard let deeper = deeperWalkDepth(rooms, depth: depth, roomCount: scope.rooms.count) else { return nil }
+        return newestMatches(try walkRooms(context, app: app, user: user, scope, depth: deeper), depth: deeper)
+    }
+
+    private static func walkRooms(
+        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int
+    ) throws -> [SearchWalkRoom] {
+        let parameters: [SQLValue] = [.text(app), .text(user), .text(scope.wordQuery), .text(postgresArray(scope.rooms)), .int(depth)]
+        return try context.query(searchWalkSQL, parameters) { row in
+            SearchWalkRoom(read: row.int(0), oldest: row.int64(1), matches: integers(row.text(2)).map(Int64.init))
+        }
+    }
+
+    /// The share of the messages read that matched.
+    static func matchShare(_ rooms: [SearchWalkRoom]) -> Double {
+        let read = rooms.reduce(0) { $0 + $1.read }
+        return read == 0 ? 0 : Double(rooms.reduce(0) { $0 + $1.matches.count }) / Double(read)
+    }
+
+    /// The depth a second walk needs to find enough matches at the share of matches the first
+    /// one saw (with a margin for rooms of unequal pace), or nil when that would read more than
+    /// ``searchWalkDeepBudget`` messages: the index is then the cheaper way.
+    static func deeperWalkDepth(_ rooms: [SearchWalkRoom], depth: Int, roomCount: Int) -> Int? {
+        let read = rooms.reduce(0) { $0 + $1.read }
+        let matches = rooms.reduce(0) { $0 + $1.matches.count }
+        guard matches > 0, read > 0 else { return nil }
+        let needed = 2 * MessageSearchQuery.candidateLimit * read / matches
+        let deeper = (needed + roomCount - 1) / max(1, roomCount)
+        guard deeper > depth, deeper * roomCount <= searchWalkDeepBudget else { return nil }
+        return deeper
+    }
+
+    /// The newest ``MessageSearchQuery/candidateLimit`` matches if the walk saw them all.
+    static func newestMatches(_ rooms: [SearchWalkRoom], depth: Int) -> [Int64]? {
+        // A room read to its end (fewer than `depth` messages) is known entirely: no floor.
+        let floor = rooms.filter { $0.read >= depth }.map(\.oldest).max() ?? Int64.min
+        let known = rooms.flatMap { room in room.matches.filter { $0 >= floor } }.sorted(by: >)
+        guard known.count >= MessageSearchQuery.candidateLimit || floor == Int64.min else { return nil }
+        return Array(known.prefix(MessageSearchQuery.candidateLimit))
+    }
+
+    /// Per room: messages read, the oldest id read, the matches' ids. A deleted message or one of
+    /// a blocked sender is read but is no match.
+    static let searchWalkSQL = """
+        SELECT count(*), min(w.id), coalesce(array_to_string(array_agg(w.id) FILTER (WHERE w.hit), ' '), '')
+        FROM unnest($4::text[]) AS r(room) CROSS JOIN LATERAL (
+            SELECT m.id, (m.search @@ $3::tsquery AND m.deleted_at IS NULL
+                    AND m.sender_id <> ALL (ARRAY(SELECT blocked_id FROM user_blocks WHERE app_id = $1 AND blocker_id = $2))) AS hit
+            FROM messages m WHERE m.app_id = $1 AND m.room_id = r.room ORDER BY m.id DESC LIMIT $5
+        ) AS w
+        GROUP BY r.room
+        """
+}

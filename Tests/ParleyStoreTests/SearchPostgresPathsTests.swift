@@ -1,0 +1,163 @@
+import Testing
+
+@testable import ParleyStore
+
+/// PostgreSQL's two ways to the newest matches in scope — the newest-first walk over each room
+/// and the GIN index — against each other and against the rows: both must give the same
+/// candidates, the walk must give up (not guess) when it has not seen enough, and the tsquery
+/// written in Swift must hold exactly the lexemes SQL made.
+@Suite struct SearchPostgresPathsTests {
+    /// Three rooms of alice at different paces, a room she is not in, a blocked sender, deleted
+    /// messages: the walk at every depth either answers what the index answers or nothing.
+    @Test func theWalkAnswersAsTheIndexDoesOrNotAtAll() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
+            let busy = try await store.makeRoom("a", creator: "alice", members: ["bob"])
+            let calm = try await store.makeRoom("a", creator: "alice")
+            let quiet = try await store.makeRoom("a", creator: "alice")
+            let theirs = try await store.makeRoom("a", creator: "carol")
+            for index in 0..<240 {
+                let word = index % 3 == 0 ? "plum" : "pear"
+                try await store.send("a", busy.id, from: index % 7 == 0 ? "bob" : "alice", "\(word) busy \(index)")
+                if index % 4 == 0 { try await store.send("a", calm.id, from: "alice", "plum calm \(index)") }
+                if index % 40 == 0 { try await store.send("a", quiet.id, from: "alice", "\(word) quiet \(index)") }
+                if index % 5 == 0 { try await store.send("a", theirs.id, from: "carol", "plum pear theirs \(index)") }
+            }
+            let doomed = try await store.send("a", calm.id, from: "alice", "plum deleted")
+            _ = try await store.deleteMessage(app: "a", room: calm.id, id: doomed.message.id, audit: nil)
+            #expect(try await store.block(app: "a", blocker: "alice", blocked: "bob"))
+
+            var answered = 0
+            var declined = 0
+            for text in ["plum", "pear", "busy", "quiet", "pe"] {
+                let query = MessageSearchQuery(words: [text], lastWordIsPrefix: text == "pe")
+                let outcomes = try await store.database.read { context in
+                    var outcomes: [Bool] = []
+                    var scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", query)
+                    #expect(Set(scope.rooms) == [busy.id, calm.id, quiet.id])
+                    let rows = try Self.newestMatchesByScan(context, scope)
+                    for share in [nil, 0.0] {
+                        var variant = scope
+                        variant.matchShare = share
+                        #expect(variant.listsRoomLexemes == (share == nil))
+                        let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", variant).map(\.message.id)
+                        #expect(indexed == rows, "\(text), rooms listed \(share == nil): the index gives the newest matches in scope")
+                    }
+                    for depth in [1, 5, 20, 70, 100, 300] {
+                        let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", &scope, depth: depth)
+                        outcomes.append(walked != nil)
+                        if let walked { #expect(walked == rows, "\(text) at depth \(depth): the walk gives the newest matches in scope") }
+                    }
+                    return outcomes
+                }
+                answered += outcomes.filter { $0 }.count
+                declined += outcomes.filter { !$0 }.count
+            }
+            #expect(answered > 0 && declined > 0, "both outcomes of the walk are exercised")
+        }
+    }
+
+    /// The room lexemes only narrow the index scan: a message whose vector names a room of the
+    /// caller (as a hash collision would) is still checked against its real room, on both paths.
+    @Test func bothPathsCheckTheRoomOfEveryRowNotOnlyItsLexeme() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            for id in ["alice", "carol"] { try await store.makeUser("a", id) }
+            let mine = try await store.makeRoom("a", creator: "alice")
+            let theirs = try await store.makeRoom("a", creator: "carol")
+            try await store.send("a", mine.id, from: "alice", "collision ahead")
+            try await store.send("a", theirs.id, from: "carol", "collision course")
+            try await store.database.write { context in
+                try context.execute(
+                    "UPDATE messages SET search = search || parley_search_room($1, $2)::tsvector WHERE app_id = $1 AND room_id = $3",
+                    [.text("a"), .text(mine.id), .text(theirs.id)])
+            }
+            try await store.database.read { context in
+                var scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))
+                let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope)
+                #expect(indexed.map(\.message.roomID) == [mine.id])
+                let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", &scope, depth: 10)
+                #expect(walked?.count == 1)
+            }
+        }
+    }
+
+    /// Whatever the lexemes hold, each is one operand of the tsquery: quotes and backslashes
+    /// cannot close it or make operators.
+    @Test func lexemesAreQuotedAsOneOperandEach() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            let lexemes = ["it's", "back\\slash", "a & b | !c", "'", "x:*", "# (y)"]
+            let query = PostgresSearchScope(prefix: false, lexemes: lexemes).wordQuery
+            let (nodes, matchesAll, matchesWithoutOne) = try await store.database.read { context in
+                let nodes = try context.queryFirst("SELECT numnode($1::tsquery)", [.text(query)]) { $0.int(0) }
+                let all = try context.queryFirst(
+                    "SELECT $1::tsquery @@ array_to_tsvector($2::text[])", [.text(query), .text(SQLChatStore.postgresArray(lexemes))]
+                ) { $0.text(0) }
+                let withoutOne = try lexemes.indices.map { index in
+                    var fewer = lexemes
+                    fewer.remove(at: index)
+                    return try context.queryFirst(
+                        "SELECT $1::tsquery @@ array_to_tsvector($2::text[])", [.text(query), .text(SQLChatStore.postgresArray(fewer))]
+                    ) { $0.text(0) }
+                }
+                return (nodes, all, withoutOne)
+            }
+            #expect(nodes == 2 * lexemes.count - 1, "each lexeme one operand, AND-ed")
+            #expect(matchesAll == "t")
+            #expect(matchesWithoutOne.allSatisfy { $0 == "f" }, "every lexeme is needed, as written")
+        }
+    }
+
+    /// The rooms' lexemes are named when the words' matches in all rooms would cost more to read
+    /// than the rooms' postings, or when the walk could not estimate them.
+    @Test func roomLexemesAreNamedWhenTheWordsAreCommonEnough() {
+        var scope = PostgresSearchScope(prefix: false, rooms: ["r"], roomLexemes: ["#r"], lexemes: ["w"])
+        scope.roomMessages = 50_000
+        scope.tableMessages = 1_000_000
+        #expect(scope.listsRoomLexemes, "no estimate: named")
+        scope.matchShare = 0.001
+        #expect(!scope.listsRoomLexemes, "about 1,000 matches: read them")
+        scope.matchShare = 0.02
+        #expect(scope.listsRoomLexemes, "about 20,000 matches: the rooms' postings are cheaper")
+        #expect(scope.indexQuery == "'w' & ( '#r' )")
+        scope.matchShare = 0.001
+        #expect(scope.indexQuery == "'w'")
+    }
+
+    /// Pure logic of the walk: matches newer than the highest floor are all known.
+    @Test func theWalkAnswersOnlyWhenEveryNewerMatchIsKnown() {
+        let limit = MessageSearchQuery.candidateLimit
+        let full = (1...Int64(limit)).map { 1_000 + $0 }
+        // One room read to its end holding all the matches, another read to depth with none.
+        let exhausted = SearchWalkRoom(read: 3, oldest: 1, matches: full)
+        #expect(SQLChatStore.newestMatches([exhausted], depth: 5) == Array(full.reversed()))
+        // A room read to depth whose floor is above some matches: those cannot be counted.
+        let deep = SearchWalkRoom(read: 5, oldest: 1_100, matches: [])
+        #expect(SQLChatStore.newestMatches([exhausted, deep], depth: 5) == nil)
+        let low = SearchWalkRoom(read: 5, oldest: 10, matches: [])
+        #expect(SQLChatStore.newestMatches([exhausted, low], depth: 5) == Array(full.reversed()))
+        // Two rooms read to depth: below the busier one's floor its matches are unknown, so the
+        // older room's matches down there cannot fill the page, however many they are.
+        let busy = SearchWalkRoom(read: 250, oldest: 1_000, matches: (1_000..<1_150).map { $0 })
+        let older = SearchWalkRoom(read: 250, oldest: 1, matches: (1..<61).map { $0 * 10 })
+        #expect(SQLChatStore.newestMatches([busy, older], depth: 250) == nil)
+        let olderFull = SearchWalkRoom(read: 250, oldest: 1, matches: (1_000..<1_050).map { $0 * 2 })
+        #expect(SQLChatStore.newestMatches([busy, olderFull], depth: 250)?.count == limit)
+        // Fewer matches than the limit, every room read to its end: all of them.
+        #expect(SQLChatStore.newestMatches([SearchWalkRoom(read: 2, oldest: 7, matches: [9, 8])], depth: 5) == [9, 8])
+    }
+
+    /// The newest candidateLimit matches in scope by a plain scan of the rows, newest first.
+    private static func newestMatchesByScan(_ context: SQLContext, _ scope: PostgresSearchScope) throws -> [Int64] {
+        try context.query(
+            """
+            SELECT id FROM messages m
+            WHERE app_id = 'a' AND room_id = ANY ($1::text[]) AND deleted_at IS NULL AND search @@ $2::tsquery
+                AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.app_id = 'a' AND b.blocker_id = 'alice' AND b.blocked_id = m.sender_id)
+            ORDER BY id DESC LIMIT \(MessageSearchQuery.candidateLimit)
+            """, [.text(SQLChatStore.postgresArray(scope.rooms)), .text(scope.wordQuery)]
+        ) { $0.int64(0) }
+    }
+}
