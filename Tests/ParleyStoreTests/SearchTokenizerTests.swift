@@ -66,4 +66,18 @@ import Testing
         #expect(SearchTokenizer.document(for: parts) == "see the report quarterly report pdf")
         #expect(SearchTokenizer.document(for: [.text("!!! ...")]) == nil)
     }
+
+    /// A document is its parts' words joined by single spaces, whichever path cut each part.
+    @Test func aDocumentIsThePartsWordsJoinedWhateverPathCutThem() {
+        let samples: [[String]] = [
+            ["Hello, World!"], ["  ...leading and trailing...  ", "Second PART"], ["a"], ["!!!", "x"],
+            [String(repeating: "Long", count: 40) + " tail"], ["ascii first", "Ünïcode next", "and ascii again"],
+            ["😀 emoji", "PLAIN"], ["", "   ", "word"]
+        ]
+        for texts in samples {
+            let expected = texts.flatMap { SearchTokenizer.words(in: $0) }.joined(separator: " ")
+            let document = SearchTokenizer.document(for: texts.map { .text($0) })
+            #expect(document == (expected.isEmpty ? nil : expected), "\(texts)")
+        }
+    }
 }
