@@ -71,7 +71,7 @@ start() {
   fi
   if ! as_owner "$bin/pg_ctl" status --pgdata="$dir/data" >/dev/null 2>&1; then
     as_owner "$bin/pg_ctl" start --pgdata="$dir/data" --wait --silent --log="$dir/server.log" \
-      -o "-c listen_addresses='' -c unix_socket_directories='$dir/socket' -p $port -c max_connections=400 -c fsync=on -c synchronous_commit=on" \
+      -o "-c listen_addresses='' -c unix_socket_directories='$dir/socket' -p $port -c max_connections=1000 -c fsync=on -c synchronous_commit=on" \
       >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
   fi
   if ! as_owner "$bin/psql" -h "$dir/socket" -p "$port" -U "$user" -d postgres -tAc \
