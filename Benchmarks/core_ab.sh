@@ -81,18 +81,17 @@ bench_http() {
   echo "rounds: $ROUNDS; benchmarks: $BENCHES"
 } | tee "$summary"
 
+run_bench() { # run_bench LABEL ROUND BENCH
+  local dir=$BEFORE
+  [ "$1" = after ] && dir=$AFTER
+  log "round $2: $3, $1"
+  "bench_$3" "$1" "$dir"
+  PORT=$((PORT + 20))
+}
+
 PORT=${PORT:-9801}
-for round in $(seq 1 "$ROUNDS"); do
-  for bench in $BENCHES; do
-    if [ $((round % 2)) = 1 ]; then order="before after"; else order="after before"; fi
-    for label in $order; do
-      dir=$BEFORE; [ "$label" = after ] && dir=$AFTER
-      log "round $round: $bench, $label"
-      "bench_$bench" "$label" "$dir"
-      PORT=$((PORT + 20))
-    done
-  done
-done
+# shellcheck disable=SC2086  # BENCHES is a list of words
+ab_rounds "$ROUNDS" "before after" run_bench $BENCHES
 
 python3 - "$rows" <<'EOF' | tee -a "$summary"
 import collections, statistics, sys

@@ -53,15 +53,13 @@ one_run() { # one_run LABEL BIN DELAY — appends "label delay closed p50 p90 p9
   echo "databases in: ${DATA_ROOT:-the run directories, on this machine disk}"
 } | tee "$summary"
 
-for round in $(seq 1 "$ROUNDS"); do
-  for delay in $DELAYS; do
-    # Alternate which binary goes first, so neither always runs on the warmer (or busier) machine.
-    if [ $(((round + delay) % 2)) = 0 ]; then order="before after"; else order="after before"; fi
-    for label in $order; do
-      if [ "$label" = before ]; then one_run before "$BEFORE" "$delay"; else one_run after "$AFTER" "$delay"; fi
-    done
-  done
-done
+run_binary() { # run_binary LABEL ROUND DELAY
+  if [ "$1" = before ]; then one_run before "$BEFORE" "$3"; else one_run after "$AFTER" "$3"; fi
+}
+
+# The after binary goes first in odd rounds, the before binary in even ones, at every delay.
+# shellcheck disable=SC2086  # DELAYS is a list of words
+ab_rounds "$ROUNDS" "after before" run_binary $DELAYS
 
 python3 - "$results" "$RATE" <<'EOF' | tee -a "$summary"
 import collections, statistics, sys

@@ -61,25 +61,25 @@ write_apps() { # write_apps off|on FILE
 }
 
 { machine_summary; echo "workload: $SENDERS senders over $ROOMS rooms, closed loop ${CLOSED_SECS}s after ${WARMUP_SECS}s warm-up, $ROUNDS rounds of off/on"; } | tee "$run_dir/summary.txt"
-for round in $(seq "$ROUNDS"); do
-  for mode in off on; do
-    name="$mode-$round"
-    write_apps "$mode" "$run_dir/$name.apps.json"
-    wait_quiet
-    (exec "$PARLEY_BIN" serve --config "$run_dir/$name.apps.json" --host 127.0.0.1 --port "$PORT" \
-      --data-dir "$run_dir/$name-data" --send-rate 0 --idle-timeout 600) >"$run_dir/$name.server.log" 2>&1 &
-    SERVER_PID=$!
-    wait_port "$PORT" 60 || { log "parley did not start"; cat "$run_dir/$name.server.log" >&2; exit 1; }
-    timeout -k 10 600 "$BENCH_BIN" load --port "$PORT" --server-pid "$SERVER_PID" --label "$name" --senders "$SENDERS" \
-      --rooms "$ROOMS" --list-rooms 0 --warmup-secs "$WARMUP_SECS" --closed-secs "$CLOSED_SECS" --rate-secs 1 \
-      --history-samples 0 --room-list-samples 0 --config-app 1 --app-key bench-key --app-secret bench-secret \
-      >"$run_dir/$name.txt" 2>&1 || { log "benchmark $name failed"; cat "$run_dir/$name.txt" >&2; }
-    grep '^RESULT ' "$run_dir/$name.txt" | tee -a "$run_dir/results.txt" || true
-    sleep 1
-    stop_server
-    PORT=$((PORT + 1))
-  done
-done
+run_mode() { # run_mode off|on ROUND
+  local mode=$1 name="$1-$2"
+  write_apps "$mode" "$run_dir/$name.apps.json"
+  wait_quiet
+  (exec "$PARLEY_BIN" serve --config "$run_dir/$name.apps.json" --host 127.0.0.1 --port "$PORT" \
+    --data-dir "$run_dir/$name-data" --send-rate 0 --idle-timeout 600) >"$run_dir/$name.server.log" 2>&1 &
+  SERVER_PID=$!
+  wait_port "$PORT" 60 || { log "parley did not start"; cat "$run_dir/$name.server.log" >&2; exit 1; }
+  timeout -k 10 600 "$BENCH_BIN" load --port "$PORT" --server-pid "$SERVER_PID" --label "$name" --senders "$SENDERS" \
+    --rooms "$ROOMS" --list-rooms 0 --warmup-secs "$WARMUP_SECS" --closed-secs "$CLOSED_SECS" --rate-secs 1 \
+    --history-samples 0 --room-list-samples 0 --config-app 1 --app-key bench-key --app-secret bench-secret \
+    >"$run_dir/$name.txt" 2>&1 || { log "benchmark $name failed"; cat "$run_dir/$name.txt" >&2; }
+  grep '^RESULT ' "$run_dir/$name.txt" | tee -a "$run_dir/results.txt" || true
+  sleep 1
+  stop_server
+  PORT=$((PORT + 1))
+}
+
+ab_rounds --fixed-order "$ROUNDS" "off on" run_mode
 kill -USR1 "$SINK_PID"; sleep 0.5
 echo "sink: $(tail -1 "$run_dir/sink.log")" | tee -a "$run_dir/summary.txt"
 echo "results in $run_dir"

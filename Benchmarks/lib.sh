@@ -128,3 +128,24 @@ machine_summary() {
 result_field() { # result_field FILE KEY — value of KEY in the RESULT line
   grep -h '^RESULT ' "$1" 2>/dev/null | tail -1 | tr ' ' '\n' | awk -F= -v k="$2" '$1==k{print $2}'
 }
+
+ab_rounds() { # ab_rounds [--fixed-order] ROUNDS "FIRST SECOND" STEP [ITEM...]
+  # The A/B scripts' interleaved rounds: for each round and each ITEM (once, without one, when none
+  # are given), runs `STEP LABEL ROUND [ITEM]` for both labels. FIRST goes first in odd rounds and
+  # SECOND in even ones, so neither always runs on the warmer (or busier) machine; --fixed-order
+  # keeps FIRST first in every round.
+  local alternate=1
+  if [ "$1" = --fixed-order ]; then alternate=0; shift; fi
+  local rounds=$1 step=$3 round item label
+  local -a labels=($2) order items
+  shift 3
+  items=("$@")
+  [ ${#items[@]} -gt 0 ] || items=("")
+  for round in $(seq 1 "$rounds"); do
+    for item in "${items[@]}"; do
+      order=("${labels[@]}")
+      if [ "$alternate" = 1 ] && [ $((round % 2)) = 0 ]; then order=("${labels[1]}" "${labels[0]}"); fi
+      for label in "${order[@]}"; do "$step" "$label" "$round" ${item:+"$item"}; done
+    done
+  done
+}

@@ -52,13 +52,11 @@ one_run() { # one_run LABEL BIN ROUND — appends "label round sends/s p50 p99 s
   if [ -n "${TEXT_WORDS:-}" ]; then echo "message text: $TEXT_WORDS words of the Zipf vocabulary"; else echo "message text: 64 characters (run_chat.sh)"; fi
 } | tee "$summary"
 
-for round in $(seq 1 "$ROUNDS"); do
-  # Alternate which binary goes first, so neither always runs on the warmer (or busier) machine.
-  if [ $((round % 2)) = 1 ]; then order="before after"; else order="after before"; fi
-  for label in $order; do
-    if [ "$label" = before ]; then one_run before "$BEFORE" "$round"; else one_run after "$AFTER" "$round"; fi
-  done
-done
+run_binary() { # run_binary LABEL ROUND
+  if [ "$1" = before ]; then one_run before "$BEFORE" "$2"; else one_run after "$AFTER" "$2"; fi
+}
+
+ab_rounds "$ROUNDS" "before after" run_binary
 
 python3 - "$results" <<'PY' | tee -a "$summary"
 import statistics, sys
