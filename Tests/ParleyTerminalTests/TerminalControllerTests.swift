@@ -6,18 +6,9 @@ import Testing
 @testable import ParleyUI
 
 /// The terminal client's logic end to end against the in-memory server: keys in, screen text out.
-@Suite(.timeLimit(.minutes(1))) struct TerminalControllerTests: ControllerDriving {
+@Suite(.timeLimit(.minutes(1))) struct TerminalControllerTests: InMemoryControllers {
     let server = InMemoryChatServer()
     let size = TerminalSize(rows: 16, columns: 64)
-
-    func controller(_ user: String, readFile: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }) throws -> ChatController {
-        server.addUser(user, name: user)
-        let configuration = ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey, cursorDebounce: .milliseconds(10))
-        let client = try ParleyClient(
-            configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
-            http: server, realtime: server)
-        return ChatController(client: client, userName: user, size: size, options: .init(readFile: readFile))
-    }
 
     @Test func aliceCreatesARoomInvitesBobAndTheyTalk() async throws {
         let alice = try controller("alice")
@@ -95,7 +86,7 @@ import Testing
 
     @Test func imagesShowAsLabelledPlaceholdersWithTheirSize() async throws {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 2040)
-        let alice = try controller("alice", readFile: { $0 == "/photos/cat.png" ? png : nil })
+        let alice = try controller("alice", options: .init(readFile: { $0 == "/photos/cat.png" ? png : nil }))
         await alice.start()
         await type(alice, "/create pics")
         await screen(alice) { $0.contains("· pics") }

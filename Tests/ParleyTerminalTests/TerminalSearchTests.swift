@@ -8,31 +8,17 @@ import Testing
 /// `/search` in the terminal client against the in-memory server: results from the user's
 /// rooms with room, sender and the matched words in reverse video, `--here` for the open
 /// room, more results on Enter, and Esc or `/search` alone back to where the search began.
-@Suite(.timeLimit(.minutes(1))) struct TerminalSearchTests: ControllerDriving {
+@Suite(.timeLimit(.minutes(1))) struct TerminalSearchTests: InMemoryControllers {
     let server = InMemoryChatServer()
     let size = TerminalSize(rows: 16, columns: 80)
 
-    func controller(_ user: String) throws -> ChatController {
-        server.addUser(user, name: user)
-        let configuration = ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey, cursorDebounce: .milliseconds(10))
-        let client = try ParleyClient(
-            configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
-            http: server, realtime: server)
-        return ChatController(client: client, userName: user, size: size)
-    }
-
     /// Alice in `general` with Bob and in `trips` with Carol; Bob and Carol also share `secret`.
     func rooms() async throws -> (ChatController, general: String, trips: String) {
-        for user in ["bob", "carol"] { server.addUser(user, name: user) }
-        let setup = try ParleyClient(
-            configuration: ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey),
-            tokenProvider: StaticTokenProvider(server.token(for: "alice")), http: server, realtime: server)
-        server.addUser("alice", name: "alice")
+        server.addUser("carol", name: "carol")
+        let setup = try client("alice")
+        let bob = try client("bob")
         let general = try await setup.createRoom(id: "general", name: "general", memberIDs: ["bob"]).id
         let trips = try await setup.createRoom(id: "trips", name: "trips", memberIDs: ["carol"]).id
-        let bob = try ParleyClient(
-            configuration: ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey),
-            tokenProvider: StaticTokenProvider(server.token(for: "bob")), http: server, realtime: server)
         let secret = try await bob.createRoom(id: "secret", name: "secret", memberIDs: ["carol"]).id
         server.post("pizza for lunch today?", as: "bob", in: general)
         server.post("lunch in Lyon tomorrow", as: "carol", in: trips)

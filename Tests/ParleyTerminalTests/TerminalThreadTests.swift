@@ -7,18 +7,9 @@ import Testing
 
 /// `/thread`, reply markers, mention highlighting and `@` completion in the terminal client,
 /// against the in-memory server.
-@Suite(.timeLimit(.minutes(1))) struct TerminalThreadTests: ControllerDriving {
+@Suite(.timeLimit(.minutes(1))) struct TerminalThreadTests: InMemoryControllers {
     let server = InMemoryChatServer()
     let size = TerminalSize(rows: 16, columns: 72)
-
-    func controller(_ user: String) throws -> ChatController {
-        server.addUser(user, name: user)
-        let configuration = ParleyConfiguration(serverURL: "http://fake", appKey: server.appKey, cursorDebounce: .milliseconds(10))
-        let client = try ParleyClient(
-            configuration: configuration, tokenProvider: StaticTokenProvider(server.token(for: user)),
-            http: server, realtime: server)
-        return ChatController(client: client, userName: user, size: size)
-    }
 
     /// Alice and Bob in `general`, both looking at it, after Alice wrote `text`.
     func bothInARoom(_ text: String) async throws -> (ChatController, ChatController) {
