@@ -233,6 +233,41 @@ public actor ConversationModel {
         publish()
     }
 
+    /// The most messages ``loadThrough(seq:context:)`` reads for one message: one further
+    /// back than this is not brought in (each page of up to 100 is one request).
+    public static let loadThroughLimit = 2000
+
+    /// Loads history until the message at `seq` and up to `context` messages before it are
+    /// shown (to jump to a search result, say), reading at most ``loadThroughLimit`` messages.
+    /// Returns whether the message at `seq` is loaded.
+    public func loadThrough(seq: Int64, context: Int = 5) async -> Bool {
+        let target = max(1, seq - Int64(max(0, context)))
+        if messages[seq] != nil, !hasOlder || (messages.keys.min() ?? seq) <= target { return true }
+        // Down from the first message loaded after it: the cache may hold older messages with
+        // a gap between them and the latest page, so the oldest loaded one is no cursor.
+        var cursor = messages.keys.filter { $0 > seq }.min() ?? seq + 1
+        let oldestBefore = messages.keys.min() ?? cursor
+        var read = 0
+        while cursor > target, read < Self.loadThroughLimit {
+            let limit = min(ParleyClient.historyPageLimit, max(options.pageSize, Int(cursor - target)), Self.loadThroughLimit - read)
+            do {
+                let page = try await client.history(roomID, before: cursor, limit: limit)
+                for message in page.messages where messages[message.seq] == nil { messages[message.seq] = message }
+                read += limit
+                guard let first = page.messages.first else { break }
+                if first.seq <= oldestBefore { hasOlder = page.hasMore }
+                cursor = first.seq
+                if !page.hasMore { break }
+            } catch {
+                notice = error.message
+                break
+            }
+        }
+        await resolveNames()
+        publish()
+        return messages[seq] != nil
+    }
+
     /// Whether the conversation is on screen: while it is, new messages are marked read.
     public func setVisible(_ isVisible: Bool) {
         visible = isVisible

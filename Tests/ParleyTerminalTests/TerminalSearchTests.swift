@@ -7,7 +7,8 @@ import Testing
 
 /// `/search` in the terminal client against the in-memory server: results from the user's
 /// rooms with room, sender and the matched words in reverse video, `--here` for the open
-/// room, more results on Enter, and Esc or `/search` alone back to where the search began.
+/// room, more results on Enter, Up/Down and Enter to open a result's room at the message, and
+/// Esc or `/search` alone back to where the search began.
 @Suite(.timeLimit(.minutes(1))) struct TerminalSearchTests: InMemoryControllers {
     let server = InMemoryChatServer()
     let size = TerminalSize(rows: 16, columns: 80)
@@ -93,6 +94,53 @@ import Testing
         await alice.handle(.pageUp)
         await alice.handle(.pageUp)
         await screen(alice) { $0.contains("21 results for “standup”") && $0.contains("bob: standup 21") }
+        await alice.quit()
+    }
+
+    @Test func enterOnASelectedResultOpensItsRoomWithTheMessageMarkedPagesBack() async throws {
+        let (alice, general, _) = try await rooms()
+        // 120 later messages: the result is two history pages back from the newest.
+        for number in 1...120 { server.post("filler \(number)", as: "bob", in: general) }
+        await type(alice, "/search pizza")
+        await screen(alice) { $0.contains("1 result for “pizza”") && $0.contains("  #general") }
+        await alice.handle(.down)
+        let selected = await screen(alice) { $0.contains("▸ #general") }
+        #expect(selected.contains("none selected: more"), "the help line says how to select and what Enter does")
+        await alice.handle(.enter)
+        let room = await screen(alice) { $0.contains("alice · general") && $0.contains("▸ ") && $0.contains("bob: pizza for lunch today?") }
+        #expect(!room.contains("filler 120"), "the screen shows the message, not the newest")
+        let frame = await alice.currentFrame()
+        let line = try #require(frame.lines.first { $0.text.contains("pizza for lunch") })
+        #expect(line.text.hasPrefix("▸ "))
+        let name = try #require(line.spans.first { $0.text == "bob" })
+        #expect(name.style.reverse, "the marked message's name is in reverse video")
+        let other = try #require(frame.lines.first { $0.text.contains("bob: nothing here") })
+        #expect(!other.text.hasPrefix("▸") && other.spans.allSatisfy { !$0.style.reverse }, "only that message is marked")
+        // Scrolling down reaches the newest messages, loaded around it without a gap.
+        for _ in 0..<30 { await alice.handle(.pageDown) }
+        let newest = await screen(alice) { $0.contains("bob: filler 120") }
+        #expect(newest.contains("bob: filler 119"))
+        await alice.quit()
+    }
+
+    @Test func upAndDownMoveTheSelectionAndTheMoreRowStillReadsMore() async throws {
+        let (alice, general, _) = try await rooms()
+        for number in 1...21 { server.post("standup \(number)", as: "bob", in: general) }
+        await type(alice, "/search standup")
+        await screen(alice) { $0.contains("20+ results for “standup”") }
+        // Past the 20 results, the last entry is the "more results" row.
+        for _ in 0..<25 { await alice.handle(.down) }
+        await screen(alice) { $0.contains("▸ ↓ more results: Enter") && !$0.contains("▸ #") }
+        await alice.handle(.enter)
+        // The selection stays at that place, now the first result of the new page.
+        let more = await screen(alice) { $0.contains("bob: standup 1\n") && $0.contains("▸ #general") }
+        #expect(!more.contains("more results"), "no page left")
+        let marked = more.split(separator: "\n").filter { $0.hasPrefix("▸") }
+        #expect(marked.count == 1 && marked.first?.hasSuffix("bob: standup 1") == true)
+        // Up from the first result selects none, and Enter reads more (none left: nothing changes).
+        for _ in 0..<25 { await alice.handle(.up) }
+        let top = await screen(alice) { $0.contains("21 results for “standup”") && !$0.contains("▸") }
+        #expect(top.contains("bob: standup 21"))
         await alice.quit()
     }
 

@@ -177,6 +177,34 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
         #expect(!all.hasOlder)
     }
 
+    @Test func loadThroughReadsBackToAMessageWithoutAGapAndStopsAtItsLimit() async throws {
+        for index in 1...300 { server.post("m\(index)", as: "bob", in: roomID) }
+        try await alice.connect()
+        let model = ConversationModel(client: alice, roomID: roomID, options: .init(pageSize: 20))
+        await model.start()
+        #expect(await model.snapshot().messages.first?.seq == 281)
+        #expect(await model.loadThrough(seq: 40, context: 5))
+        let loaded = await model.snapshot()
+        // From five before it up to the newest, every message: pages of up to 100 read back.
+        #expect(loaded.messages.map(\.seq) == Array(35...300))
+        #expect(loaded.hasOlder)
+        #expect(await model.loadThrough(seq: 200), "already loaded")
+        #expect(await model.snapshot().messages.count == loaded.messages.count, "nothing more read")
+
+        await model.stop()
+
+        for index in 301...(300 + ConversationModel.loadThroughLimit) { server.post("m\(index)", as: "bob", in: roomID) }
+        // A client of its own: nothing cached from the first model.
+        let fresh = try makeClient(server, "alice", clock: clock)
+        try await fresh.connect()
+        let far = ConversationModel(client: fresh, roomID: roomID, options: .init(pageSize: 20))
+        await far.start()
+        #expect(await far.loadThrough(seq: 10) == false, "further back than the limit")
+        #expect(await far.snapshot().messages.count == 20 + ConversationModel.loadThroughLimit)
+        await far.stop()
+        await fresh.close()
+    }
+
     @Test func editsDeletesAndReactionsShowUp() async throws {
         let model = try await model()
         await model.updateDraft("typo")

@@ -3,16 +3,31 @@ and Bob share `general`, each also has a room of their own. Bob's `/search lunch
 messages of his rooms (room, sender, text) with "lunch" drawn in reverse video (read through
 `capture-pane -e`, which keeps the attributes as escape sequences) and never Alice's own
 room's message; `/search --here` keeps to the open room; Esc and `/search` alone close the
-results and show the view the search began in."""
+results and show the view the search began in. Down selects a result (`▸` in its gutter) and
+Enter opens its room at the message, marked, 70 messages back from the newest (history is read
+back page by page until it is loaded)."""
 import re
 import shutil
+import time
 
 import pytest
 
 from test_chat_tui import Tmux, chat_command, server  # noqa: F401  (server is a fixture)
+from test_chat_tui_moderation import rest
 from test_chat_tui_threads import codes_at, styled_screen
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def post(server, user, room, text):
+    """Sends a message over REST as `user`, waiting out the send rate limit when it answers 429."""
+    for _ in range(100):
+        status, body = rest(server, "POST", f"/v1/rooms/{room}/messages", user, {"parts": [{"type": "text", "text": text}]})
+        if status != 429:
+            assert status == 201, body
+            return body
+        time.sleep(0.2)
+    raise AssertionError(f"{user} could not send {text!r}: still rate limited")
 
 
 @pytest.fixture
@@ -35,6 +50,11 @@ def test_search_finds_my_rooms_messages_highlighted_in_tmux(server, tmux):
     tmux.wait_text("alice", "Invited bob")
     tmux.type("alice", "lunch at noon?")
     tmux.wait_text("alice", "alice: lunch at noon?  ✓ sent")
+    # 70 later messages: more than the first history page the room shows when opened.
+    rooms = rest(server, "GET", "/v1/me/rooms", "alice")[1]["rooms"]
+    general = next(r["room"]["id"] for r in rooms if r["room"]["name"] == "general")
+    for number in range(1, 71):
+        post(server, "alice", general, f"filler {number}")
     # notes: Alice alone; Bob must never see this one.
     tmux.type("alice", "/create notes")
     tmux.wait_text("alice", "parley · alice · notes")
@@ -73,6 +93,26 @@ def test_search_finds_my_rooms_messages_highlighted_in_tmux(server, tmux):
     tmux.wait(
         "bob", lambda s: "parley · bob · kitchen" in s and "search" not in s.splitlines()[0], "bob's room after /search"
     )
+
+    # Down selects a result; Enter on general's opens general at that message, marked.
+    tmux.type("bob", "/search lunch")
+    shown = tmux.wait_text("bob", "2 results for “lunch”", "none selected: more")
+    assert "▸" not in shown, shown
+    for _ in range(2):
+        tmux.keys("bob", "Down")
+        shown = tmux.wait_text("bob", "▸ #")
+        if "▸ #general" in shown:
+            break
+    assert re.search(r"^▸ #general .* alice: lunch at noon\?", shown, re.M), shown
+    tmux.keys("bob", "Enter")
+    room = tmux.wait(
+        "bob",
+        lambda s: "parley · bob · general" in s and re.search(r"^▸ \d\d:\d\d alice: lunch at noon\?", s, re.M),
+        "general at alice's lunch message, marked",
+    )
+    assert "filler 70" not in room, "the screen shows the message, not the newest"
+    assert "7" in codes_at(styled_screen(tmux, "bob"), "alice: lunch at noon?", "alice"), "the marked sender is reversed"
+    assert "7" not in codes_at(styled_screen(tmux, "bob"), "alice: filler", "alice"), "only that message is marked"
 
     # Alice finds her own room's message; words that only Bob wrote find nothing for her.
     tmux.type("alice", "/search budget")

@@ -104,6 +104,9 @@ extension ParleyClient {
         return members
     }
 
+    /// The most messages one history page can hold (the server's `limit` bound).
+    public static let historyPageLimit = 100
+
     /// A page of history, ascending: the latest by default, else before or after a seq.
     public func history(
         _ roomID: String, before: Int64? = nil, after: Int64? = nil, limit: Int = 50

@@ -124,6 +124,7 @@ extension ChatController {
         syncSelection()
         state.mode = .room
         state.scrollBack = 0
+        state.markedSeq = nil
         state.showsHelp = false
         await roomList.setActiveRoom(roomID)
         let model: ConversationModel
@@ -157,6 +158,7 @@ extension ChatController {
         conversationTask = nil
         state.mode = .rooms
         state.conversation = nil
+        state.markedSeq = nil
         state.editor = listEditor
         await roomList.setActiveRoom(nil)
     }

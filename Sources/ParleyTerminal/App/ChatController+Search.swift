@@ -2,8 +2,9 @@ import ParleyKit
 import ParleyUI
 
 /// `/search [--here] TEXT`: the messages of the user's rooms (or the open room) that match,
-/// best first, over the room list or the room; typing another query and Enter searches again,
-/// Enter on an empty line reads more results, Esc or `/search` alone closes them.
+/// best first, over the room list or the room; typing another query and Enter searches again.
+/// Up and Down select a result and Enter opens its room at it, the message marked; Enter with
+/// none selected (or on the "more results" row) reads more; Esc or `/search` alone closes them.
 extension ChatController {
     /// Runs a search, or closes the results for an empty `query`.
     func search(_ query: String, inRoom: Bool) async {
@@ -21,6 +22,7 @@ extension ChatController {
         }
         if state.mode != .search || searchRoomID != roomID { await openSearch(roomID: roomID) }
         state.scrollBack = 0
+        state.selectedResult = nil
         await searchModel?.search(query)
         if let model = searchModel { searchChanged(model, await model.snapshot()) }
     }
@@ -60,6 +62,7 @@ extension ChatController {
         guard state.mode == .search else { return }
         state.search = nil
         state.searchRoomTitle = nil
+        state.selectedResult = nil
         state.scrollBack = 0
         state.editor.set("")
         if modeBeforeSearch == .room, let openRoomID {
@@ -79,7 +82,65 @@ extension ChatController {
     private func searchChanged(_ model: SearchModel, _ snapshot: SearchSnapshot) {
         guard model === searchModel else { return }
         state.search = snapshot
+        // A selection past the entries (the "more results" row, gone with the last page) moves
+        // to the last one.
+        if let selected = state.selectedResult, let last = lastEntry(of: snapshot) {
+            state.selectedResult = min(selected, last)
+        } else {
+            state.selectedResult = nil
+        }
         render()
+    }
+
+    /// The index of the last selectable entry: the "more results" row, else the last result.
+    private func lastEntry(of search: SearchSnapshot) -> Int? {
+        let last = search.results.count - (search.hasMore ? 0 : 1)
+        return last >= 0 ? last : nil
+    }
+
+    /// Moves the selection by `step` entries and scrolls it into view; Up from the first
+    /// result leaves none selected (Enter reads more again).
+    private func moveSelection(by step: Int) {
+        guard let search = state.search, let last = lastEntry(of: search) else { return }
+        let next: Int?
+        if let current = state.selectedResult {
+            next = current + step < 0 ? nil : min(current + step, last)
+        } else {
+            next = step > 0 ? 0 : nil
+        }
+        state.selectedResult = next
+        guard let next else {
+            state.scrollBack = 0
+            return
+        }
+        let screen = TerminalScreen(state: state, size: size)
+        guard let lines = screen.searchLines(ofEntry: next) else { return }
+        if lines.lowerBound < state.scrollBack {
+            state.scrollBack = lines.lowerBound
+        } else if lines.upperBound > state.scrollBack + screen.bodyRows {
+            state.scrollBack = min(lines.lowerBound, lines.upperBound - screen.bodyRows)
+        }
+    }
+
+    /// Closes the results and opens `result`'s room with the message loaded, marked and on
+    /// screen; says so when it is too far back to load.
+    private func openResult(_ result: SearchResultRow) async {
+        await stopSearchModel()
+        state.search = nil
+        state.searchRoomTitle = nil
+        state.selectedResult = nil
+        state.editor.set("")
+        await open(result.roomID)
+        guard openRoomID == result.roomID, let model = conversations[result.roomID] else { return }
+        let found = await model.loadThrough(seq: result.seq)
+        guard openRoomID == result.roomID else { return }
+        state.markedSeq = result.seq
+        conversationChanged(result.roomID, await model.snapshot())
+        if found, let scrollBack = TerminalScreen(state: state, size: size).scrollBackShowingMarked {
+            state.scrollBack = scrollBack
+        } else {
+            state.notice = "That message is too far back to show here"
+        }
     }
 
     /// Moves the results by `rows`, not past the last screenful.
@@ -94,15 +155,19 @@ extension ChatController {
         case .escape:
             await closeSearch()
         // The results read from the top: Down and PgDn move on to later ones.
-        case .down: scrollResults(by: 1)
-        case .up: scrollResults(by: -1)
+        case .down: moveSelection(by: 1)
+        case .up: moveSelection(by: -1)
         case .pageDown: scrollResults(by: max(1, TerminalScreen(state: state, size: size).bodyRows - 1))
         case .pageUp: scrollResults(by: -max(1, TerminalScreen(state: state, size: size).bodyRows - 1))
         case .enter:
             let line = state.editor.text
             state.editor.set("")
             if line.allSatisfy(\.isWhitespace) {
-                await searchModel?.loadMore()
+                if let selected = state.selectedResult, let results = state.search?.results, results.indices.contains(selected) {
+                    await openResult(results[selected])
+                } else {
+                    await searchModel?.loadMore()
+                }
                 return
             }
             switch ChatInput.parse(line) {

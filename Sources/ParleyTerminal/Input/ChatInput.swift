@@ -62,7 +62,7 @@ public enum ChatInput: Sendable, Equatable {
             "/react [SEQ] EMOJI        react to the latest (or #SEQ) message",
             "/thread [SEQ]             open the thread of the latest (or #SEQ) message",
             "/doc NAME                 edit the room's shared document NAME with the others",
-            "/search [--here] TEXT     find messages in your rooms (--here: this room); /search or Esc closes",
+            "/search [--here] TEXT     find messages in your rooms (--here: this room); ↑↓ Enter open one; Esc closes",
             "/retry                    resend failed messages",
             "/block USER  /unblock USER  hide (or show again) someone's messages"
         ] + ModerationCommand.helpLines + [

@@ -36,6 +36,11 @@ public struct ChatScreenState: Sendable, Equatable {
     public var search: SearchSnapshot?
     /// The title of the room searched, nil when all rooms are.
     public var searchRoomTitle: String?
+    /// The selected search result, an index of the results (their count: the "more results"
+    /// row), nil when none is; Enter opens the selected result's room at it.
+    public var selectedResult: Int?
+    /// The message the conversation marks, by seq: the search result opened.
+    public var markedSeq: Int64?
     /// The open shared document, in ``Mode/document``.
     public var document: DocumentEditorSnapshot?
     /// Attachment metadata known so far, by id (labels show type, pixels and size).

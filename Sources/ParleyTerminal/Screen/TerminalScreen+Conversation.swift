@@ -5,13 +5,7 @@ import ParleyUI
 extension TerminalScreen {
     func conversationLines() -> [StyledLine] {
         guard let conversation = state.conversation else { return [StyledLine(" Opening the room…", TextStyle(dim: true))] }
-        var lines: [StyledLine] = []
-        for item in conversation.items {
-            switch item {
-            case .day(let day): lines.append(daySeparator(day))
-            case .message(let row): lines += messageLines(row)
-            }
-        }
+        var lines = conversationLayout(conversation).lines
         if lines.isEmpty { lines.append(StyledLine(" No messages yet — say hello.", TextStyle(dim: true))) }
         // The newest lines at the bottom, `scrollBack` rows up from there.
         let rows = bodyRows
@@ -27,6 +21,34 @@ extension TerminalScreen {
         return window
     }
 
+    /// The `scrollBack` that shows the marked message (``ChatScreenState/markedSeq``) in the
+    /// middle of the screen, or from its first line when it is taller; nil when it is not loaded.
+    public var scrollBackShowingMarked: Int? {
+        guard let conversation = state.conversation else { return nil }
+        let (lines, marked) = conversationLayout(conversation)
+        guard let marked else { return nil }
+        let rows = bodyRows
+        let below = max(0, (rows - marked.count) / 2)
+        let end = min(lines.count, marked.count > rows ? marked.lowerBound + rows : marked.upperBound + below)
+        return max(0, lines.count - end)
+    }
+
+    /// Every line of the conversation, oldest first, and the marked message's lines.
+    private func conversationLayout(_ conversation: ConversationSnapshot) -> (lines: [StyledLine], marked: Range<Int>?) {
+        var lines: [StyledLine] = []
+        var marked: Range<Int>?
+        for item in conversation.items {
+            switch item {
+            case .day(let day): lines.append(daySeparator(day))
+            case .message(let row):
+                let start = lines.count
+                lines += messageLines(row)
+                if let seq = row.seq, seq == state.markedSeq { marked = start..<lines.count }
+            }
+        }
+        return (lines, marked)
+    }
+
     private func daySeparator(_ day: DayStamp) -> StyledLine {
         let label = " " + day.description + " "
         let side = max(2, (size.columns - DisplayWidth.of(label)) / 2)
@@ -35,13 +57,17 @@ extension TerminalScreen {
     }
 
     /// One message: `HH:MM name: text status`, continuation lines indented under the text.
+    /// The marked message (the search result opened) starts with `▸` and its time and name
+    /// are in reverse video.
     func messageLines(_ row: MessageRow) -> [StyledLine] {
         let outgoing = row.direction == .outgoing
-        let head: [StyledLine.Span] = [
-            .init(clock(row.createdAt) + " ", TextStyle(dim: true)),
-            .init(row.senderName, TextStyle(bold: true, color: outgoing ? .cyan : .green)),
+        let marked = row.seq != nil && row.seq == state.markedSeq && state.mode == .room
+        var head: [StyledLine.Span] = [
+            .init(clock(row.createdAt) + " ", TextStyle(dim: !marked, reverse: marked)),
+            .init(row.senderName, TextStyle(bold: true, reverse: marked, color: outgoing ? .cyan : .green)),
             .init(": ")
         ]
+        if marked { head.insert(Self.selectionMarker, at: 0) }
         let indent = head.reduce(0) { $0 + DisplayWidth.of($1.text) }
         var body: [StyledLine.Span] = []
         if row.parentID != nil, state.mode != .thread { body.append(.init("↪ ", TextStyle(color: .cyan))) }

@@ -115,7 +115,7 @@ public struct TerminalScreen: Sendable {
         switch state.mode {
         case .rooms: hint = " ↑↓ select · Enter open · /create NAME · /dm USER · /help · /quit"
         case .thread: hint = " Enter reply in the thread · Esc back to the room · /help"
-        case .search: hint = " Enter search for the text typed (empty: more results) · ↑↓ scroll · Esc close"
+        case .search: hint = " ↑↓ select · Enter open (none selected: more) · words+Enter search · Esc close"
         case .room, .document: hint = " Enter send · Esc rooms · PgUp older · /help"
         }
         return StyledLine(hint, TextStyle(dim: true))
