@@ -235,3 +235,38 @@ def postgres_schema_url():
     subprocess.run(["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", f"CREATE SCHEMA {schema}"], check=True)
     separator = "&" if "?" in url else "?"
     return url + separator + f"options=-c%20search_path%3D{schema}", schema
+
+
+def drop_postgres_schema(url, schema):
+    """Drops a schema made by `postgres_schema_url` (best effort: the instance may be gone)."""
+    base = url.split("&options=")[0].split("?options=")[0]
+    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+
+
+def start_chat_server(database=None):
+    """A started `ChatServer` on SQLite, or on `database` (a PostgreSQL URL)."""
+    return ChatServer(database=database).start()
+
+
+def two_engine_chat_fixture(start=start_chat_server):
+    """A module-scoped `chat` fixture run once per engine: `start(database=None)` on SQLite, then
+    `start(database=URL)` on a fresh schema of PARLEY_TEST_POSTGRES_URL (skipped when unset),
+    dropped afterwards. A test module assigns it: `chat = two_engine_chat_fixture()`."""
+
+    @pytest.fixture(scope="module", params=["sqlite", "postgres"])
+    def chat(request):
+        if request.param == "sqlite":
+            server = start(database=None)
+            yield server
+            server.stop()
+            return
+        scoped = postgres_schema_url()
+        if scoped is None:
+            pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
+        url, schema = scoped
+        server = start(database=url)
+        yield server
+        server.stop()
+        drop_postgres_schema(url, schema)
+
+    return chat

@@ -1,31 +1,15 @@
 """Data rights through the REST API on both engines: a user's export (paged, with signed
 attachment URLs), erasure in both modes with a live signed-in Pusher connection that is cut
 off at once, the old token refused, idempotent repeats, and the app-level audit log."""
-import subprocess
 
 import pytest
 
-from chat_support import APP_A, ChatServer, basic, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, basic, create_user, mint, two_engine_chat_fixture, unique
 
 REVOKED = "parley:subscription_revoked"
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def chat(request):
-    if request.param == "sqlite":
-        server = ChatServer().start()
-        yield server
-        server.stop()
-        return
-    scoped = postgres_schema_url()
-    if scoped is None:
-        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-    url, schema = scoped
-    server = ChatServer(database=url).start()
-    yield server
-    server.stop()
-    base = url.split("&options=")[0].split("?options=")[0]
-    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+chat = two_engine_chat_fixture()
 
 
 def populate(chat, messages=5):

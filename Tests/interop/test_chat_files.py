@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 
-from chat_support import APP_A, APP_B, BIN_DIR, ChatServer, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, APP_B, BIN_DIR, ChatServer, create_user, mint, two_engine_chat_fixture, unique
 
 STRICT_LIMITS = {"max_attachment_bytes": 2048, "attachment_types": ["application/pdf", "audio/*", "image/*"]}
 
@@ -28,22 +28,7 @@ def start(database=None):
     return server.start()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def chat(request):
-    if request.param == "sqlite":
-        server = start()
-        yield server
-        server.stop()
-        return
-    scoped = postgres_schema_url()
-    if scoped is None:
-        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-    url, schema = scoped
-    server = start(url)
-    yield server
-    server.stop()
-    base = url.split("&options=")[0].split("?options=")[0]
-    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+chat = two_engine_chat_fixture(start)
 
 
 def room_of(server, app=APP_A):

@@ -3,7 +3,6 @@ action tried by every role (owner, admin, moderator, member, an outsider and the
 the documented permission table; bans and kicks that end a live `pysher` subscription at once;
 mutes, slow mode (429 + Retry-After), the audit log, flags, blocked words and user blocks."""
 import json
-import subprocess
 import threading
 import time
 from urllib.parse import quote
@@ -11,7 +10,7 @@ from urllib.parse import quote
 import pysher
 import pytest
 
-from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, two_engine_chat_fixture, unique
 
 REVOKED = "parley:subscription_revoked"
 APP = basic(APP_A)
@@ -28,22 +27,7 @@ def moderated_server(database=None):
     return server.start()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def chat(request):
-    if request.param == "sqlite":
-        server = moderated_server()
-        yield server
-        server.stop()
-        return
-    scoped = postgres_schema_url()
-    if scoped is None:
-        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-    url, schema = scoped
-    server = moderated_server(database=url)
-    yield server
-    server.stop()
-    base = url.split("&options=")[0].split("?options=")[0]
-    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+chat = two_engine_chat_fixture(moderated_server)
 
 
 def users(server, *names, app=APP_A):

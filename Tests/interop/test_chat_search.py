@@ -4,32 +4,14 @@ at once; outsiders, missing tokens and other apps' tokens find nothing; edits, d
 author and by a moderator) and blocks change what is found; accents, ideographs and emoji are
 words, and every highlight is checked against the message text in UTF-16; paging covers the
 newest 200 matches and no more; bad queries get 400 `invalid_parameter` and the server stays up."""
-import subprocess
 from urllib.parse import quote
 
-import pytest
-
-from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, APP_B, basic, create_user, mint, two_engine_chat_fixture, unique
 
 APP = basic(APP_A)
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def chat(request):
-    if request.param == "sqlite":
-        server = ChatServer().start()
-        yield server
-        server.stop()
-        return
-    scoped = postgres_schema_url()
-    if scoped is None:
-        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-    url, schema = scoped
-    server = ChatServer(database=url).start()
-    yield server
-    server.stop()
-    base = url.split("&options=")[0].split("?options=")[0]
-    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+chat = two_engine_chat_fixture()
 
 
 def users(server, *names, app=APP_A):

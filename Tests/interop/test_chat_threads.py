@@ -3,32 +3,16 @@ seen by real clients: a `pysher` subscription to the room channel receives a rep
 `message.created` and the root's `thread.updated`; a signed-in Pusher connection on
 `#server-to-user-{id}` receives `message.mentioned`."""
 import json
-import subprocess
 import threading
 from urllib.parse import quote
 
 import pysher
 import pytest
 
-from chat_support import APP_A, ChatServer, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, create_user, mint, two_engine_chat_fixture, unique
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def chat(request):
-    if request.param == "sqlite":
-        server = ChatServer().start()
-        yield server
-        server.stop()
-        return
-    scoped = postgres_schema_url()
-    if scoped is None:
-        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-    url, schema = scoped
-    server = ChatServer(database=url).start()
-    yield server
-    server.stop()
-    base = url.split("&options=")[0].split("?options=")[0]
-    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+chat = two_engine_chat_fixture()
 
 
 class Room:

@@ -7,31 +7,15 @@ it. An image whose pixels do not decode, and anything that is not PNG or JPEG, h
 thumbnail; erasing the uploader and deleting the room remove the thumbnail files too."""
 import io
 import struct
-import subprocess
 import zlib
 
 import pytest
 from PIL import Image
 
-from chat_support import APP_A, ChatServer, basic, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, basic, create_user, mint, two_engine_chat_fixture, unique
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def chat(request):
-    if request.param == "sqlite":
-        server = ChatServer().start()
-        yield server
-        server.stop()
-        return
-    scoped = postgres_schema_url()
-    if scoped is None:
-        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-    url, schema = scoped
-    server = ChatServer(database=url).start()
-    yield server
-    server.stop()
-    base = url.split("&options=")[0].split("?options=")[0]
-    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+chat = two_engine_chat_fixture()
 
 
 def png_chunk(kind, data):
