@@ -123,6 +123,18 @@ import Testing
         await alice.quit()
     }
 
+    @Test func aResultTooFarBackOpensTheRoomWithANotice() async throws {
+        let (alice, general, _) = try await rooms()
+        for number in 1...(ConversationModel.loadThroughLimit + 60) { server.post("filler \(number)", as: "bob", in: general) }
+        await type(alice, "/search pizza")
+        await screen(alice) { $0.contains("1 result for “pizza”") }
+        await alice.handle(.down)
+        await alice.handle(.enter)
+        let room = await screen(alice) { $0.contains("alice · general") && $0.contains("too far back") }
+        #expect(!room.contains("pizza") && !room.contains("▸"))
+        await alice.quit()
+    }
+
     @Test func upAndDownMoveTheSelectionAndTheMoreRowStillReadsMore() async throws {
         let (alice, general, _) = try await rooms()
         for number in 1...21 { server.post("standup \(number)", as: "bob", in: general) }

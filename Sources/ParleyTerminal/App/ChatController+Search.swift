@@ -134,11 +134,12 @@ extension ChatController {
         guard openRoomID == result.roomID, let model = conversations[result.roomID] else { return }
         let found = await model.loadThrough(seq: result.seq)
         guard openRoomID == result.roomID else { return }
-        state.markedSeq = result.seq
+        state.markedSeq = found ? result.seq : nil
         conversationChanged(result.roomID, await model.snapshot())
-        if found, let scrollBack = TerminalScreen(state: state, size: size).scrollBackShowingMarked {
+        if let scrollBack = TerminalScreen(state: state, size: size).scrollBackShowingMarked {
             state.scrollBack = scrollBack
         } else {
+            state.markedSeq = nil
             state.notice = "That message is too far back to show here"
         }
     }
