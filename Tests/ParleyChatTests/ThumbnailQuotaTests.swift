@@ -1,3 +1,4 @@
+import ParleyChannels
 import ParleyImaging
 import ParleyWire
 import Testing

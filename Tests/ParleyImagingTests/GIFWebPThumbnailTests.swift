@@ -77,15 +77,16 @@ import Testing
 
     @Test func zeroSizedAndTruncatedFilesAreCorrupt() {
         #expect(ThumbnailerTests.code { try thumbnailer.thumbnail(of: ImagingTestImages.gifZeroSize) } == .corrupt)
-        let files = [
-            ImagingTestImages.gifHalves, ImagingTestImages.gifAnimated, ImagingTestImages.webpLossy, ImagingTestImages.webpLossless,
-            ImagingTestImages.webpAnimated
-        ]
-        for bytes in files {
+        for bytes in [ImagingTestImages.gifHalves, ImagingTestImages.webpLossy, ImagingTestImages.webpLossless] {
             for keep in [bytes.count / 2, bytes.count - 8, 13] {
                 #expect(ThumbnailerTests.code { try thumbnailer.thumbnail(of: Array(bytes.prefix(keep))) } == .corrupt, "kept \(keep)")
             }
         }
+        // An animation cut inside its first frame has none; a GIF cut after it still shows that frame.
+        for bytes in [ImagingTestImages.gifAnimated, ImagingTestImages.webpAnimated] {
+            #expect(ThumbnailerTests.code { try thumbnailer.thumbnail(of: Array(bytes.prefix(30))) } == .corrupt)
+        }
+        #expect(ThumbnailerTests.code { try thumbnailer.thumbnail(of: Array(ImagingTestImages.gifAnimated.dropLast(8))) } == nil)
     }
 
     @Test func corruptDataIsATypedError() {

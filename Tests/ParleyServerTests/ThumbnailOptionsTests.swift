@@ -66,9 +66,9 @@ import Testing
             Set(problems.map(\.description)) == [
                 "line 2, column 17: $.thumbnails.enabled: must be true or false",
                 "line 2, column 35: $.thumbnails.max_side: must be an integer in 16...4096",
-                "line 3, column 16: $.thumbnails.max_source_pixels: must be an integer in 1...100000000",
-                "line 3, column 41: $.thumbnails.jpeg_quality: must be an integer in 1...100",
-                #"line 3, column 58: $.thumbnails.max_sied: unknown setting; did you mean "max_side"?"#
+                "line 3, column 17: $.thumbnails.max_source_pixels: must be an integer in 1...100000000",
+                "line 3, column 42: $.thumbnails.jpeg_quality: must be an integer in 1...100",
+                #"line 3, column 61: $.thumbnails.max_sied: unknown setting; did you mean "max_side"?"#
             ])
         let valid = #"{"apps": [{"id": "1", "key": "k", "secret": "s"}], "thumbnails": {"enabled": true, "max_side": 4096}}"#
         #expect(ConfigFile(path: "apps.json", bytes: Array(valid.utf8)).problems.isEmpty)

@@ -110,7 +110,7 @@ IMAGES = [
     ("jpegBomb", jpeg_with_size(jpeg640, 65_000, 65_000)),
     ("gifHalves", gif400),
     ("gifTopBottom", save(top_bottom((16, 32)), "GIF", interlace=True)),
-    ("gifTransparentCorner", save(transparent_corner(), "GIF", transparency=0)),
+    ("gifTransparentCorner", save(transparent_corner(), "GIF")),
     ("gifAnimated", animation("GIF")),
     ("gifBomb", gif_screen(gif400, 65_000, 65_000)),
     ("gifFrameBomb", gif_first_frame(gif400, 65_000, 65_000)),
@@ -120,7 +120,7 @@ IMAGES = [
     ("webpTransparentCorner", save(transparent_corner(), "WEBP", lossless=True)),
     ("webpAnimated", webpAnimated),
     ("webpBomb", webp_lossless_size(webpLossless, 16_384, 16_384)),
-    ("webpAnimatedBomb", webp_canvas(webpAnimated, 1 << 24, 1 << 24)),
+    ("webpAnimatedBomb", webp_canvas(webpAnimated, 16_384, 16_384)),
 ]
 
 lines = [

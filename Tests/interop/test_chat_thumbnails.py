@@ -17,7 +17,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from chat_support import APP_A, ChatServer, basic, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, postgres_schema_url, unique
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -190,7 +190,7 @@ def near(actual, expected, within=40):
     (WEBP_LOSSY, "image/webp", (320, 96), (220, 20, 20), (20, 20, 220)),
     (WEBP_LOSSLESS, "image/webp", (107, 320), (220, 20, 20), (20, 20, 220)),
     (pillow(transparent_square(400), "WEBP", lossless=True), "image/webp", (320, 320), (255, 255, 255), (20, 20, 220)),
-    (pillow(transparent_square(400), "GIF", transparency=0), "image/gif", (320, 320), (255, 255, 255), (20, 20, 220)),
+    (pillow(transparent_square(400), "GIF"), "image/gif", (320, 320), (255, 255, 255), (20, 20, 220)),
     (animation("GIF"), "image/gif", (320, 160), (220, 20, 20), (220, 20, 20)),
     (animation("WEBP", lossless=True), "image/webp", (320, 160), (220, 20, 20), (220, 20, 20)),
     (animation("WEBP", quality=80), "image/webp", (320, 160), (220, 20, 20), (220, 20, 20)),
