@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .systemLibrary(name: "CLinux"),
         // The signal handler and its pipe's write end: one copy per process, which a header's
@@ -72,8 +74,9 @@ let package = Package(
             dependencies: ["ParleyModel", "ParleyWireCore", "ParleyPlatform", "ParleySystem", "CSQLite", "CSQLiteLogBuffer", "CPostgres"],
             swiftSettings: strict),
         .target(name: "ParleyChannels", dependencies: ["ParleyWire"], swiftSettings: strict),
-        // Attachment thumbnails: PNG and JPEG decoding and JPEG encoding over libpng and libjpeg-turbo.
-        .target(name: "ParleyImaging", dependencies: ["CPNG", "CTurboJPEG"], swiftSettings: strict),
+        // Attachment thumbnails: PNG, JPEG, GIF and WebP decoding and JPEG encoding over libpng,
+        // libjpeg-turbo, giflib and libwebp.
+        .target(name: "ParleyImaging", dependencies: ["CPNG", "CTurboJPEG", "CGIF", "CWebP"], swiftSettings: strict),
         // The manual hub loop the channel, chat and docs tests drive by hand.
         .target(name: "ParleyChannelsTesting", dependencies: ["ParleyChannels"], swiftSettings: strict),
         .target(

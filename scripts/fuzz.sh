@@ -4,7 +4,8 @@
 # A target is Fuzz/<Name>Fuzz.swift linked against ParleyWire (ParleyWireCore's and ParleyWire's
 # sources compiled once, as one instrumented module, for all targets), or compiled together with
 # the source directory its first line names (`// fuzz-sources: Sources/ParleyText`);
-# its seed corpus is Fuzz/corpus/<Name>/. Exits non-zero if any target crashes.
+# its seed corpus is Fuzz/corpus/<Name>/. A target whose second line is `// fuzz-max-seconds: N` runs
+# at most N seconds (keeps CI's total down). Exits non-zero if any target crashes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}; shift || true
@@ -14,7 +15,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in Fuzz/*Fuzz.swift; do n=$(basename "$f" .swift); targets+=("${n%Fuzz}"); done
 fi
-flags=(-swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -package-name parley -I Sources/CCrypto -I Sources/CZlib -I Sources/CPNG -I Sources/CTurboJPEG)
+flags=(-swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -package-name parley -I Sources/CCrypto -I Sources/CZlib -I Sources/CPNG -I Sources/CTurboJPEG -I Sources/CGIF -I Sources/CWebP)
 
 # ParleyWire re-exports ParleyWireCore; compiled as one module here, so the re-export is left out.
 wire_sources=$(find Sources/ParleyWireCore Sources/ParleyWire -name '*.swift' ! -name 'ParleyWire+Core.swift' | sort)
@@ -39,12 +40,15 @@ for name in "${targets[@]}"; do
     inputs=("Fuzz/${name}Fuzz.swift")
     link=(-I "$wire" -L "$wire" -lParleyWire)
   fi
-  swiftc "${flags[@]}" -module-name "${name}Fuzz" "${inputs[@]}" "${link[@]}" -lcrypto -lz -lpng16 -lturbojpeg -o "$bin" \
+  swiftc "${flags[@]}" -module-name "${name}Fuzz" "${inputs[@]}" "${link[@]}" -lcrypto -lz -lpng16 -lturbojpeg -lgif -lwebpdemux -lwebp -o "$bin" \
     >"$out/$name.build.log" 2>&1 || { echo "fuzz: $name failed to build"; grep -E "error" "$out/$name.build.log"; exit 1; }
   work="$out/$name-corpus"; mkdir -p "$work"
   log="$out/$name.log"
-  echo "fuzz: $name for ${seconds}s"
-  if timeout -k 10 $((seconds + 60)) "$bin" "$work" "Fuzz/corpus/$name" -max_total_time="$seconds" \
+  run=$seconds
+  cap=$(sed -n '2s|^// fuzz-max-seconds: ||p' "Fuzz/${name}Fuzz.swift")
+  if [ -n "$cap" ] && [ "$cap" -lt "$run" ]; then run=$cap; fi
+  echo "fuzz: $name for ${run}s"
+  if timeout -k 10 $((run + 60)) "$bin" "$work" "Fuzz/corpus/$name" -max_total_time="$run" \
       -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="Fuzz/artifacts/$name-" >"$log" 2>&1; then
     grep -E "^(#[0-9]+\s+DONE|Done)" "$log" | tail -1 || true
   else

@@ -6,10 +6,14 @@ public struct ChatLimits: Sendable, Hashable {
     public var maxImageSide = 16_384
     /// The most pixels (width × height) an uploaded image may have (422 `image_too_large` above).
     public var maxImagePixels = 100_000_000
-    /// The longest side of a PNG or JPEG attachment's thumbnail, in pixels.
+    /// Whether PNG, JPEG, GIF and WebP uploads get a thumbnail.
+    public var thumbnails = true
+    /// The longest side of an image attachment's thumbnail, in pixels.
     public var thumbnailSide = 320
     /// Images of more pixels than this get no thumbnail (their header is read, nothing decoded).
     public var thumbnailMaxPixels = 40_000_000
+    /// The JPEG quality thumbnails are written with (1…100).
+    public var thumbnailQuality = 80
     /// How many thumbnails are made at once; uploads beyond that wait for their turn.
     public var thumbnailConcurrency = 2
     /// The largest JSON request body, in bytes (413 above it).

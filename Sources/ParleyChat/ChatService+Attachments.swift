@@ -38,12 +38,13 @@ extension ChatService {
         try files.write(call.request.body, to: path)
         let attachment: StoredAttachment
         do {
-            try await storeThumbnail(of: call.request.body, type: type, dimensions: dimensions, path: path)
+            let thumbnailSize = try await storeThumbnail(of: call.request.body, type: type, dimensions: dimensions, path: path)
             attachment = try await store.createAttachment(
                 app: context.appID,
                 NewAttachment(
                     id: id, roomID: room, uploaderID: user, contentType: storedType, size: Int64(call.request.body.count),
-                    width: dimensions?.width, height: dimensions?.height, storagePath: path, name: name), quotaBytes: quota)
+                    width: dimensions?.width, height: dimensions?.height, storagePath: path, name: name, thumbnailSize: thumbnailSize),
+                quotaBytes: quota)
         } catch let error as StoreError where error.code == .limitReached {
             // The quota again, inside the writing transaction: a concurrent upload got there first.
             files.remove(path)
@@ -58,7 +59,8 @@ extension ChatService {
     static func quotaError(used: Int64, quota: Int64) -> ChatError {
         ChatError(
             .storageQuotaExceeded,
-            "this app's attachments already hold \(used) of its \(quota) bytes; delete some or raise limits.attachment_quota_bytes")
+            "this app's attachments and their thumbnails already hold \(used) of its \(quota) bytes; "
+                + "delete some or raise limits.attachment_quota_bytes")
     }
 
     func getAttachment(_ call: ChatCall) async throws -> ChatResponse {

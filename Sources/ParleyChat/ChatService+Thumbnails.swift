@@ -2,18 +2,29 @@ import ParleyImaging
 import ParleyStore
 import ParleyWire
 
-/// Thumbnails of PNG and JPEG attachments: made at upload, kept beside the file, served by the
-/// download route with `thumb=1` (the same credentials or signed URL as the file itself).
+/// Thumbnails of PNG, JPEG, GIF and WebP attachments: made at upload, kept beside the file,
+/// served by the download route with `thumb=1` (the same credentials or signed URL as the file
+/// itself), and counted with the file towards the app's attachment quota.
 extension ChatService {
-    /// Makes and stores the thumbnail of an upload at `path` when it is a PNG or JPEG image
-    /// within the thumbnail pixel limit. An image that does not decode simply has none: its
-    /// header was already checked, and the original is still served as uploaded.
-    func storeThumbnail(of bytes: [UInt8], type: SniffedMediaType, dimensions: ImageDimensions?, path: String) async throws(ChatError) {
-        guard type == .png || type == .jpeg, let dimensions,
-            dimensions.width * dimensions.height <= configuration.limits.thumbnailMaxPixels
-        else { return }
-        guard case .success(let thumbnail) = await thumbnails.thumbnail(of: bytes) else { return }
+    /// The image types that get a thumbnail.
+    static let thumbnailTypes: Set<SniffedMediaType> = [.png, .jpeg, .gif, .webp]
+
+    /// Makes and stores the thumbnail of an upload at `path` when thumbnails are on and it is an
+    /// image of a thumbnailed type within the thumbnail pixel limit; the thumbnail's size in bytes
+    /// (0: none). An image that does not decode simply has none: its header was already
+    /// checked, and the original is still served as uploaded.
+    func storeThumbnail(
+        of bytes: [UInt8], type: SniffedMediaType, dimensions: ImageDimensions?, path: String
+    ) async throws(ChatError)
+        -> Int64
+    {
+        let limits = configuration.limits
+        guard limits.thumbnails, Self.thumbnailTypes.contains(type), let dimensions,
+            dimensions.width * dimensions.height <= limits.thumbnailMaxPixels
+        else { return 0 }
+        guard case .success(let thumbnail) = await thumbnails.thumbnail(of: bytes) else { return 0 }
         try files.write(thumbnail.bytes, to: AttachmentFiles.thumbnailPath(of: path))
+        return Int64(thumbnail.bytes.count)
     }
 
     /// The signed thumbnail URL of an attachment that has a thumbnail: its download URL with `thumb=1`.
@@ -32,7 +43,8 @@ extension ChatService {
     /// The thumbnail's response: a JPEG shown inline.
     func thumbnailResponse(_ attachment: StoredAttachment) throws(ChatError) -> ChatResponse {
         guard let bytes = try files.read(AttachmentFiles.thumbnailPath(of: attachment.storagePath)) else {
-            throw ChatError(.attachmentNotFound, "this attachment has no thumbnail (only PNG and JPEG images that decode have one)")
+            throw ChatError(
+                .attachmentNotFound, "this attachment has no thumbnail (only PNG, JPEG, GIF and WebP images that decode have one)")
         }
         var headers: HTTPHeaders = ["Content-Type": "image/jpeg"]
         headers.add("X-Content-Type-Options", "nosniff")

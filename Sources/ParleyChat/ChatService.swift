@@ -52,7 +52,9 @@ public final class ChatService: Sendable {
         files = AttachmentFiles(root: configuration.dataDirectory)
         thumbnails = ThumbnailWorkers(
             limit: configuration.limits.thumbnailConcurrency,
-            thumbnailer: Thumbnailer(longestSide: configuration.limits.thumbnailSide, maxPixels: configuration.limits.thumbnailMaxPixels))
+            thumbnailer: Thumbnailer(
+                longestSide: configuration.limits.thumbnailSide, maxPixels: configuration.limits.thumbnailMaxPixels,
+                quality: configuration.limits.thumbnailQuality))
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
         grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)

@@ -22,7 +22,7 @@ final class ThumbnailWorkers: Sendable {
         self.thumbnailer = thumbnailer
     }
 
-    /// The thumbnail of a PNG or JPEG image, or why there is none.
+    /// The thumbnail of a PNG, JPEG, GIF or WebP image, or why there is none.
     func thumbnail(of bytes: [UInt8]) async -> Result<Thumbnail, ImageError> {
         let thumbnailer = thumbnailer
         return await run { Result { () throws(ImageError) in try thumbnailer.thumbnail(of: bytes) } }

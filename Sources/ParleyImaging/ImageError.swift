@@ -2,7 +2,7 @@
 public struct ImageError: Error, Sendable, Equatable {
     /// The kinds of failure.
     public enum Code: String, Sendable {
-        /// Neither PNG nor JPEG by its leading bytes.
+        /// Not PNG, JPEG, GIF or WebP by its leading bytes.
         case unsupportedFormat = "unsupported_format"
         /// The header declares more pixels than the decoder is allowed to allocate.
         case tooManyPixels = "too_many_pixels"

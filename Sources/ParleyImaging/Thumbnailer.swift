@@ -1,6 +1,7 @@
-/// Makes JPEG thumbnails of PNG and JPEG images: the longest side at most ``longestSide``,
-/// the aspect ratio kept, never enlarged; transparency composed onto white; a JPEG's EXIF
-/// orientation applied, so the thumbnail stands the way the photo is shown.
+/// Makes JPEG thumbnails of PNG, JPEG, GIF and WebP images: the longest side at most
+/// ``longestSide``, the aspect ratio kept, never enlarged; transparency composed onto white; a
+/// JPEG's EXIF orientation applied, so the thumbnail stands the way the photo is shown; an
+/// animated GIF or WebP shown by its first frame.
 public struct Thumbnailer: Sendable {
     /// The thumbnail's longest side at most, in pixels.
     public var longestSide: Int
@@ -19,12 +20,14 @@ public struct Thumbnailer: Sendable {
 
     /// The formats this thumbnailer decodes, by their leading bytes.
     public enum Format: Sendable, Equatable {
-        case png, jpeg
+        case png, jpeg, gif, webp
 
         /// The format of `bytes`, or nil.
         public static func sniff(_ bytes: some Collection<UInt8>) -> Format? {
             if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
             if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+            if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
+            if bytes.starts(with: Array("RIFF".utf8)), bytes.dropFirst(8).starts(with: Array("WEBP".utf8)) { return .webp }
             return nil
         }
     }
@@ -32,19 +35,21 @@ public struct Thumbnailer: Sendable {
     /// Decodes `bytes` to pixels, at least large enough for a thumbnail (a JPEG may come out
     /// scaled down by the decoder); the orientation is not yet applied.
     public func decode(_ bytes: [UInt8]) throws(ImageError) -> PixelBuffer {
-        guard let format = Format.sniff(bytes) else { throw ImageError(.unsupportedFormat, "neither PNG nor JPEG") }
+        guard let format = Format.sniff(bytes) else { throw ImageError(.unsupportedFormat, "not a PNG, JPEG, GIF or WebP image") }
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(ImageError) in
                 switch format {
                 case .png: return try PNGImageReader().decode(raw, maxPixels: maxPixels)
                 case .jpeg: return try JPEGCodec.decode(raw, maxPixels: maxPixels, longestSide: longestSide)
+                case .gif: return try GIFReader(raw).decodeFirstFrame(maxPixels: maxPixels)
+                case .webp: return try WebPCodec.decode(raw, maxPixels: maxPixels)
                 }
             }
         }
         return try result.get()
     }
 
-    /// The JPEG thumbnail of a PNG or JPEG image.
+    /// The JPEG thumbnail of a PNG, JPEG, GIF or WebP image.
     public func thumbnail(of bytes: [UInt8]) throws(ImageError) -> Thumbnail {
         let decoded = try decode(bytes)
         let size = PixelBuffer.fittedSize(width: decoded.width, height: decoded.height, longestSide: longestSide)

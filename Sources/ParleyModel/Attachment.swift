@@ -24,8 +24,10 @@ public struct Attachment: Sendable, Hashable, Identifiable {
     public var downloadURL: String?
     /// When ``downloadURL`` expires, seconds since the Unix epoch.
     public var downloadURLExpiresAt: Int64?
-    /// A signed path to a small JPEG of an uploaded PNG or JPEG image (longest side 320 pixels),
-    /// valid as long as ``downloadURL``; nil for other files and images the server could not read.
+    /// A signed path to a small JPEG of an uploaded PNG, JPEG, GIF or WebP image (an animation's
+    /// first frame; longest side 320 pixels unless the server is configured otherwise), valid as
+    /// long as ``downloadURL``; nil for other files, images the server could not read, and when
+    /// the server makes no thumbnails.
     public var thumbnailURL: String?
 
     /// Creates an attachment value.

@@ -36,6 +36,12 @@ enum ParleyServerMain {
             printError("parley serve: \(error.message)")
             return 2
         }
+        switch loadThumbnailOptions(options) {
+        case .success(let fromFile): options.thumbnails = fromFile
+        case .failure(let error):
+            printError("parley serve: \(error.message)")
+            return 2
+        }
         // Every connection holds a descriptor: take all the hard limit allows before sizing the caps.
         let fileLimit = FileDescriptorLimit.raiseToHardLimit().limit
         do throws(ServerStartError) {
@@ -145,6 +151,18 @@ enum ParleyServerMain {
         guard let path = options.configPath, let bytes = readFile(path) else { return .success(EdgeOptions()) }
         do {
             return .success(try EdgeOptions(configFile: try JSONParser.parse(bytes)))
+        } catch let error as ServerStartError {
+            return .failure(ServerStartError(code: error.code, message: "config file \(path): \(error.message)"))
+        } catch {
+            return .failure(ServerStartError(code: "config_invalid", message: "config file \(path): \(error)"))
+        }
+    }
+
+    /// The `"thumbnails"` object of the config file, or the defaults.
+    static func loadThumbnailOptions(_ options: ServeOptions) -> Result<ThumbnailOptions, ServerStartError> {
+        guard let path = options.configPath, let bytes = readFile(path) else { return .success(options.thumbnails) }
+        do {
+            return .success(try ThumbnailOptions(configFile: try JSONParser.parse(bytes)))
         } catch let error as ServerStartError {
             return .failure(ServerStartError(code: error.code, message: "config file \(path): \(error.message)"))
         } catch {

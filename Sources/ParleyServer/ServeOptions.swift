@@ -37,6 +37,8 @@ public struct ServeOptions: Sendable, Equatable {
     public var sendsPerSecond: Int? = nil
     /// Connection caps and request deadlines (`--max-connections`, `--head-timeout`, ...).
     public var edge = EdgeOptions()
+    /// Attachment thumbnails (the config file's `"thumbnails"` object).
+    public var thumbnails = ThumbnailOptions()
     /// The bearer token `GET /metrics` requires; nil leaves it to the config's `metrics_token`.
     public var metricsToken: String? = nil
     /// `HOST:PORT` of a listener of its own for `GET /metrics` (`--metrics-address`); nil

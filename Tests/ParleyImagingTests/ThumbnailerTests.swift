@@ -110,7 +110,8 @@ import Testing
         let scan = jpeg.firstRange(of: [0xFF, 0xDA])!.upperBound + 20
         for offset in scan..<jpeg.count - 2 where jpeg[offset] != 0xFF { jpeg[offset] = 0xFF }
         #expect(Self.code { try thumbnailer.thumbnail(of: jpeg) } == .corrupt)
-        #expect(Self.code { try thumbnailer.thumbnail(of: Array("GIF89a".utf8)) } == .unsupportedFormat)
+        #expect(Self.code { try thumbnailer.thumbnail(of: Array("BM6\0\0\0".utf8)) } == .unsupportedFormat)
+        #expect(Self.code { try thumbnailer.thumbnail(of: []) } == .unsupportedFormat)
         #expect(Self.code { try thumbnailer.thumbnail(of: [0xFF, 0xD8, 0xFF, 0xD9]) } == .corrupt)
     }
 

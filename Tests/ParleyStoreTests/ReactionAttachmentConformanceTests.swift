@@ -82,4 +82,48 @@ struct ReactionAttachmentConformanceTests {
             await expectStoreError(.notFound) { try await store.deleteAttachment(app: "a", id: "att-1") }
         }
     }
+
+    @Test(arguments: TestEngine.available)
+    func thumbnailBytesCountTowardsTheQuotaUntilTheirAttachmentGoes(_ engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            for id in ["alice", "bob"] { try await store.makeUser("a", id) }
+            let room = try await store.makeRoom("a", creator: "alice", members: ["bob"])
+            let other = try await store.makeRoom("a", creator: "bob")
+            func upload(
+                _ id: String, by user: String, in room: String, size: Int64, thumbnail: Int64, quota: Int64? = nil
+            )
+                async throws -> StoredAttachment
+            {
+                try await store.createAttachment(
+                    app: "a",
+                    NewAttachment(
+                        id: id, roomID: room, uploaderID: user, contentType: "image/gif", size: size, storagePath: "attachments/a/\(id)",
+                        thumbnailSize: thumbnail), quotaBytes: quota)
+            }
+            let first = try await upload("one", by: "alice", in: room.id, size: 100, thumbnail: 30)
+            #expect(first.thumbnailSize == 30)
+            #expect(try await store.attachment(app: "a", id: "one").thumbnailSize == 30)
+            #expect(try await store.attachmentBytes(app: "a") == 130)
+            // 130 held; 50 + 25 more passes a quota of 200, 50 + 20 reaches it exactly.
+            await expectStoreError(.limitReached) {
+                try await upload("two", by: "alice", in: room.id, size: 50, thumbnail: 25, quota: 200)
+            }
+            _ = try await upload("two", by: "alice", in: room.id, size: 50, thumbnail: 20, quota: 200)
+            _ = try await upload("three", by: "bob", in: other.id, size: 10, thumbnail: 5)
+            _ = try await upload("four", by: "bob", in: room.id, size: 7, thumbnail: 3)
+            #expect(try await store.attachmentBytes(app: "a") == 225)
+            await expectStoreError(.invalidArgument) { try await upload("bad", by: "alice", in: room.id, size: 1, thumbnail: -1) }
+
+            // Freed with the row: deleted, its uploader erased, its room deleted.
+            _ = try await store.deleteAttachment(app: "a", id: "two")
+            #expect(try await store.attachmentBytes(app: "a") == 155)
+            let erasure = try await store.eraseUser(
+                app: "a", user: "alice", mode: .delete, audit: AppAuditEntry(actor: "admin", action: "user_erased", target: "alice"))
+            #expect(erasure.removedAttachments.map(\.thumbnailSize) == [30])
+            #expect(try await store.attachmentBytes(app: "a") == 25)
+            let deleted = try await store.deleteRoom(app: "a", id: other.id)
+            #expect(deleted.attachments.map(\.thumbnailSize) == [5])
+            #expect(try await store.attachmentBytes(app: "a") == 10)
+        }
+    }
 }

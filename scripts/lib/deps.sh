@@ -15,7 +15,7 @@ install_apt_packages() {
 }
 
 # The C libraries the package links against (its system-library targets).
-build_packages=(libsqlite3-dev libpq-dev libssl-dev zlib1g-dev libpng-dev libturbojpeg0-dev pkg-config libcurl4)
+build_packages=(libsqlite3-dev libpq-dev libssl-dev zlib1g-dev libpng-dev libturbojpeg0-dev libgif-dev libwebp-dev pkg-config libcurl4)
 
 # Puts a Swift 6 toolchain on PATH (already there, or the usual /opt/swift install).
 find_swift() {

@@ -34,8 +34,31 @@ enum ConfigSchema {
             "redis_env", .string,
             "Instead of `redis`: the name of an environment variable of the server holding the URL; refused when unset or empty."),
         ConfigKey("http", .object(http), "Connection caps and request deadlines. Each has a `parley serve` flag, which wins."),
-        ConfigKey("tls", .object(tls), "Serve HTTPS/WSS. `--tls-cert`/`--tls-key` win; SIGHUP reloads the files.")
+        ConfigKey("tls", .object(tls), "Serve HTTPS/WSS. `--tls-cert`/`--tls-key` win; SIGHUP reloads the files."),
+        ConfigKey(
+            "thumbnails", .object(thumbnails),
+            "JPEG thumbnails of PNG, JPEG, GIF and WebP attachments (docs/files-and-data-rights.md); read at start.")
     ]
+
+    /// The members of `thumbnails`.
+    static let thumbnails: [ConfigKey] = {
+        let defaults = ThumbnailOptions()
+        return [
+            ConfigKey(
+                "enabled", .boolean, default: "\(defaults.enabled)",
+                "Whether image uploads get a thumbnail; `false`: none is made (those made before stay, and are served)."),
+            ConfigKey(
+                "max_side", .integer(ThumbnailOptions.maxSideRange), default: "\(defaults.maxSide)",
+                "The thumbnail's longest side, in pixels (the aspect ratio is kept; smaller images are not enlarged)."),
+            ConfigKey(
+                "max_source_pixels", .integer(ThumbnailOptions.maxSourcePixelsRange), default: "\(defaults.maxSourcePixels)",
+                "Images whose header declares more pixels (width × height) than this get no thumbnail: nothing is decoded, so a decompression bomb costs nothing. Decoding takes up to 4 bytes a pixel."
+            ),
+            ConfigKey(
+                "jpeg_quality", .integer(ThumbnailOptions.jpegQualityRange), default: "\(defaults.jpegQuality)",
+                "The JPEG quality thumbnails are written with (libjpeg-turbo's 1…100 scale).")
+        ]
+    }()
 
     /// The members of one app.
     static let app: [ConfigKey] = [

@@ -103,9 +103,9 @@ public protocol ChatStore: ModerationStore, Sendable {
     // MARK: Attachments
 
     /// Records an uploaded file; the uploader must be a member of the room. With `quotaBytes`,
-    /// `limitReached` when the app's attachments would then hold more bytes than that.
+    /// `limitReached` when the app's attachments (files and thumbnails) would then hold more bytes than that.
     func createAttachment(app: String, _ attachment: NewAttachment, quotaBytes: Int64?) async throws -> StoredAttachment
-    /// The bytes of every attachment the app holds.
+    /// The bytes of every attachment the app holds, their thumbnails included.
     func attachmentBytes(app: String) async throws -> Int64
     /// An attachment's metadata; `notFound` if there is none.
     func attachment(app: String, id: String) async throws -> StoredAttachment

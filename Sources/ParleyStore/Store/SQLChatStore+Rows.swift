@@ -12,7 +12,8 @@ extension SQLChatStore {
         """
     /// How many columns `messageColumns` names.
     static let messageColumnCount = 17
-    static let attachmentColumns = "id, room_id, uploader_id, content_type, size, width, height, storage_path, created_at, name"
+    static let attachmentColumns =
+        "id, room_id, uploader_id, content_type, size, width, height, storage_path, created_at, name, thumbnail_size"
 
     /// `columns` with every name prefixed by a table alias (`r.id, r.kind…`).
     static func qualified(_ columns: String, _ alias: String) -> String {
@@ -80,7 +81,7 @@ extension SQLChatStore {
         StoredAttachment(
             id: row.text(0), roomID: row.text(1), uploaderID: row.text(2), contentType: row.text(3),
             size: row.int64(4), width: row.optionalInt(5), height: row.optionalInt(6),
-            storagePath: row.text(7), createdAt: row.int64(8), name: row.optionalText(9))
+            storagePath: row.text(7), createdAt: row.int64(8), name: row.optionalText(9), thumbnailSize: row.int64(10))
     }
 }
 
