@@ -11,6 +11,7 @@ erasing the uploader and deleting the room remove the thumbnail files too. A ser
 import io
 import json
 import struct
+import subprocess
 import zlib
 
 import pytest
