@@ -29,7 +29,8 @@ enum Schema {
             version: 13, name: "message search", sqlite: searchSQLite, postgres: "",
             afterScript: { context in
                 if context.dialect == .sqlite { try indexStoredMessages(context) } else { try context.connection.run(searchPostgres) }
-            })
+            }),
+        Migration(version: 14, name: "shared pacing", sqlite: pacingSQLite, postgres: pacingPostgres)
     ]
 
     private static let chatSQLite = """
