@@ -59,6 +59,23 @@ struct PacingConformanceTests {
     }
 
     @Test(arguments: TestEngine.available)
+    func aPacedRetryOfAStoredMessageTakesNoSlot(_ engine: TestEngine) async throws {
+        try await withStore(engine) { store in
+            for id in ["alice", "bob"] { try await store.makeUser("a", id) }
+            let room = try await store.makeRoom("a", creator: "alice", members: ["bob"])
+            let start: Int64 = 1_700_000_000_000
+            var message = Self.paced("one", from: "bob", at: start)
+            message.clientID = "c1"
+            let first = try await store.appendMessage(app: "a", room: room.id, message)
+            message.pace = SendPace(intervalMilliseconds: 10_000, now: start + 10_000)
+            let retry = try await store.appendMessage(app: "a", room: room.id, message)
+            #expect(!retry.created && retry.message.id == first.message.id)
+            #expect(try await store.paceStanding(app: "a", room: room.id, user: "bob")?.lastSentAt == start)
+            #expect(try await store.appendMessage(app: "a", room: room.id, Self.paced("two", from: "bob", at: start + 10_001)).created)
+        }
+    }
+
+    @Test(arguments: TestEngine.available)
     func racingPacedSendsFromTwoNodesStoreOne(_ engine: TestEngine) async throws {
         try await Self.withTwoNodes(engine) { one, two in
             for id in ["alice", "bob"] { try await one.makeUser("a", id) }

@@ -28,13 +28,24 @@ extension SQLChatStore {
         complete: @escaping @Sendable (SQLContext, Row?) throws -> AppendResult,
         hookEvents: HookEventBuilder?
     ) async throws -> AppendResult {
-        try await write(app: app, room: room) { context in
-            if let pace { try Self.takeSendSlot(context, app: app, room: room, sender: pace.sender, pace: pace.pace) }
-            let sent = statement(context.now)
-            let answer = try context.queryFirst(sent.sql, sent.parameters, decode)
-            let result = try complete(context, answer)
-            if let hookEvents, result.created { try Self.insertHookEvents(context, hookEvents(result.message)) }
-            return result
+        do {
+            return try await write(app: app, room: room) { context in
+                if let pace { try Self.takeSendSlot(context, app: app, room: room, sender: pace.sender, pace: pace.pace) }
+                let sent = statement(context.now)
+                let answer = try context.queryFirst(sent.sql, sent.parameters, decode)
+                let result = try complete(context, answer)
+                // A paced retry stored nothing new: its slot is rolled back, as on SQLite.
+                if pace != nil, !result.created { throw PacedRetry(result: result) }
+                if let hookEvents, result.created { try Self.insertHookEvents(context, hookEvents(result.message)) }
+                return result
+            }
+        } catch let retry as PacedRetry {
+            return retry.result
         }
+    }
+
+    /// Thrown to roll back the slow-mode slot of a send that answered an earlier original.
+    private struct PacedRetry: Error {
+        let result: AppendResult
     }
 }
