@@ -44,6 +44,8 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         case .busy, .connectionLost, .closed, .io:
             // A database restart or a deadlock passes in moments: say when trying again makes sense.
             return ChatError(.unavailable, "storage unavailable: \(error.code.rawValue)", headers: ["Retry-After": "1"])
+        case .slowMode:
+            return ChatError(.slowMode, error.message, headers: ["Retry-After": String(error.retryAfterSeconds ?? 1)])
         case .schemaTooNew, .corrupt, .internal: return ChatError(.internal, "storage failure: \(error.code.rawValue)")
         }
     }

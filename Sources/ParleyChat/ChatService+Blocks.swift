@@ -45,12 +45,54 @@ extension ChatService {
         throw ChatError(.userBlocked, "one of \(first) and \(second) blocks the other: no direct messages between them")
     }
 
-    /// The page without the messages of users the calling user blocks (app calls see everything).
+    /// The page without the messages of users the calling user blocks, and without their
+    /// reactions in the counts of the rest (app calls see everything).
     func withoutBlocked(_ context: ChatContext, _ messages: [Message]) async throws(ChatError) -> [Message] {
         guard let user = context.caller.userID, !messages.isEmpty else { return messages }
         let blocked = try await storeCall(notFound: .userNotFound) { try await store.blockedUsers(app: context.appID, blocker: user) }
         guard !blocked.isEmpty else { return messages }
         let hidden = Set(blocked)
-        return messages.filter { !hidden.contains($0.senderID) }
+        return try await withoutReactions(ofBlockedBy: user, context, messages.filter { !hidden.contains($0.senderID) })
+    }
+
+    /// `messages` with the reactions of users the calling user blocks taken off their counts
+    /// (app calls see everything): for views that show a blocked user's message, such as one
+    /// message read by id or a search hit in a room of theirs.
+    func withoutBlockedReactions(_ context: ChatContext, _ messages: [Message]) async throws(ChatError) -> [Message] {
+        guard let user = context.caller.userID, messages.contains(where: { !$0.reactions.isEmpty }) else { return messages }
+        let blocked = try await storeCall(notFound: .userNotFound) { try await store.blockedUsers(app: context.appID, blocker: user) }
+        guard !blocked.isEmpty else { return messages }
+        return try await withoutReactions(ofBlockedBy: user, context, messages)
+    }
+
+    /// Takes the reactions of users `blocker` blocks off the counts, with one store read per
+    /// room among the messages that have reactions at all.
+    private func withoutReactions(
+        ofBlockedBy blocker: String, _ context: ChatContext, _ messages: [Message]
+    ) async throws(ChatError) -> [Message] {
+        let reacted = messages.indices.filter { !messages[$0].reactions.isEmpty }
+        guard !reacted.isEmpty else { return messages }
+        var shown = messages
+        for (room, indices) in Dictionary(grouping: reacted, by: { messages[$0].roomID }) {
+            let seqs = indices.map { messages[$0].seq }
+            let blocked = try await storeCall(notFound: .roomNotFound) {
+                try await store.blockedReactionCounts(app: context.appID, blocker: blocker, room: room, seqs: seqs)
+            }
+            guard !blocked.isEmpty else { continue }
+            for index in indices {
+                guard let removed = blocked[shown[index].seq] else { continue }
+                shown[index].reactions = Self.reactionCounts(shown[index].reactions, without: removed)
+            }
+        }
+        return shown
+    }
+
+    /// `counts` less `removed`, emoji by emoji; an emoji left with no reaction is dropped.
+    static func reactionCounts(_ counts: [ReactionCount], without removed: [ReactionCount]) -> [ReactionCount] {
+        let less = Dictionary(removed.map { ($0.emoji, $0.count) }, uniquingKeysWith: +)
+        return counts.compactMap { count in
+            let left = count.count - (less[count.emoji] ?? 0)
+            return left > 0 ? ReactionCount(emoji: count.emoji, count: left) : nil
+        }
     }
 }

@@ -85,13 +85,7 @@ extension ChatService {
             case .all: true
             }
         }
-        let admitted = hooks.gate.withLock { gate in
-            var admitted: [String] = []
-            for user in wanted where gate.admit(NotificationGate.Key(app: app, room: room, user: user), now: now, quiet: quiet) {
-                admitted.append(user)
-            }
-            return admitted
-        }
+        let admitted = await claimQuietPeriods(app: app, room: room, users: wanted, now: now, quiet: quiet)
         var events: [JSONValue] = []
         for user in admitted {
             guard let summary = try? await store.roomSummary(app: app, room: room, user: user) else { continue }
@@ -106,6 +100,21 @@ extension ChatService {
         let target = ChatHookQueue.Target(appID: app, key: context.app.key, secret: context.app.secret, url: hook.url)
         hooks.statistics.notificationsNeeded(events.count)
         await record(events.map { HookCopy(target: target, event: $0) }, room: room)
+    }
+
+    /// The members of `users` whose quiet period has passed, each starting a new one: claimed
+    /// in the store, so that nodes sharing it notify a member once per period between them;
+    /// on this node's gate only when the store has no such claim or the claim failed.
+    private func claimQuietPeriods(app: String, room: String, users: [String], now: Int64, quiet: Int64) async -> [String] {
+        guard !users.isEmpty else { return [] }
+        if let settings = store as? any NotificationSettingsStore,
+            let claimed = try? await settings.claimNotificationPeriods(app: app, room: room, users: users, now: now, until: now + quiet)
+        {
+            return users.filter(Set(claimed).contains)
+        }
+        return hooks.gate.withLock { gate in
+            users.filter { user in gate.admit(NotificationGate.Key(app: app, room: room, user: user), now: now, quiet: quiet) }
+        }
     }
 
     /// The room's member ids: from the member cache, else read in pages (up to 100,000).

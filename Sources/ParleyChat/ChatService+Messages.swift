@@ -48,32 +48,28 @@ extension ChatService {
         try admit(.messages, context, user: sender)
         // Mutes and slow mode first: a send they refuse never reaches the app's hook. Each step
         // is awaited only when it has work (ChatService+SendFastPath.swift).
-        let slot: SlowModeSlot?
+        // The store checks slow mode again in the send's transaction, which holds across nodes.
+        let pace: SendPace?
         if admitsSendWithoutWaiting(context, room: room, sender: sender) {
-            slot = nil
+            pace = nil
         } else {
-            slot = try await admitModeratedSend(context, room: room, sender: sender)
+            pace = try await admitModeratedSend(context, room: room, sender: sender)
         }
-        let result: AppendResult
+        var parts = try BlockedWords.apply(try body.parts(), rules: context.app.moderation)
+        if hasBeforeSendHook(context) {
+            parts = try await beforeSend(context, action: "message.send", room: room, sender: sender, messageID: nil, parts: parts)
+        }
+        // After the hook, so that file parts it writes in are resolved too.
+        if Self.hasFileParts(parts) { parts = try await resolvingFiles(context, room: room, parts) }
+        var message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
+        message.pace = pace
         var hooksRecorded = false
-        do {
-            var parts = try BlockedWords.apply(try body.parts(), rules: context.app.moderation)
-            if hasBeforeSendHook(context) {
-                parts = try await beforeSend(context, action: "message.send", room: room, sender: sender, messageID: nil, parts: parts)
+        let result = try await storeCall(notFound: .roomNotFound) {
+            if let hookEvents = sendHookEvents(context), let outbox = hooks.outbox {
+                hooksRecorded = true
+                return try await outbox.append(app: context.appID, room: room, message, hookEvents: hookEvents)
             }
-            // After the hook, so that file parts it writes in are resolved too.
-            if Self.hasFileParts(parts) { parts = try await resolvingFiles(context, room: room, parts) }
-            let message = try threadedMessage(body, sender: sender, clientID: try body.clientID(), parts: parts)
-            result = try await storeCall(notFound: .roomNotFound) {
-                if let hookEvents = sendHookEvents(context), let outbox = hooks.outbox {
-                    hooksRecorded = true
-                    return try await outbox.append(app: context.appID, room: room, message, hookEvents: hookEvents)
-                }
-                return try await store.appendMessage(app: context.appID, room: room, message)
-            }
-        } catch {
-            if let slot { slowMode.release(slot.key, taken: slot.taken, previous: slot.previous) }
-            throw error
+            return try await store.appendMessage(app: context.appID, room: room, message)
         }
         if result.created {
             // One JSON form of the message serves all the events; the answer writes its bytes directly.
@@ -103,7 +99,7 @@ extension ChatService {
         let room = call.parameter("room_id"), id = try call.idParameter("message_id")
         try await requireMember(context, room: room)
         let message = try await storeCall(notFound: .messageNotFound) { try await store.message(app: context.appID, room: room, id: id) }
-        return .message(message)
+        return .message(try await withoutBlockedReactions(context, [message])[0])
     }
 
     func editMessage(_ call: ChatCall) async throws -> ChatResponse {

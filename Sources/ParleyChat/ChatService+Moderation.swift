@@ -189,30 +189,29 @@ extension ChatService {
         throw ChatError(.muted, "you are muted in room \(room)")
     }
 
-    /// Mute and slow mode for a member's send. Returns the slow-mode slot taken, to give back
-    /// if the store refuses the message. App-level sends pass: the app's backend is trusted.
-    func admitModeratedSend(
-        _ context: ChatContext, room: String, sender: String
-    ) async throws(ChatError) -> (key: SlowModeGate.Key, taken: Int64, previous: Int64?)? {
+    /// Mute and slow mode for a member's send. Returns the pace the store checks again and
+    /// records in the send's transaction (so every node paces alike); refusing here already,
+    /// from the member's stored last send, keeps an early send away from the app's hook.
+    /// App-level sends pass: the app's backend is trusted.
+    func admitModeratedSend(_ context: ChatContext, room: String, sender: String) async throws(ChatError) -> SendPace? {
         guard !context.isApp else { return nil }
         let state = try await moderationState(context, room: room)
         let now = clock.now()
         if state.active(.mute, user: sender, at: now) != nil { throw ChatError(.muted, "you are muted in room \(room)") }
         if state.directUserIDs.count == 2 { try await refuseBlocked(context, state.directUserIDs[0], state.directUserIDs[1]) }
         guard state.slowModeSeconds > 0 else { return nil }
-        let role = try await storeCall(notFound: .roomNotFound) {
-            try await store.membership(app: context.appID, room: room, user: sender)
-        }?.role
-        guard let role else { return nil }  // the store answers not_member
-        guard case .denied = RoomPermissions.decide(.bypassSlowMode, actor: role) else { return nil }
-        let key = SlowModeGate.Key(app: context.appID, room: room, user: sender)
-        let slot = slowMode.reserve(key, interval: state.slowModeSeconds, now: now)
-        if let wait = slot.wait {
+        let standing = try await storeCall(notFound: .roomNotFound) {
+            try await store.paceStanding(app: context.appID, room: room, user: sender)
+        }
+        guard let standing else { return nil }  // the store answers not_member
+        guard case .denied = RoomPermissions.decide(.bypassSlowMode, actor: standing.role) else { return nil }
+        let pace = SendPace(intervalMilliseconds: Int64(state.slowModeSeconds) * 1000, now: now)
+        if let wait = pace.wait(after: standing.lastSentAt) {
             throw ChatError(
                 .slowMode, "room \(room) is in slow mode: one message per \(state.slowModeSeconds) s; retry in \(wait) s",
                 headers: ["Retry-After": String(wait)])
         }
-        return (key, now, slot.previous)
+        return pace
     }
 
     /// Runs a moderation write: the member and moderation caches forget every room afterwards.

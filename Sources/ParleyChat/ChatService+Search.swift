@@ -35,9 +35,11 @@ extension ChatService {
         let query = try Self.searchQuery(
             q: request.queryValue("q"), limit: request.queryValue("limit"), offset: request.queryValue("offset"), room: room)
         let store = try searchStore()
-        let page = try await storeCall(notFound: .roomNotFound) {
+        var page = try await storeCall(notFound: .roomNotFound) {
             try await store.searchMessages(app: context.appID, user: user, query)
         }
+        let shown = try await withoutBlockedReactions(context, page.hits.map(\.message))
+        for index in page.hits.indices { page.hits[index].message = shown[index] }
         return .json(Self.searchJSON(page, query))
     }
 

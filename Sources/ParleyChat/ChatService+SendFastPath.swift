@@ -4,10 +4,7 @@ import ParleyStore
 /// before-send hook, file parts) costs a task switch and a frame even when it has nothing to do,
 /// so `sendMessage` asks these first and awaits a step only when it has work.
 extension ChatService {
-    /// The slow-mode slot a send took (`admitModeratedSend`), to give back if the send fails.
-    typealias SlowModeSlot = (key: SlowModeGate.Key, taken: Int64, previous: Int64?)
-
-    /// Whether `admitModeratedSend` would admit the send without a slow-mode slot, decided from
+    /// Whether `admitModeratedSend` would admit the send without a slow-mode pace, decided from
     /// the cached moderation state alone: app-level sends, and members who are not muted in a
     /// cached room without slow mode that is not a direct room. False: run `admitModeratedSend`.
     func admitsSendWithoutWaiting(_ context: ChatContext, room: String, sender: String) -> Bool {

@@ -24,7 +24,6 @@ public final class ChatService: Sendable {
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
     let moderationCache = ModerationCache(capacity: 10_000)
-    let slowMode = SlowModeGate()
     let router: HTTPRouter<ChatRoute>
     let grants: ChannelGrants
     let tokenCutoffs = TokenCutoffs(capacity: 100_000)

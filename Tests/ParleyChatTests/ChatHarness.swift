@@ -117,18 +117,44 @@ final class ChatHarness: Sendable {
     let publisher: RecordingPublisher
     let clock: ManualClock
     let dataDirectory: String
+    /// The database, and the service's configuration: what a second node shares.
+    let location: StoreLocation
+    let configuration: ChatConfiguration
     private let cleanup: @Sendable () -> Void
 
     private init(
         service: ChatService, store: SQLChatStore, publisher: RecordingPublisher, clock: ManualClock,
-        dataDirectory: String, cleanup: @escaping @Sendable () -> Void
+        dataDirectory: String, location: StoreLocation, configuration: ChatConfiguration, cleanup: @escaping @Sendable () -> Void
     ) {
         self.service = service
         self.store = store
         self.publisher = publisher
         self.clock = clock
         self.dataDirectory = dataDirectory
+        self.location = location
+        self.configuration = configuration
         self.cleanup = cleanup
+    }
+
+    /// Runs `body` with a second node: another chat service with its own caches and gates on
+    /// the same database (through a store of its own on PostgreSQL; on SQLite, which one
+    /// process owns, through the same store) and the same clock.
+    func withSecondNode<T>(_ body: (ChatHarness) async throws -> T) async throws -> T {
+        let ownStore = location.isPostgres
+        let second = ownStore ? try await SQLChatStore.open(StoreConfiguration(location: location, clock: clock.storeClock)) : store
+        let recorder = RecordingPublisher()
+        let node = ChatHarness(
+            service: ChatService(configuration: configuration, store: second, publisher: recorder, clock: clock.storeClock),
+            store: second, publisher: recorder, clock: clock, dataDirectory: dataDirectory, location: location,
+            configuration: configuration, cleanup: {})
+        do {
+            let result = try await body(node)
+            if ownStore { await second.close() }
+            return result
+        } catch {
+            if ownStore { await second.close() }
+            throw error
+        }
     }
 
     /// Opens a harness, runs `body`, closes and removes everything.
@@ -167,7 +193,10 @@ final class ChatHarness: Sendable {
         let service = ChatService(configuration: configuration, store: store, publisher: servicePublisher, clock: clock.storeClock)
         if let hub { service.guardSubscriptions(on: hub) }
         let drop = dropSchema
-        let harness = ChatHarness(service: service, store: store, publisher: publisher, clock: clock, dataDirectory: directory) {
+        let harness = ChatHarness(
+            service: service, store: store, publisher: publisher, clock: clock, dataDirectory: directory, location: location,
+            configuration: configuration
+        ) {
             drop?()
             removeTree(directory)
         }
@@ -240,6 +269,13 @@ final class ChatHarness: Sendable {
         var body: JSONObject = ["parts": .array([.object(["type": .string("text"), "text": .string(text)])])]
         if let clientID { body["client_id"] = .string(clientID) }
         return await call(.POST, "/v1/rooms/\(room)/messages", as: .user(user, app: app), json: .object(body))
+    }
+}
+
+extension StoreLocation {
+    fileprivate var isPostgres: Bool {
+        if case .postgres = self { return true }
+        return false
     }
 }
 

@@ -84,4 +84,60 @@ struct ModerationTests {
             #expect(moderateDirect.errorCode == "direct_room_fixed")
         }
     }
+    @Test(arguments: ChatEngine.available)
+    func slowModeHoldsAcrossTwoNodes(engine: ChatEngine) async throws {
+        try await ChatHarness.with(engine) { h in
+            await h.createUsers("alice", "bob")
+            let room = await h.createRoom("alice", members: ["bob"])
+            let set = await h.call(
+                .PATCH, "/v1/rooms/\(room)/moderation", as: .user("alice", app: a), json: .object(["slow_mode_seconds": .int(10)]))
+            #expect(set.status == 200)
+            try await h.withSecondNode { other in
+                #expect(await h.send("bob", room: room, "one").status == 201)
+                let refused = await other.send("bob", room: room, "two")
+                #expect(refused.status == 429 && refused.errorCode == "slow_mode", "the other node knows the first send")
+                #expect(refused.headers.first("Retry-After") == "10")
+                h.clock.advance(seconds: 3)
+                #expect(await other.send("bob", room: room, "three").headers.first("Retry-After") == "7")
+                h.clock.advance(seconds: 7)
+                #expect(await other.send("bob", room: room, "four").status == 201)
+                let back = await h.send("bob", room: room, "five")
+                #expect(back.status == 429 && back.headers.first("Retry-After") == "10")
+                #expect(await other.send("alice", room: room, "owners are not paced").status == 201)
+            }
+            let texts = (await h.call(.GET, "/v1/rooms/\(room)/messages", as: .user("alice", app: a)))["messages"]?.arrayValue?
+                .compactMap { $0["parts"]?.arrayValue?.first?["text"]?.stringValue }
+            #expect(texts == ["one", "four", "owners are not paced"])
+        }
+    }
+
+    @Test(arguments: ChatEngine.available)
+    func aBlockedUsersReactionsAreLeftOutOfTheBlockersCounts(engine: ChatEngine) async throws {
+        try await ChatHarness.with(engine) { h in
+            await h.createUsers("alice", "bob", "carol")
+            let room = await h.createRoom("alice", members: ["bob", "carol"])
+            let sent = await h.send("carol", room: room, "vote please")
+            let id = try #require(sent["id"]?.intValue)
+            let path = "/v1/rooms/\(room)/messages/\(id)"
+            for (user, emoji) in [("bob", "smile"), ("carol", "smile"), ("bob", "tada")] {
+                #expect(await h.call(.PUT, path + "/reactions/\(emoji)", as: .user(user, app: a)).status == 200)
+            }
+            #expect(await h.call(.PUT, "/v1/me/blocks/bob", as: .user("alice", app: a)).status == 201)
+            func counts(_ json: JSONValue?) -> [String: Int] {
+                var counts: [String: Int] = [:]
+                for reaction in json?["reactions"]?.arrayValue ?? [] {
+                    counts[reaction["emoji"]?.stringValue ?? ""] = reaction["count"]?.intValue
+                }
+                return counts
+            }
+            let history = await h.call(.GET, "/v1/rooms/\(room)/messages", as: .user("alice", app: a))
+            #expect(counts(history["messages"]?.arrayValue?.first) == ["smile": 1], "bob's reactions are not counted for alice")
+            #expect(counts(await h.call(.GET, path, as: .user("alice", app: a)).json) == ["smile": 1])
+            let search = await h.call(.GET, "/v1/rooms/\(room)/search?q=vote", as: .user("alice", app: a))
+            #expect(counts(search["results"]?.arrayValue?.first?["message"]) == ["smile": 1])
+            let others = await h.call(.GET, "/v1/rooms/\(room)/messages", as: .user("carol", app: a))
+            #expect(counts(others["messages"]?.arrayValue?.first) == ["smile": 2, "tada": 1], "carol blocks no one")
+            #expect(counts(await h.call(.GET, path, as: .app(a)).json) == ["smile": 2, "tada": 1])
+        }
+    }
 }

@@ -48,7 +48,7 @@ struct StoreUnitTests {
             StoreError.Code.allCases.map(\.rawValue) == [
                 "not_found", "already_exists", "foreign_key_violation", "constraint_violation", "conflict", "invalid_argument",
                 "not_member", "last_admin", "schema_too_new", "busy", "io", "corrupt", "connection_lost", "closed", "internal",
-                "retired", "limit_reached", "parent_not_found", "parent_deleted", "quoted_not_found", "quoted_deleted"
+                "retired", "limit_reached", "parent_not_found", "parent_deleted", "quoted_not_found", "quoted_deleted", "slow_mode"
             ])
     }
 

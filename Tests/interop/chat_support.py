@@ -11,6 +11,7 @@ import os
 import re
 import select
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -70,11 +71,34 @@ class Response:
         return f"<{self.status} {self.body[:300]!r}>"
 
 
+_next_port = [None]
+
+
+def serve_port():
+    """The port for a new `parley serve`: 0 (the system picks a free one) unless
+    PARLEY_TEST_PORTS ("first-last") names the range a run may use; then the next free one of it."""
+    spec = os.environ.get("PARLEY_TEST_PORTS")
+    if not spec:
+        return 0
+    first, last = (int(part) for part in spec.split("-"))
+    start = _next_port[0] or first
+    for offset in range(last - first + 1):
+        port = first + (start - first + offset) % (last - first + 1)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _next_port[0] = port + 1 if port < last else first
+        return port
+    raise RuntimeError(f"no free port in PARLEY_TEST_PORTS={spec}")
+
+
 class ChatServer:
     """`parley serve --config` with APP_A and APP_B over one data directory (and optionally a
     PostgreSQL database); start, kill and restart keep the data."""
 
-    def __init__(self, database=None, extra_args=(), dev=False, env=None):
+    def __init__(self, database=None, extra_args=(), dev=False, env=None, port=0):
         binary = BIN_DIR / "parley"
         if not binary.exists():
             pytest.skip(f"{binary} not built")
@@ -87,10 +111,11 @@ class ChatServer:
         config = {"apps": [dict(app, client_events=True, user_authentication=True) for app in (APP_A, APP_B)]}
         (self.work / "apps.json").write_text(json.dumps(config))
         self.process = None
+        self.listen_port = port or serve_port()
         self.port = None
 
     def start(self):
-        args = [str(self.binary), "serve", "--port", "0", "--data-dir", str(self.work / "data")]
+        args = [str(self.binary), "serve", "--port", str(self.listen_port), "--data-dir", str(self.work / "data")]
         args += ["--dev"] if self.dev else ["--config", str(self.work / "apps.json")]
         if self.database:
             args += ["--database", self.database]

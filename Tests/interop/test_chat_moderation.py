@@ -396,3 +396,37 @@ def test_a_block_stops_direct_messages_and_hides_history_for_the_blocker(chat):
     assert chat.request("DELETE", f"/v1/me/blocks/{ben}", token=mint(APP_A, ann)).status == 204
     assert texts(ann) == ["from ben", "from ann"]
     assert chat.request("POST", f"/v1/rooms/{direct}/messages", token=mint(APP_A, ben), json_body=text("hi")).status == 201
+
+
+def test_a_blocked_users_reactions_are_left_out_of_the_blockers_counts(chat):
+    ann, ben = users(chat, "ann", "ben")
+    shared = Room(chat, "member")
+    for user in (ann, ben):
+        chat.ok("POST", f"/v1/rooms/{shared.id}/members", auth=APP, json_body={"user_id": user})
+    root = shared.send(shared.other, "a vote on pancakes")
+    reply = chat.ok("POST", f"/v1/rooms/{shared.id}/messages", token=mint(APP_A, shared.other),
+                    json_body={**text("pancakes reply"), "parent_id": root["id"]})
+    for message in (root, reply):
+        for user, emoji in ((ben, "thumbs"), (shared.other, "thumbs"), (ben, "tada")):
+            chat.ok("PUT", f"/v1/rooms/{shared.id}/messages/{message['id']}/reactions/{emoji}", token=mint(APP_A, user))
+    assert chat.request("PUT", f"/v1/me/blocks/{ben}", token=mint(APP_A, ann)).status == 201
+
+    def counts(message):
+        return {r["emoji"]: r["count"] for r in message["reactions"]}
+
+    def views(user):
+        token = mint(APP_A, user)
+        history = chat.ok("GET", f"/v1/rooms/{shared.id}/messages", token=token)["messages"]
+        single = chat.ok("GET", f"/v1/rooms/{shared.id}/messages/{root['id']}", token=token)
+        thread = chat.ok("GET", f"/v1/rooms/{shared.id}/messages/{root['id']}/replies", token=token)["messages"]
+        hits = chat.ok("GET", f"/v1/rooms/{shared.id}/search?q=pancakes", token=token)["results"]
+        found = {hit["message"]["id"]: counts(hit["message"]) for hit in hits}
+        return ([counts(m) for m in history if m["id"] == root["id"]], counts(single), [counts(m) for m in thread],
+                [found.get(root["id"]), found.get(reply["id"])])
+
+    blocker = {"thumbs": 1}
+    everyone = {"thumbs": 2, "tada": 1}
+    assert views(ann) == ([blocker], blocker, [blocker], [blocker, blocker]), "ben's reactions do not count for ann"
+    assert views(ben) == ([everyone], everyone, [everyone], [everyone, everyone]), "only the blocker's view changes"
+    assert chat.request("DELETE", f"/v1/me/blocks/{ben}", token=mint(APP_A, ann)).status == 204
+    assert views(ann)[1] == everyone

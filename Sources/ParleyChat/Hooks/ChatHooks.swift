@@ -15,6 +15,7 @@ final class ChatHooks: Sendable {
     let outbox: ChatHookOutbox?
     /// Counters for `/metrics`.
     let statistics: ChatHookStatistics
+    /// Quiet periods kept on this node: used only when the store cannot claim them for all nodes.
     let gate = Mutex(NotificationGate())
     private let serial = Atomic<Int>(0)
     /// Makes event ids unique across nodes and restarts without coordination.

@@ -12,11 +12,13 @@ public struct NewMessage: Sendable, Hashable {
     public var showInRoom: Bool
     /// A message of the same room to quote (its current parts are copied into the reply).
     public var quotedID: Int64?
+    /// Slow mode for this send (nil: not paced); see ``SendPace``.
+    public var pace: SendPace?
 
     /// Describes a message to send.
     public init(
         senderID: String, clientID: String? = nil, parts: [MessagePart], parentID: Int64? = nil, showInRoom: Bool = true,
-        quotedID: Int64? = nil
+        quotedID: Int64? = nil, pace: SendPace? = nil
     ) {
         self.senderID = senderID
         self.clientID = clientID
@@ -24,6 +26,7 @@ public struct NewMessage: Sendable, Hashable {
         self.parentID = parentID
         self.showInRoom = showInRoom
         self.quotedID = quotedID
+        self.pace = pace
     }
 
     /// Whether the message is stored in the room's history: everything but thread-only replies.

@@ -30,7 +30,8 @@ enum Schema {
             afterScript: { context in
                 if context.dialect == .sqlite { try indexStoredMessages(context) } else { try context.connection.run(searchPostgres) }
             }),
-        Migration(version: 14, name: "thumbnail sizes", sqlite: thumbnailsSQLite, postgres: thumbnailsPostgres)
+        Migration(version: 14, name: "thumbnail sizes", sqlite: thumbnailsSQLite, postgres: thumbnailsPostgres),
+        Migration(version: 15, name: "shared pacing", sqlite: pacingSQLite, postgres: pacingPostgres)
     ]
 
     private static let chatSQLite = """

@@ -40,4 +40,11 @@ public protocol ModerationStore: Sendable {
     func blockedUsers(app: String, blocker: String) async throws -> [String]
     /// Whether either user blocks the other.
     func blocks(app: String, between first: String, and second: String) async throws -> Bool
+    /// Per message (by seq, of `seqs` in `room`), the reaction counts of the users `blocker`
+    /// blocks: what the blocker's view takes off each message's counts. Messages without any are left out.
+    func blockedReactionCounts(app: String, blocker: String, room: String, seqs: [Int64]) async throws -> [Int64: [ReactionCount]]
+    /// A member's role and the time of their last send slow mode counted (nil: none); nil when
+    /// `user` is not a member. Sends are paced in their own transaction (``SendPace``); this
+    /// read lets the service refuse an early send before it reaches the app's before-send hook.
+    func paceStanding(app: String, room: String, user: String) async throws -> (role: MemberRole, lastSentAt: Int64?)?
 }

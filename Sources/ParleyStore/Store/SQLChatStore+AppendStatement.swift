@@ -54,9 +54,10 @@ extension SQLChatStore {
                 statement: Self.coalescedAppend,
                 arguments: [app, room, message.senderID, message.clientID, encodedParts]
             )
-        if let hookEvents {
-            return try await writeWithHookEvents(
-                app: app, room: room, { now in SQLStatement(Self.appendStatementSQL, parameters + [.integer(now)]) },
+        if hookEvents != nil || message.pace != nil {
+            return try await writeInTransaction(
+                app: app, room: room, pace: message.pace.map { (message.senderID, $0) },
+                { now in SQLStatement(Self.appendStatementSQL, parameters + [.integer(now)]) },
                 decode: AppendAnswer.init,
                 complete: { context, answer in
                     guard let answer else { throw StoreError(.internal, "parley_append_message answered no row") }

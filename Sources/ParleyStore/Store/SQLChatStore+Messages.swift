@@ -34,6 +34,9 @@ extension SQLChatStore {
     ) async throws -> AppendResult {
         do {
             return try await write(app: app, room: room) { context in
+                if let pace = message.pace {
+                    try Self.takeSendSlot(context, app: app, room: room, sender: message.senderID, pace: pace)
+                }
                 let result = try Self.insertMessage(
                     context, app: app, room: room, message, encodedParts: parts, document: document, candidates: candidates)
                 if let hookEvents, result.created { try Self.insertHookEvents(context, hookEvents(result.message)) }

@@ -37,3 +37,24 @@ extension SQLChatStore {
         }
     }
 }
+
+/// The reactions of blocked users, which the blocker's view of messages leaves out.
+extension SQLChatStore {
+    public func blockedReactionCounts(app: String, blocker: String, room: String, seqs: [Int64]) async throws -> [Int64: [ReactionCount]] {
+        guard let first = seqs.min(), let last = seqs.max() else { return [:] }
+        let wanted = Set(seqs)
+        return try await read { context in
+            let rows = try context.query(
+                """
+                SELECT r.seq, r.emoji, COUNT(*) FROM reactions r
+                JOIN user_blocks b ON b.app_id = r.app_id AND b.blocker_id = $3 AND b.blocked_id = r.user_id
+                WHERE r.app_id = $1 AND r.room_id = $2 AND r.seq >= $4 AND r.seq <= $5
+                GROUP BY r.seq, r.emoji ORDER BY r.seq, r.emoji
+                """, [.text(app), .text(room), .text(blocker), .integer(first), .integer(last)]
+            ) { row in (seq: row.int64(0), count: ReactionCount(emoji: row.text(1), count: row.int(2))) }
+            var counts: [Int64: [ReactionCount]] = [:]
+            for row in rows where wanted.contains(row.seq) { counts[row.seq, default: []].append(row.count) }
+            return counts
+        }
+    }
+}

@@ -52,9 +52,10 @@ extension SQLChatStore {
             message.parentID.map { .integer($0) } ?? .null, .int(message.isThreadOnly ? 1 : 0),
             message.quotedID.map { .integer($0) } ?? .null, .text(PostgresArray.textLiteral(candidates))
         ]
-        if let hookEvents {
-            return try await writeWithHookEvents(
-                app: app, room: room, { now in SQLStatement(Self.replyStatementSQL, parameters + [.integer(now)] + references) },
+        if hookEvents != nil || message.pace != nil {
+            return try await writeInTransaction(
+                app: app, room: room, pace: message.pace.map { (message.senderID, $0) },
+                { now in SQLStatement(Self.replyStatementSQL, parameters + [.integer(now)] + references) },
                 decode: ReplyAnswer.init,
                 complete: { context, answer in
                     guard let answer else { throw StoreError(.internal, "parley_append_reply answered no row") }

@@ -47,17 +47,22 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case quotedNotFound = "quoted_not_found"
         /// A message quotes a deleted message.
         case quotedDeleted = "quoted_deleted"
+        /// A paced send came too early (slow mode); ``StoreError/retryAfterSeconds`` says when to try again.
+        case slowMode = "slow_mode"
     }
 
     /// The stable kind of the failure.
     public var code: Code
     /// A human-readable explanation; not stable, for logs and error bodies.
     public var message: String
+    /// For `slowMode`: the whole seconds until the send would be allowed.
+    public var retryAfterSeconds: Int64?
 
     /// Creates an error of the given kind.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, retryAfterSeconds: Int64? = nil) {
         self.code = code
         self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// The code and message together, for logs.
