@@ -29,6 +29,11 @@ enum Schema {
             version: 13, name: "message search", sqlite: searchSQLite, postgres: "",
             afterScript: { context in
                 if context.dialect == .sqlite { try indexStoredMessages(context) } else { try context.connection.run(searchPostgres) }
+            }),
+        Migration(
+            version: 14, name: "search words scoped to their room", sqlite: searchRoomTagsSQLite, postgres: "",
+            afterScript: { context in
+                if context.dialect == .sqlite { try indexStoredMessagesByRoom(context) }
             })
     ]
 
