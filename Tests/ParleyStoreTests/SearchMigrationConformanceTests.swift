@@ -44,7 +44,7 @@ struct SearchMigrationConformanceTests {
                 try context.execute(
                     """
                     INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at, search_doc)
-                    VALUES ('a', $1, $2, 'alice', $3, 1, $3)
+                    VALUES ('a', $1, $2, 'alice', json_array(json_object('type', 'text', 'text', $3)), 1, $3)
                     """, [.text(room), .int(seq), .text(words)])
             }
             try insert("r", 1, "indexed zebra")
