@@ -6,7 +6,7 @@ import Testing
 struct SearchConformanceTests {
     @Test(arguments: SearchSetup.all)
     func aMessageIsFoundRightAfterItsSendAndOnlyInTheCallersRooms(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let mine = try await store.makeRoom("a", creator: "alice", members: ["bob"])
             let theirs = try await store.makeRoom("a", creator: "carol")
@@ -40,7 +40,7 @@ struct SearchConformanceTests {
     /// a member of many rooms still finds every one of them and nothing else.
     @Test(arguments: SearchSetup.all)
     func aMemberOfHundredsOfRoomsFindsThemAllAndNoOthers(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "carol"] { try await store.makeUser("a", id) }
             var rooms: [Room] = []
             for _ in 0..<(SQLChatStore.searchRoomLexemeLimit + 10) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
@@ -56,7 +56,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func aRemovedMemberStopsFindingTheRoomsMessagesAtOnce(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice", members: ["bob"])
             try await store.send("a", room.id, from: "alice", "quarterly numbers")
@@ -69,7 +69,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func anEditIsFoundByItsNewTextAndNotItsOld(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             let sent = try await store.send("a", room.id, from: "alice", "meet at noon")
@@ -83,7 +83,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func deletedErasedAndRoomlessMessagesAreNotFound(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
             let own = try await store.send("a", room.id, from: "alice", "walrus one")
@@ -109,7 +109,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func messagesOfBlockedSendersAreLeftOut(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
             let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
             try await store.send("a", room.id, from: "bob", "lunch today")
@@ -122,9 +122,26 @@ struct SearchConformanceTests {
         }
     }
 
+    /// Blocked senders are left out before the newest candidates are cut: many newer messages
+    /// of a blocked user must not crowd out older ones of others.
+    @Test(arguments: SearchSetup.all)
+    func blockedSendersAreLeftOutBeforeTheCandidatesAreCut(_ setup: SearchSetup) async throws {
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
+            for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
+            let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
+            for index in 0..<3 { try await store.send("a", room.id, from: "carol", "lunch \(index)") }
+            for index in 0..<(MessageSearchQuery.candidateLimit + 10) {
+                try await store.send("a", room.id, from: "bob", "lunch again \(index)")
+            }
+            #expect(try await store.block(app: "a", blocker: "alice", blocked: "bob"))
+            let found = try await store.search("a", "alice", "lunch").hits.map(\.message.senderID)
+            #expect(found == ["carol", "carol", "carol"], "\(found)")
+        }
+    }
+
     @Test(arguments: SearchSetup.all)
     func everyWordMustMatchAndTheLastMayBeAPrefix(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             let both = try await store.send("a", room.id, from: "alice", "red apples and green pears")
@@ -162,7 +179,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func everyScriptIsFoundTheWayTheTokenizerCutsIt(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             var ids: [String: Int64] = [:]
@@ -186,7 +203,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func pagesCoverTheRankingOnceEach(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             var sent: Set<Int64> = []
@@ -209,7 +226,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func moreOccurrencesRankHigherAndEqualMessagesTieNewestFirst(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             let thrice = try await store.send("a", room.id, from: "alice", "plum plum plum one two")
@@ -224,7 +241,7 @@ struct SearchConformanceTests {
 
     @Test(arguments: SearchSetup.all)
     func onlyTheNewestMatchesAreRanked(_ setup: SearchSetup) async throws {
-        try await withStore(setup.engine, searchIndexBatch: setup.batch, searchWordsFirstLimit: setup.wordsFirst) { store in
+        try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
             var ids: [Int64] = []

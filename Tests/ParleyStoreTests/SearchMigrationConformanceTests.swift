@@ -21,6 +21,62 @@ struct SearchMigrationConformanceTests {
         await store.close()
     }
 
+    /// Messages indexed by migration 13, still in its queue, edited and deleted there are
+    /// indexed under their rooms' tags by migration 16: the index holds exactly the live messages.
+    @Test func migrationFourteenIndexesWhatMigrationThirteenHeld() async throws {
+        let database = try TestEngine.sqlite.makeDatabase()
+        defer { database.remove() }
+        guard case .sqlite(let path) = database.location else { return }
+        do {
+            let connection = try SQLiteConnection(path: path, role: .writer(checkpointer: nil, syncedElsewhere: false))
+            let context = SQLContext(connection: connection, now: 1_000)
+            try Migrator.migrate(context, migrations: Schema.migrations.filter { $0.version < 14 })
+            try context.execute("INSERT INTO users (app_id, id, name, created_at, updated_at) VALUES ('a', 'alice', 'A', 1, 1)")
+            for room in ["r", "s"] {
+                try context.execute(
+                    "INSERT INTO rooms (app_id, id, kind, last_seq, last_activity_at, member_count, created_at, updated_at) VALUES ('a', $1, 'public', 9, 1, 1, 1, 1)",
+                    [.text(room)])
+                try context.execute(
+                    "INSERT INTO memberships (app_id, room_id, user_id, role, joined_at) VALUES ('a', $1, 'alice', 'admin', 1)",
+                    [.text(room)])
+            }
+            func insert(_ room: String, _ seq: Int, _ words: String) throws {
+                try context.execute(
+                    """
+                    INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at, search_doc)
+                    VALUES ('a', $1, $2, 'alice', json_array(json_object('type', 'text', 'text', $3)), 1, $3)
+                    """, [.text(room), .int(seq), .text(words)])
+            }
+            try insert("r", 1, "indexed zebra")
+            try insert("s", 1, "indexed zebra elsewhere")
+            try insert("r", 2, "edited before")
+            try insert("r", 3, "deleted zebra")
+            for statement in Schema.flushVersionThirteenSQL { try context.execute(statement, []) }
+            try insert("r", 4, "queued zebra")
+            try context.execute("UPDATE messages SET search_doc = 'edited after' WHERE seq = 2 AND room_id = 'r'")
+            try context.execute("UPDATE messages SET deleted_at = 5 WHERE seq = 3 AND room_id = 'r'")
+        }
+        let store = try await database.open()
+        defer { Task { await store.close() } }
+        func found(_ words: [String]) async throws -> [String] {
+            try await store.searchMessages(app: "a", user: "alice", MessageSearchQuery(words: words, limit: 50)).hits
+                .map { $0.message.roomID + String($0.message.seq) }.sorted()
+        }
+        #expect(try await found(["zebra"]) == ["r1", "r4", "s1"])
+        #expect(try await found(["edited", "after"]) == ["r2"])
+        #expect(try await found(["before"]).isEmpty)
+        let (counts, queued) = try await store.database.write { context in
+            try SearchIndexSQLiteTests.integrityCheck(context)
+            return (
+                try SearchIndexSQLiteTests.indexCounts(context, app: "a", rooms: ["r", "s"]),
+                try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
+            )
+        }
+        #expect(counts.indexed == 4 && counts.expected == 4, "\(counts)")
+        #expect(queued == 0)
+        await store.close()
+    }
+
     /// A database at schema 12 with a room, its member and three messages (the third deleted).
     private static func buildVersionTwelve(_ location: StoreLocation) throws {
         let connection: any SQLConnection =

@@ -73,22 +73,20 @@ struct TestDatabase: Sendable {
     /// queue behind it; WriterPoolTests covers the PostgreSQL pool.
     func configuration(
         clock: StoreClock = .system, maxBatchSize: Int = 512, writers: Int = 1,
-        searchIndexBatch: Int = StoreConfiguration.defaultSearchIndexBatch, searchWordsFirstLimit: Int = 1_000
+        searchIndexBatch: Int = StoreConfiguration.defaultSearchIndexBatch
     ) -> StoreConfiguration {
         var configuration = StoreConfiguration(
             location: location, readerCount: 2, maxBatchSize: maxBatchSize, postgresWriterCount: writers, clock: clock)
         configuration.searchIndexBatch = searchIndexBatch
-        configuration.searchWordsFirstLimit = searchWordsFirstLimit
         return configuration
     }
 
     func open(
-        clock: StoreClock = .system, writers: Int = 1, searchIndexBatch: Int = StoreConfiguration.defaultSearchIndexBatch,
-        searchWordsFirstLimit: Int = 1_000
+        clock: StoreClock = .system, writers: Int = 1, searchIndexBatch: Int = StoreConfiguration.defaultSearchIndexBatch
     ) async throws -> SQLChatStore {
         try await SQLChatStore.open(
             configuration(
-                clock: clock, writers: writers, searchIndexBatch: searchIndexBatch, searchWordsFirstLimit: searchWordsFirstLimit))
+                clock: clock, writers: writers, searchIndexBatch: searchIndexBatch))
     }
 
     func remove() {
@@ -109,13 +107,13 @@ struct TestDatabase: Sendable {
 /// Opens a fresh store of `engine`, runs `body`, then closes and removes the database.
 func withStore<T>(
     _ engine: TestEngine, clock: StoreClock = .system, writers: Int = 1,
-    searchIndexBatch: Int = StoreConfiguration.defaultSearchIndexBatch, searchWordsFirstLimit: Int = 1_000,
+    searchIndexBatch: Int = StoreConfiguration.defaultSearchIndexBatch,
     _ body: (SQLChatStore) async throws -> T
 ) async throws -> T {
     let database = try engine.makeDatabase()
     defer { database.remove() }
     let store = try await database.open(
-        clock: clock, writers: writers, searchIndexBatch: searchIndexBatch, searchWordsFirstLimit: searchWordsFirstLimit)
+        clock: clock, writers: writers, searchIndexBatch: searchIndexBatch)
     do {
         let result = try await body(store)
         await store.close()

@@ -1,4 +1,6 @@
-/// Migration 13, SQLite: message search (see SQLChatStore+SearchSQLite.swift).
+/// Migration 13, SQLite: message search (see SQLChatStore+SearchSQLite.swift). Migration 16
+/// (Schema+SearchRoomTags.swift) replaces its FTS5 table and its edit and delete triggers; the
+/// column, the queue, its insert trigger and the rules below stay.
 ///
 /// `messages.search_doc` holds a message's words as ``SearchTokenizer/document(for:)`` makes them
 /// at send and edit (Swift cuts them, so SQLite and the query agree on every script). A
@@ -29,8 +31,8 @@
 /// contentless table), and the new version is queued. A deleted message's words are cleared from
 /// `search_doc` in the same transaction, so an erased user's text does not stay behind in it.
 extension Schema {
-    /// The room column's token for a message of `app` and `room`, as SQL over a row's columns;
-    /// `SQLChatStore.searchRoomToken(app:room:)` makes the same in Swift.
+    /// Migration 13's room column token for a message of `app` and `room`, as SQL over a row's
+    /// columns (the hex of the app id, a unit separator and the room id).
     private static func roomToken(_ row: String) -> String {
         "lower(hex(\(row).app_id || char(31) || \(row).room_id))"
     }
@@ -77,10 +79,11 @@ extension Schema {
         END
         """
 
-    /// Writes the queued messages into the index and empties the queue. The queue drives the
-    /// join (`CROSS JOIN` keeps SQLite from scanning `messages` instead), and a queued message
-    /// deleted since is simply not found.
-    static let flushSearchIndexSQL = [
+    /// Writes the queued messages into migration 13's index and empties the queue. The queue
+    /// drives the join (`CROSS JOIN` keeps SQLite from scanning `messages` instead), and a queued
+    /// message deleted since is simply not found. Only migration 13 runs it: from 14 on the index
+    /// is another table (``flushSearchIndex(_:batch:)``).
+    static let flushVersionThirteenSQL = [
         """
         INSERT INTO message_search (rowid, doc, room)
         SELECT m.id, m.search_doc, \(roomToken("m")) FROM message_search_pending p CROSS JOIN messages m ON m.id = p.id
@@ -88,22 +91,6 @@ extension Schema {
         """,
         "DELETE FROM message_search_pending"
     ]
-
-    /// Moves the queue into the index when it holds at least `batch` messages (1: whenever it
-    /// holds any); the SQLite writer runs it before every COMMIT.
-    static func flushSearchIndex(_ context: SQLContext, batch: Int) throws(StoreError) {
-        // Per commit, not per send; the queue is a few pages at most.
-        let queued: Int
-        do {
-            queued = try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) } ?? 0
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "counting the search queue: \(error)")
-        }
-        guard queued > 0, queued >= batch else { return }
-        for statement in flushSearchIndexSQL { try context.execute(statement, []) }
-    }
 
     /// Fills `search_doc` for the messages stored before migration 13 and indexes them.
     static func indexStoredMessages(_ context: SQLContext) throws {
@@ -122,6 +109,6 @@ extension Schema {
             }
             after = last.id
         }
-        try flushSearchIndex(context, batch: 1)
+        for statement in flushVersionThirteenSQL { try context.execute(statement, []) }
     }
 }

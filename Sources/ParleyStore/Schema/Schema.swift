@@ -31,7 +31,12 @@ enum Schema {
                 if context.dialect == .sqlite { try indexStoredMessages(context) } else { try context.connection.run(searchPostgres) }
             }),
         Migration(version: 14, name: "thumbnail sizes", sqlite: thumbnailsSQLite, postgres: thumbnailsPostgres),
-        Migration(version: 15, name: "shared pacing", sqlite: pacingSQLite, postgres: pacingPostgres)
+        Migration(version: 15, name: "shared pacing", sqlite: pacingSQLite, postgres: pacingPostgres),
+        Migration(
+            version: 16, name: "search words scoped to their room", sqlite: searchRoomTagsSQLite, postgres: "",
+            afterScript: { context in
+                if context.dialect == .sqlite { try indexStoredMessagesByRoom(context) }
+            })
     ]
 
     private static let chatSQLite = """

@@ -1,125 +1,130 @@
-/// Message search on SQLite: FTS5 over `messages.search_doc`, and the queue of messages not yet
-/// moved into it (migration 13, Schema+Search.swift).
+/// Message search on SQLite: FTS5 over `messages.search_doc` with every word behind its room's
+/// tag (migration 16, Schema+SearchRoomTags.swift), and the queue of messages not yet moved into
+/// it (migration 13, Schema+Search.swift).
 ///
-/// Words with fewer than ``StoreConfiguration/searchWordsFirstLimit`` matches are looked up alone
-/// and their matches' rooms read by rowid. Otherwise one FTS5 query per group of rooms asks for
-/// the query's words in `doc` and any of the rooms' tokens in `room`, newest first, so the index intersects them and stops after
-/// ``MessageSearchQuery/candidateLimit`` rows. Each candidate is then read from `messages`, which
-/// checks again that it is of the app and of a room in scope and not deleted, and leaves out
-/// blocked senders; the candidates are ranked by BM25 over their `search_doc` words (see
-/// ``bm25(lengths:frequencies:)``).
+/// One FTS5 query per group of rooms asks, for each room, for the room's tag followed by each of
+/// the query's words (the last as a prefix while typed), OR-ed over the rooms, newest first, and
+/// stops after ``MessageSearchQuery/candidateLimit`` rows: every list FTS5 reads holds only
+/// matches in those rooms. Messages of users the caller blocks are left out before that cut:
+/// when the caller blocks anyone, each page of matches is checked against the senders, and the
+/// walk goes on below it until enough are kept. The candidates are then read from `messages`,
+/// which checks again that they are of the app and of a room in scope and not deleted, and
+/// ranked by BM25 over their `search_doc` words (see ``bm25(lengths:frequencies:)``).
 extension SQLChatStore {
     /// Rooms per FTS5 query: FTS5 nests each `OR` one level deeper and refuses expressions
     /// deeper than 256, so a member of many rooms is searched in groups.
     static let searchRoomsPerQuery = 64
 
     func searchSQLite(app: String, user: String, _ query: MessageSearchQuery) async throws -> MessageSearchPage {
-        let words = Self.matchWords(query)
-        let wordsFirstLimit = searchWordsFirstLimit
-        return try await read { context in
+        try await read { context in
             let rooms = try Self.searchScope(context, app: app, user: user, room: query.room)
             guard !rooms.isEmpty else { return MessageSearchPage(hits: [], nextOffset: nil) }
             let scope = Set(rooms)
-            var candidates: [Int64]
-            // A prefix stands for many words, whose matches rarely fit under the limit: looking them
-            // up alone first mostly costs a second query (measured: prefix searches' p99 rose by half).
-            let wordsFirst = query.lastWordIsPrefix ? 0 : wordsFirstLimit
-            if let few = try Self.allMatchesInScope(context, app: app, words: words, rooms: scope, below: wordsFirst) {
-                candidates = few
-            } else {
-                candidates = []
-                var start = 0
-                while start < rooms.count {
-                    let group = rooms[start..<min(rooms.count, start + Self.searchRoomsPerQuery)]
-                    candidates += try Self.indexCandidates(
-                        context, words: words, roomTokens: group.map { Self.searchRoomToken(app: app, room: $0) })
-                    start += Self.searchRoomsPerQuery
-                }
-            }
-            candidates += try Self.queuedCandidates(context, app: app, rooms: scope, query)
+            let blocked = try Self.blockedSenders(context, app: app, user: user)
+            let tags = try Self.searchTags(context, app: app, rooms: rooms)
+            var candidates = try Self.indexCandidates(context, app: app, query, tags: tags, blocked: blocked)
+            candidates += try Self.queuedCandidates(context, app: app, rooms: scope, blocked: blocked, query)
             candidates.sort(by: >)
             candidates = Array(candidates.prefix(MessageSearchQuery.candidateLimit))
-            let hits = try Self.checkedHits(context, app: app, user: user, rooms: Set(rooms), candidates, query)
+            let hits = try Self.checkedHits(context, app: app, rooms: scope, blocked: blocked, candidates, query)
             var page = Self.page(of: hits, query)
             try Self.attachReactions(context, app: app, to: &page)
             return page
         }
     }
 
-    /// Every indexed match of the words alone, kept to the rooms in scope, when there are fewer
-    /// than `limit` of them; nil when there are more. Intersecting with the rooms' tokens inside
-    /// FTS5 reads every token's list (about 3 ms for 50 rooms over 1,000,000 messages), which a
-    /// rare word does not need: its few matches' rooms are read by rowid instead.
-    private static func allMatchesInScope(
-        _ context: SQLContext, app: String, words: String, rooms: Set<String>, below limit: Int
-    ) throws -> [Int64]? {
-        guard limit > 0 else { return nil }
-        let matches = try context.query(
-            "SELECT rowid FROM message_search WHERE message_search MATCH $1 ORDER BY rowid DESC LIMIT $2",
-            [.text("doc : (\(words))"), .int(limit)]
-        ) { row in row.int64(0) }
-        guard matches.count < limit else { return nil }
-        guard !matches.isEmpty else { return [] }
-        let ids = "[" + matches.map { String($0) }.joined(separator: ",") + "]"
-        return try context.query(
-            "SELECT id, room_id FROM messages WHERE id IN (SELECT value FROM json_each($1)) AND +app_id = $2",
-            [.text(ids), .text(app)]
-        ) { row in (id: row.int64(0), room: row.text(1)) }
-        .filter { rooms.contains($0.room) }.map(\.id)
+    /// The index tags of `rooms`, as the index writes them (a room without one has no messages
+    /// indexed: tags are given when rooms are created).
+    static func searchTags(_ context: SQLContext, app: String, rooms: [String]) throws -> [String] {
+        try rooms.compactMap { room in
+            try context.queryFirst(
+                "SELECT printf('\(Schema.searchTagFormat)', tag) FROM search_rooms WHERE app_id = $1 AND room_id = $2",
+                [.text(app), .text(room)]
+            ) { $0.text(0) }
+        }
+    }
+
+    /// The FTS5 expression for one room: its tag before each word, the last followed by `*` when
+    /// it is a prefix (the tokenizer's words hold no quote).
+    static func roomExpression(tag: String, _ query: MessageSearchQuery) -> String {
+        let terms = query.words.enumerated().map { index, word in
+            let quoted = "\"" + tag + word + "\""
+            return index == query.words.count - 1 && query.lastWordIsPrefix ? quoted + " *" : quoted
+        }
+        return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " AND ") + ")"
+    }
+
+    /// The newest ``MessageSearchQuery/candidateLimit`` matches in the index within the rooms of
+    /// `tags`, leaving out those of `blocked` senders before the cut: pages of that many are read
+    /// newest first, each below the last, until enough are kept or the matches run out.
+    private static func indexCandidates(
+        _ context: SQLContext, app: String, _ query: MessageSearchQuery, tags: [String], blocked: Set<String>
+    ) throws -> [Int64] {
+        let limit = MessageSearchQuery.candidateLimit
+        let expressions = stride(from: 0, to: tags.count, by: searchRoomsPerQuery).map { start in
+            tags[start..<min(tags.count, start + searchRoomsPerQuery)].map { roomExpression(tag: $0, query) }
+                .joined(separator: " OR ")
+        }
+        var kept: [Int64] = []
+        var below = Int64.max
+        while true {
+            var page: [Int64] = []
+            for expression in expressions {
+                page += try context.query(
+                    "SELECT rowid FROM message_search WHERE message_search MATCH $1 AND rowid < $2 ORDER BY rowid DESC LIMIT $3",
+                    [.text(expression), .integer(below), .int(limit)]
+                ) { row in row.int64(0) }
+            }
+            if expressions.count > 1 { page.sort(by: >) }
+            page = Array(page.prefix(limit))
+            kept += try withoutBlockedSenders(context, app: app, page, blocked: blocked)
+            guard page.count == limit, kept.count < limit, let last = page.last else { break }
+            below = last
+        }
+        return Array(kept.prefix(limit))
+    }
+
+    /// `ids` (newest first) less the messages sent by a user in `blocked`.
+    private static func withoutBlockedSenders(
+        _ context: SQLContext, app: String, _ ids: [Int64], blocked: Set<String>
+    ) throws -> [Int64] {
+        guard !blocked.isEmpty, !ids.isEmpty else { return ids }
+        let list = "[" + ids.map { String($0) }.joined(separator: ",") + "]"
+        // `+app_id`: one rowid lookup per id, not a walk of the app's messages (see checkedHits).
+        let dropped = Set(
+            try context.query(
+                "SELECT id, sender_id FROM messages WHERE id IN (SELECT value FROM json_each($1)) AND +app_id = $2",
+                [.text(list), .text(app)]
+            ) { row in (id: row.int64(0), sender: row.text(1)) }
+            .filter { blocked.contains($0.sender) }.map(\.id))
+        return dropped.isEmpty ? ids : ids.filter { !dropped.contains($0) }
     }
 
     /// The messages still in the search queue (at most a batch of them, see Schema+Search.swift)
-    /// of a room in scope that hold every word: found as soon as they are stored.
+    /// of a room in scope, not sent by a blocked user, that hold every word: found as soon as they
+    /// are stored.
     private static func queuedCandidates(
-        _ context: SQLContext, app: String, rooms: Set<String>, _ query: MessageSearchQuery
+        _ context: SQLContext, app: String, rooms: Set<String>, blocked: Set<String>, _ query: MessageSearchQuery
     ) throws -> [Int64] {
         try context.query(
             """
-            SELECT m.id, m.room_id, m.search_doc FROM message_search_pending p CROSS JOIN messages m ON m.id = p.id
+            SELECT m.id, m.room_id, m.sender_id, m.search_doc FROM message_search_pending p CROSS JOIN messages m ON m.id = p.id
             WHERE m.app_id = $1 AND m.search_doc IS NOT NULL AND m.deleted_at IS NULL
             """, [.text(app)]
-        ) { row in (id: row.int64(0), room: row.text(1), document: row.text(2)) }
-        .filter { rooms.contains($0.room) && !wordCounts(in: $0.document, query).frequencies.contains(0) }
+        ) { row in (id: row.int64(0), room: row.text(1), sender: row.text(2), document: row.text(3)) }
+        .filter {
+            rooms.contains($0.room) && !blocked.contains($0.sender) && !wordCounts(in: $0.document, query).frequencies.contains(0)
+        }
         .map(\.id)
     }
 
-    /// The token of `room` in the index's `room` column: the hex of the app id, a unit
-    /// separator and the room id, which no two rooms share (the triggers make the same in SQL).
-    static func searchRoomToken(app: String, room: String) -> String {
-        var token = ""
-        for byte in app.utf8 + [0x1F] + room.utf8 {
-            token += String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)
-        }
-        return token
-    }
-
-    /// The query's words as FTS5 strings: each quoted (the tokenizer's words hold no quote), the
-    /// last followed by `*` when it is a prefix.
-    static func matchWords(_ query: MessageSearchQuery) -> String {
-        query.words.enumerated().map { index, word in
-            let quoted = "\"" + word + "\""
-            return index == query.words.count - 1 && query.lastWordIsPrefix ? quoted + " *" : quoted
-        }.joined(separator: " AND ")
-    }
-
-    /// The newest candidates of the index with every word in `doc` and one of `roomTokens` in `room`.
-    private static func indexCandidates(
-        _ context: SQLContext, words: String, roomTokens: [String]
-    ) throws -> [Int64] {
-        let expression = "doc : (\(words)) AND room : (\(roomTokens.map { "\"\($0)\"" }.joined(separator: " OR ")))"
-        return try context.query(
-            "SELECT rowid FROM message_search WHERE message_search MATCH $1 ORDER BY rowid DESC LIMIT $2",
-            [.text(expression), .int(MessageSearchQuery.candidateLimit)]
-        ) { row in row.int64(0) }
-    }
-
     /// The candidates' messages, read by id, keeping those of the app and of a room in scope,
-    /// not deleted and not sent by a user `user` blocked, scored by their words.
+    /// not deleted and not sent by a `blocked` user, scored by their words.
     private static func checkedHits(
-        _ context: SQLContext, app: String, user: String, rooms: Set<String>, _ candidates: [Int64], _ query: MessageSearchQuery
+        _ context: SQLContext, app: String, rooms: Set<String>, blocked: Set<String>, _ candidates: [Int64],
+        _ query: MessageSearchQuery
     ) throws -> [MessageSearchHit] {
         guard !candidates.isEmpty else { return [] }
-        let blocked = try blockedSenders(context, app: app, user: user)
         let ids = "[" + candidates.map { String($0) }.joined(separator: ",") + "]"
         // `+app_id`: without the unary plus SQLite 3.40 reads the candidates through the
         // (app_id, …) unique index, walking every message of the app (300 ms at 1,000,000),

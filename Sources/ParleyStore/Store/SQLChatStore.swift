@@ -7,20 +7,17 @@ public final class SQLChatStore: ChatStore {
     public let database: StoreDatabase
     /// The limits checked on writes.
     public let limits: StoreLimits
-    /// See ``StoreConfiguration/searchWordsFirstLimit``.
-    let searchWordsFirstLimit: Int
 
     /// Opens (and migrates) the database described by `configuration`.
     public static func open(_ configuration: StoreConfiguration) async throws -> SQLChatStore {
         let database = try await StoreDatabase.open(configuration)
-        return SQLChatStore(database: database, limits: configuration.limits, searchWordsFirstLimit: configuration.searchWordsFirstLimit)
+        return SQLChatStore(database: database, limits: configuration.limits)
     }
 
     /// A chat store over an already opened database.
-    public init(database: StoreDatabase, limits: StoreLimits = StoreLimits(), searchWordsFirstLimit: Int = 1_000) {
+    public init(database: StoreDatabase, limits: StoreLimits = StoreLimits()) {
         self.database = database
         self.limits = limits
-        self.searchWordsFirstLimit = searchWordsFirstLimit
     }
 
     /// The writer's counters: how many operations shared how many transactions.

@@ -17,10 +17,6 @@ public struct StoreConfiguration: Sendable {
     /// once); 1 indexes every commit's messages in that commit.
     public var searchIndexBatch = StoreConfiguration.defaultSearchIndexBatch
 
-    /// SQLite: a search's words with fewer index matches than this are scoped by reading the
-    /// matches' rooms, not by intersecting with every room's list in the index (0: always intersect).
-    public var searchWordsFirstLimit = 1_000
-
     /// The search queue's length that moves it into the index unless told otherwise.
     public static let defaultSearchIndexBatch = 1_024
     /// Where the SQLite store records its timeline; nil: the file `PARLEY_STORE_TRACE` names, if any.
