@@ -29,7 +29,8 @@ enum Schema {
             version: 13, name: "message search", sqlite: searchSQLite, postgres: "",
             afterScript: { context in
                 if context.dialect == .sqlite { try indexStoredMessages(context) } else { try context.connection.run(searchPostgres) }
-            })
+            }),
+        Migration(version: 14, name: "search lexemes scoped to rooms", sqlite: "", postgres: searchPostgresRooms)
     ]
 
     private static let chatSQLite = """
