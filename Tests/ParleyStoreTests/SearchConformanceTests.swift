@@ -36,14 +36,15 @@ struct SearchConformanceTests {
         }
     }
 
-    /// Above the rooms one index query names (SQLite groups them, PostgreSQL stops listing them),
-    /// a member of many rooms still finds every one of them and nothing else.
+    /// Above the rooms one index query names (SQLite groups them) or the walk reads (PostgreSQL
+    /// then asks the index for all of them at once), a member of many rooms still finds every one
+    /// of them and nothing else.
     @Test(arguments: SearchSetup.all)
     func aMemberOfHundredsOfRoomsFindsThemAllAndNoOthers(_ setup: SearchSetup) async throws {
         try await withStore(setup.engine, searchIndexBatch: setup.batch) { store in
             for id in ["alice", "carol"] { try await store.makeUser("a", id) }
             var rooms: [Room] = []
-            for _ in 0..<(SQLChatStore.searchRoomLexemeLimit + 10) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
+            for _ in 0..<(SQLChatStore.searchWalkRoomLimit + 10) { rooms.append(try await store.makeRoom("a", creator: "alice")) }
             var expected: Set<Int64> = []
             for index in [0, 100, rooms.count - 1] {
                 expected.insert(try await store.send("a", rooms[index].id, from: "alice", "ostrich egg").message.id)
@@ -263,8 +264,8 @@ struct SearchConformanceTests {
         }
     }
 
-    /// The room lexemes only narrow PostgreSQL's index scan: a message whose vector names a room
-    /// of the caller (as a hash collision would) is still checked against its real room.
+    /// Room tags only narrow PostgreSQL's index scan: a message whose words carry the tag of a
+    /// room of the caller (as a hash collision would) is still checked against its real room.
     @Test func postgresChecksTheRoomOfEveryRowNotOnlyItsLexeme() async throws {
         guard TestEngine.available.contains(.postgres) else { return }
         try await withStore(.postgres) { store in
@@ -274,7 +275,7 @@ struct SearchConformanceTests {
             try await store.send("a", theirs.id, from: "carol", "collision course")
             try await store.database.write { context in
                 try context.execute(
-                    "UPDATE messages SET search = search || parley_search_room($1, $2)::tsvector WHERE app_id = $1 AND room_id = $3",
+                    "UPDATE messages SET search = search || parley_search_vector($1, $2, parts) WHERE app_id = $1 AND room_id = $3",
                     [.text("a"), .text(mine.id), .text(theirs.id)])
             }
             #expect(try await store.search("a", "alice", "collision").hits.isEmpty)

@@ -3,9 +3,9 @@ import Testing
 @testable import ParleyStore
 
 /// PostgreSQL's two ways to the newest matches in scope — the newest-first walk over each room
-/// and the GIN index — against each other and against the rows: both must give the same
-/// candidates, the walk must give up (not guess) when it has not seen enough, and the tsquery
-/// written in Swift must hold exactly the lexemes SQL made.
+/// and the GIN index over the rooms' tagged words — against each other and against the rows:
+/// both must give the same candidates, the walk must give up (not guess) when it has not seen
+/// enough, and the tsquery written in Swift must hold exactly the lexemes SQL made.
 @Suite struct SearchPostgresPathsTests {
     /// Three rooms of alice at different paces, a room she is not in, a blocked sender, deleted
     /// messages: the walk at every depth either answers what the index answers or nothing.
@@ -34,18 +34,13 @@ import Testing
                 let query = MessageSearchQuery(words: [text], lastWordIsPrefix: text == "pe")
                 let outcomes = try await store.database.read { context in
                     var outcomes: [Bool] = []
-                    var scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", query)
+                    let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", query)
                     #expect(Set(scope.rooms) == [busy.id, calm.id, quiet.id])
                     let rows = try Self.newestMatchesByScan(context, scope)
-                    for share in [nil, 0.0] {
-                        var variant = scope
-                        variant.matchShare = share
-                        #expect(variant.listsRoomLexemes == (share == nil))
-                        let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", variant).map(\.message.id)
-                        #expect(indexed == rows, "\(text), rooms listed \(share == nil): the index gives the newest matches in scope")
-                    }
+                    let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope).map(\.message.id)
+                    #expect(indexed == rows, "\(text): the index gives the newest matches in scope")
                     for depth in [1, 5, 20, 70, 100, 300] {
-                        let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", &scope, depth: depth)
+                        let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: depth)
                         outcomes.append(walked != nil)
                         if let walked { #expect(walked == rows, "\(text) at depth \(depth): the walk gives the newest matches in scope") }
                     }
@@ -58,7 +53,7 @@ import Testing
         }
     }
 
-    /// The room lexemes only narrow the index scan: a message whose vector names a room of the
+    /// A tag only narrows the index scan: a message whose words carry the tag of a room of the
     /// caller (as a hash collision would) is still checked against its real room, on both paths.
     @Test func bothPathsCheckTheRoomOfEveryRowNotOnlyItsLexeme() async throws {
         guard TestEngine.available.contains(.postgres) else { return }
@@ -70,14 +65,19 @@ import Testing
             try await store.send("a", theirs.id, from: "carol", "collision course")
             try await store.database.write { context in
                 try context.execute(
-                    "UPDATE messages SET search = search || parley_search_room($1, $2)::tsvector WHERE app_id = $1 AND room_id = $3",
+                    "UPDATE messages SET search = search || parley_search_vector($1, $2, parts) WHERE app_id = $1 AND room_id = $3",
                     [.text("a"), .text(mine.id), .text(theirs.id)])
             }
             try await store.database.read { context in
-                var scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))
+                let tagged = try context.queryFirst(
+                    "SELECT count(*) FROM messages WHERE search @@ $1::tsquery",
+                    [.text(PostgresSearchScope(prefix: false, lexemes: ["collision"]).roomQuery(Self.tag(context, mine.id)))]
+                ) { $0.int(0) }
+                #expect(tagged == 2, "both messages hold the word behind the caller's room's tag")
+                let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))
                 let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope)
                 #expect(indexed.map(\.message.roomID) == [mine.id])
-                let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", &scope, depth: 10)
+                let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: 10)
                 #expect(walked?.count == 1)
             }
         }
@@ -89,7 +89,7 @@ import Testing
         guard TestEngine.available.contains(.postgres) else { return }
         try await withStore(.postgres) { store in
             let lexemes = ["it's", "back\\slash", "a & b | !c", "'", "x:*", "# (y)"]
-            let query = PostgresSearchScope(prefix: false, lexemes: lexemes).wordQuery
+            let query = PostgresSearchScope(prefix: false, lexemes: lexemes).roomQuery("")
             let (nodes, matchesAll, matchesWithoutOne) = try await store.database.read { context in
                 let nodes = try context.queryFirst("SELECT numnode($1::tsquery)", [.text(query)]) { $0.int(0) }
                 let all = try context.queryFirst(
@@ -110,20 +110,58 @@ import Testing
         }
     }
 
-    /// The rooms' lexemes are named when the words' matches in all rooms would cost more to read
-    /// than the rooms' postings, or when the walk could not estimate them.
-    @Test func roomLexemesAreNamedWhenTheWordsAreCommonEnough() {
-        var scope = PostgresSearchScope(prefix: false, rooms: ["r"], roomLexemes: ["#r"], lexemes: ["w"])
-        scope.roomMessages = 50_000
-        scope.tableMessages = 1_000_000
-        #expect(scope.listsRoomLexemes, "no estimate: named")
-        scope.matchShare = 0.001
-        #expect(!scope.listsRoomLexemes, "about 1,000 matches: read them")
-        scope.matchShare = 0.02
-        #expect(scope.listsRoomLexemes, "about 20,000 matches: the rooms' postings are cheaper")
-        #expect(scope.indexQuery == "'w' & ( '#r' )")
-        scope.matchShare = 0.001
-        #expect(scope.indexQuery == "'w'")
+    /// The index query asks for every word behind each room's tag, the last as a prefix when
+    /// asked, and any room will do.
+    @Test func theIndexQueryIsTheWordsInAnyOfTheRooms() {
+        var scope = PostgresSearchScope(prefix: true, rooms: ["r1", "r2"], roomTags: ["0123abcd", "4567ef00"], lexemes: ["w", "pre"])
+        #expect(scope.indexQuery == "( '0123abcdw' & '0123abcdpre':* ) | ( '4567ef00w' & '4567ef00pre':* )")
+        #expect(scope.roomQueries == ["'0123abcdw' & '0123abcdpre':*", "'4567ef00w' & '4567ef00pre':*"])
+        scope.prefix = false
+        #expect(scope.roomQuery("0123abcd") == "'0123abcdw' & '0123abcdpre'")
+    }
+
+    /// Each word of a vector stands behind its room's tag, which has a fixed width (so a prefix
+    /// stays within one room's words), and a vector follows its message to another room.
+    @Test func aVectorHoldsItsWordsBehindItsRoomsTag() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            try await store.makeUser("a", "alice")
+            let first = try await store.makeRoom("a", creator: "alice")
+            let second = try await store.makeRoom("a", creator: "alice")
+            let sent = try await store.send("a", first.id, from: "alice", "Tagged tagged words")
+            let vector = { () async throws -> String? in
+                try await store.database.read { context in
+                    try context.queryFirst("SELECT search::text FROM messages WHERE id = $1", [.integer(sent.message.id)]) { $0.text(0) }
+                }
+            }
+            let (firstTag, secondTag) = try await store.database.read { context in
+                (try Self.tag(context, first.id), try Self.tag(context, second.id))
+            }
+            #expect(firstTag.count == SQLChatStore.searchTagLength && secondTag.count == SQLChatStore.searchTagLength)
+            #expect(firstTag != secondTag)
+            #expect(try await vector() == "'\(firstTag)tagged':1,2 '\(firstTag)words':3")
+            try await store.database.write { context in
+                try context.execute("UPDATE messages SET room_id = $1 WHERE id = $2", [.text(second.id), .integer(sent.message.id)])
+            }
+            #expect(try await vector() == "'\(secondTag)tagged':1,2 '\(secondTag)words':3")
+        }
+    }
+
+    /// A second, deeper walk is made only when it stays within its budget and reads fewer
+    /// messages than the index would hand over (the rooms' matches at the share the probe saw).
+    @Test func aDeeperWalkIsMadeOnlyWhenItReadsLessThanTheIndexWould() {
+        func probe(_ matches: Int, of read: Int) -> [SearchWalkRoom] {
+            [SearchWalkRoom(read: read, oldest: 0, matches: (0..<Int64(matches)).map { $0 })]
+        }
+        let rooms = 50
+        let held = 50_000
+        #expect(SQLChatStore.deeperWalkDepth(probe(100, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == 20, "40%: 1,000 reads")
+        #expect(SQLChatStore.deeperWalkDepth(probe(28, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == 72, "11%: 3,600 reads")
+        #expect(SQLChatStore.deeperWalkDepth(probe(12, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == nil, "5%: over budget")
+        #expect(SQLChatStore.deeperWalkDepth(probe(0, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == nil, "no share known")
+        // One room of 1,000 messages: 110 matches at 11% cost fewer reads than a walk to 200 of them.
+        #expect(SQLChatStore.deeperWalkDepth(probe(28, of: 256), depth: 256, roomCount: 1, roomMessages: 1_000) == nil)
+        #expect(SQLChatStore.deeperWalkDepth(probe(100, of: 256), depth: 256, roomCount: 1, roomMessages: 100_000) == 1_024)
     }
 
     /// Pure logic of the walk: matches newer than the highest floor are all known.
@@ -149,15 +187,22 @@ import Testing
         #expect(SQLChatStore.newestMatches([SearchWalkRoom(read: 2, oldest: 7, matches: [9, 8])], depth: 5) == [9, 8])
     }
 
-    /// The newest candidateLimit matches in scope by a plain scan of the rows, newest first.
+    /// The newest candidateLimit matches in scope by a plain scan of the rows, their words read
+    /// without the tags, newest first.
     private static func newestMatchesByScan(_ context: SQLContext, _ scope: PostgresSearchScope) throws -> [Int64] {
         try context.query(
             """
             SELECT id FROM messages m
-            WHERE app_id = 'a' AND room_id = ANY ($1::text[]) AND deleted_at IS NULL AND search @@ $2::tsquery
+            WHERE app_id = 'a' AND room_id = ANY ($1::text[]) AND deleted_at IS NULL
+                AND array_to_tsvector(ARRAY(SELECT substr(lexeme, \(SQLChatStore.searchTagLength + 1)) FROM unnest(search))) @@ $2::tsquery
                 AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.app_id = 'a' AND b.blocker_id = 'alice' AND b.blocked_id = m.sender_id)
             ORDER BY id DESC LIMIT \(MessageSearchQuery.candidateLimit)
-            """, [.text(SQLChatStore.postgresArray(scope.rooms)), .text(scope.wordQuery)]
+            """, [.text(SQLChatStore.postgresArray(scope.rooms)), .text(scope.roomQuery(""))]
         ) { $0.int64(0) }
+    }
+
+    /// `parley_search_tag` of room `room` of app `a`.
+    private static func tag(_ context: SQLContext, _ room: String) throws -> String {
+        try context.queryFirst("SELECT parley_search_tag('a', $1)", [.text(room)]) { $0.text(0) } ?? ""
     }
 }

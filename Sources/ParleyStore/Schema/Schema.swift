@@ -33,7 +33,7 @@ enum Schema {
         Migration(version: 14, name: "thumbnail sizes", sqlite: thumbnailsSQLite, postgres: thumbnailsPostgres),
         Migration(version: 15, name: "shared pacing", sqlite: pacingSQLite, postgres: pacingPostgres),
         Migration(
-            version: 16, name: "search words scoped to their room", sqlite: searchRoomTagsSQLite, postgres: "",
+            version: 16, name: "search words scoped to their room", sqlite: searchRoomTagsSQLite, postgres: searchPostgresRooms,
             afterScript: { context in
                 if context.dialect == .sqlite { try indexStoredMessagesByRoom(context) }
             })

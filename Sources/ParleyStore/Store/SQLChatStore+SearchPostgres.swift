@@ -1,35 +1,35 @@
-/// Message search on PostgreSQL: a `tsvector` per message and a GIN index (migration 13).
+/// Message search on PostgreSQL: a `tsvector` per message, its words behind their room's tag
+/// (migrations 13 and 14), and a GIN index.
 ///
-/// A first statement reads the scope: the caller's rooms (or the one asked for) with their room
-/// lexemes, and the query's words made lexemes by the same SQL function that made the messages'
-/// (so both are cut alike). The tsquery is then written here, every lexeme quoted, and passed
-/// whole as one parameter, so the planner sees it.
+/// A first statement reads the scope: the caller's rooms (or the one asked for) with their tags,
+/// and the query's words made lexemes by the same SQL function that made the messages' (so both
+/// are cut alike). The tsquery is then written here, every lexeme quoted, and passed whole as one
+/// parameter, so the planner sees it.
 ///
 /// The newest ``MessageSearchQuery/candidateLimit`` matches in scope are found one of two ways:
 /// - a walk over the newest messages of each room (``searchWalk``), enough for words in many of
 ///   the rooms' messages, which the index would hand over by the thousand, unordered;
-/// - otherwise the GIN index, asked for the words and any of the rooms' lexemes, so only matches
-///   in scope are read from the table.
+/// - otherwise the GIN index, asked for the words in any of the rooms (`tag` + word per room), so
+///   its postings, and the rows read from the table, are the matches in scope.
 ///
-/// Every row is checked again for app, room, deletion and blocks: the room lexemes only narrow
-/// the index scan (two rooms could share one).
+/// Every row is checked again for app, room, deletion and blocks: a tag only narrows the index
+/// scan (two rooms could share one).
 ///
 /// The score is BM25 (k1 = 1.2, b = 0.75, average length over the candidates) with every query
 /// word weighted 1: each candidate holds each word, so the words' inverse document frequencies
 /// over the candidates would scale every score alike.
 extension SQLChatStore {
-    /// Above this many rooms in scope the tsquery no longer lists the rooms' lexemes (thousands
-    /// of alternatives cost the index more than they save); the rows' room check scopes alone.
-    static let searchRoomLexemeLimit = 256
+    /// Characters of a room's tag (hex digits) before each word of its messages' vectors.
+    static let searchTagLength = 8
 
     func searchPostgres(app: String, user: String, _ query: MessageSearchQuery) async throws -> MessageSearchPage {
         try await read { context in
-            var scope = try Self.postgresSearchScope(context, app: app, user: user, query)
+            let scope = try Self.postgresSearchScope(context, app: app, user: user, query)
             if scope.rooms.isEmpty, query.room != nil { _ = try Self.searchScope(context, app: app, user: user, room: query.room) }
             guard !scope.rooms.isEmpty, !scope.lexemes.isEmpty else { return MessageSearchPage(hits: [], nextOffset: nil) }
             let candidates: [PostgresSearchCandidate]
             let depth = Self.searchWalkDepth(rooms: scope.rooms.count)
-            if let newest = try Self.searchWalk(context, app: app, user: user, &scope, depth: depth) {
+            if let newest = try Self.searchWalk(context, app: app, user: user, scope, depth: depth) {
                 candidates = try Self.postgresCandidates(context, ids: newest, scope)
             } else {
                 candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
@@ -41,7 +41,7 @@ extension SQLChatStore {
         }
     }
 
-    /// The rooms in scope with their lexemes, and the query's lexemes, in one statement.
+    /// The rooms in scope with their tags, and the query's lexemes, in one statement.
     static func postgresSearchScope(
         _ context: SQLContext, app: String, user: String, _ query: MessageSearchQuery
     ) throws -> PostgresSearchScope {
@@ -54,28 +54,26 @@ extension SQLChatStore {
             case 0: scope.lexemes.append(row.value)
             case 1:
                 scope.rooms.append(row.value)
-                scope.roomLexemes.append(row.lexeme)
+                scope.roomTags.append(row.lexeme)
                 scope.roomMessages += row.count
-            default: scope.tableMessages = row.count
+            default: break
             }
         }
         return scope
     }
 
-    /// Rows: the lexemes (0) in order, the rooms (1) with their lexeme and their last `seq` (about
-    /// their messages), and the planner's estimate of all messages (2).
+    /// Rows: the lexemes (0) in order, then the rooms (1) with their tag and their last `seq`
+    /// (about their messages).
     static let postgresSearchScopeSQL = """
         SELECT 0, w.lexeme, '', w.n, 0 FROM unnest(parley_search_words($3)) WITH ORDINALITY AS w(lexeme, n)
         UNION ALL
-        SELECT 1, m.room_id, parley_search_room($1, m.room_id), 0, r.last_seq
+        SELECT 1, m.room_id, parley_search_tag($1, m.room_id), 0, r.last_seq
         FROM memberships m JOIN rooms r ON r.app_id = m.app_id AND r.id = m.room_id
         WHERE m.app_id = $1 AND m.user_id = $2 AND ($4::text IS NULL OR m.room_id = $4)
-        UNION ALL
-        SELECT 2, '', '', 0, greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'messages'::regclass
         ORDER BY 1, 4
         """
 
-    /// The newest candidates by the GIN index: the words and any of the rooms' lexemes.
+    /// The newest candidates by the GIN index: the words in any of the rooms.
     static func postgresIndexCandidates(
         _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope
     ) throws -> [PostgresSearchCandidate] {
@@ -83,8 +81,7 @@ extension SQLChatStore {
             .text(app), .text(user), .text(scope.indexQuery), .text(postgresArray(scope.rooms)),
             .text(postgresArray(scope.lexemes)), .text(scope.prefix ? "true" : "false")
         ]
-        let sql = scope.rooms.count <= searchRoomLexemeLimit ? postgresIndexSearchSQL : postgresUnfencedIndexSearchSQL
-        return try context.query(sql, parameters, decodeCandidate)
+        return try context.query(postgresIndexSearchSQL, parameters, decodeCandidate)
     }
 
     /// The candidates of the walk, by id, checked again (a message may be deleted since).
@@ -105,25 +102,22 @@ extension SQLChatStore {
             frequencies: integers(row.text(messageColumnCount + 1)))
     }
 
-    /// For a scope of up to ``searchRoomLexemeLimit`` rooms the index scan stands behind
-    /// `OFFSET 0`, so the room check stays a filter on its rows: otherwise the planner may AND
-    /// the index's bitmap with a B-tree bitmap of every message of the rooms (tens of thousands of
-    /// entries for a few hundred matches). For more rooms the planner keeps its choice (for a
-    /// member of most rooms a common word is found sooner walking the messages newest first).
-    static let postgresIndexSearchSQL = indexSearchSQL(source: "(SELECT * FROM messages WHERE search @@ $3::tsquery OFFSET 0)")
-    static let postgresUnfencedIndexSearchSQL = indexSearchSQL(source: "messages")
-
-    private static func indexSearchSQL(source: String) -> String {
-        """
+    /// The index scan stands behind `OFFSET 0`, so the room check stays a filter on its rows:
+    /// otherwise the planner may AND the index's bitmap with a B-tree bitmap of every message of
+    /// the rooms (tens of thousands of entries for a few hundred matches). The tsquery is a
+    /// sub-select, so the planner takes the default share of matches (0.5%) instead of its
+    /// statistics: per-room lexemes are rare one by one but, OR-ed over 50 rooms, are estimated
+    /// at a tenth of the table, and it then read the whole table (9 s at 1,000,000 messages).
+    static let postgresIndexSearchSQL = """
         WITH candidates AS (
-            SELECT \(qualified(messageColumns, "m")), m.search FROM \(source) AS m
-            WHERE m.search @@ $3::tsquery AND m.app_id = $1 AND m.room_id = ANY ($4::text[]) AND m.deleted_at IS NULL
+            SELECT \(qualified(messageColumns, "m")), m.search
+            FROM (SELECT * FROM messages WHERE search @@ (SELECT $3::tsquery) OFFSET 0) AS m
+            WHERE m.app_id = $1 AND m.room_id = ANY ($4::text[]) AND m.deleted_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.app_id = $1 AND b.blocker_id = $2 AND b.blocked_id = m.sender_id)
             ORDER BY m.id DESC LIMIT \(MessageSearchQuery.candidateLimit)
         )
         \(postgresScoringSQL(lexemes: "$5", prefix: "$6"))
         """
-    }
 
     static let postgresIDSearchSQL = """
         WITH candidates AS (
@@ -134,15 +128,16 @@ extension SQLChatStore {
         """
 
     /// Each candidate with its length in words and how often it holds each query lexeme (the
-    /// last as a prefix when asked), newest first.
+    /// last as a prefix when asked), newest first. Its lexemes are read without their tag.
     private static func postgresScoringSQL(lexemes: String, prefix: String) -> String {
         """
         SELECT \(qualified(messageColumns, "c")),
-            (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(c.search) AS u WHERE left(u.lexeme, 1) <> '#'),
+            (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(c.search) AS u),
             array_to_string(ARRAY(
-                SELECT (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(c.search) AS u
-                        WHERE u.lexeme = t.lexeme
-                            OR (\(prefix)::boolean AND t.n = cardinality(\(lexemes)::text[]) AND starts_with(u.lexeme, t.lexeme)))
+                SELECT (SELECT coalesce(sum(cardinality(u.positions)), 0)
+                        FROM unnest(c.search) AS u, LATERAL (SELECT substr(u.lexeme, \(searchTagLength + 1))) AS w(word)
+                        WHERE w.word = t.lexeme
+                            OR (\(prefix)::boolean AND t.n = cardinality(\(lexemes)::text[]) AND starts_with(w.word, t.lexeme)))
                 FROM unnest(\(lexemes)::text[]) WITH ORDINALITY AS t(lexeme, n) ORDER BY t.n), ' ')
         FROM candidates AS c ORDER BY c.id DESC
         """
