@@ -212,4 +212,37 @@ import Testing
             #expect(try await search(store, "alice", ["zephyr"]).count == 5)
         }
     }
+
+    /// A caller blocking a prolific sender: the walk below each page of matches stops after its
+    /// read limit, keeping the others' matches it met on the way, instead of reading every match
+    /// in the caller's rooms.
+    @Test func aBlockedProlificSenderCostsAtMostTheReadLimit() async throws {
+        try await withStore(.sqlite, searchIndexBatch: 1) { store in
+            for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
+            let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
+            var carols: [Int64] = []
+            carols.append(try await store.send("a", room.id, from: "carol", "lunch first").message.id)
+            for index in 0..<600 {
+                if index % 100 == 99 { carols.append(try await store.send("a", room.id, from: "carol", "lunch \(index)").message.id) }
+                try await store.send("a", room.id, from: "bob", "lunch again \(index)")
+            }
+            #expect(try await store.block(app: "a", blocker: "alice", blocked: "bob"))
+            let found = try await store.search("a", "alice", "lunch").hits.map(\.message.id)
+            #expect(Set(found) == Set(carols), "within the limit every match of carol's is found")
+
+            let (unbounded, capped) = try await store.read { context in
+                let tags = try SQLChatStore.searchTags(context, app: "a", rooms: [room.id])
+                let query = MessageSearchQuery(words: ["lunch"])
+                return (
+                    try SQLChatStore.indexCandidates(context, app: "a", query, tags: tags, blocked: ["bob"]),
+                    try SQLChatStore.indexCandidates(context, app: "a", query, tags: tags, blocked: ["bob"], readLimit: 250)
+                )
+            }
+            #expect(unbounded.read == 607, "below the limit the walk reads to the oldest match")
+            #expect(capped.read == 250, "the walk stops at its limit")
+            let newest250 = Set(carols.filter { $0 >= carols[4] })
+            #expect(Set(capped.ids) == newest250, "carol's matches among the newest 250 are kept: \(capped.ids)")
+            #expect(SQLChatStore.searchBlockedReadLimit >= 10 * MessageSearchQuery.candidateLimit)
+        }
+    }
 }

@@ -7,13 +7,18 @@
 /// stops after ``MessageSearchQuery/candidateLimit`` rows: every list FTS5 reads holds only
 /// matches in those rooms. Messages of users the caller blocks are left out before that cut:
 /// when the caller blocks anyone, each page of matches is checked against the senders, and the
-/// walk goes on below it until enough are kept. The candidates are then read from `messages`,
+/// walk goes on below it until enough are kept, or ``searchBlockedReadLimit`` matches were read
+/// (the older matches are then not looked at). The candidates are then read from `messages`,
 /// which checks again that they are of the app and of a room in scope and not deleted, and
 /// ranked by BM25 over their `search_doc` words (see ``bm25(lengths:frequencies:)``).
 extension SQLChatStore {
     /// Rooms per FTS5 query: FTS5 nests each `OR` one level deeper and refuses expressions
     /// deeper than 256, so a member of many rooms is searched in groups.
     static let searchRoomsPerQuery = 64
+    /// The most index matches one search reads when blocked senders' messages are left out of
+    /// them: without it a caller blocking a prolific sender pays for every match in their rooms.
+    /// As many as the deeper walk of a PostgreSQL search reads messages.
+    static let searchBlockedReadLimit = searchWalkDeepBudget
 
     func searchSQLite(app: String, user: String, _ query: MessageSearchQuery) async throws -> MessageSearchPage {
         try await read { context in
@@ -22,7 +27,7 @@ extension SQLChatStore {
             let scope = Set(rooms)
             let blocked = try Self.blockedSenders(context, app: app, user: user)
             let tags = try Self.searchTags(context, app: app, rooms: rooms)
-            var candidates = try Self.indexCandidates(context, app: app, query, tags: tags, blocked: blocked)
+            var candidates = try Self.indexCandidates(context, app: app, query, tags: tags, blocked: blocked).ids
             candidates += try Self.queuedCandidates(context, app: app, rooms: scope, blocked: blocked, query)
             candidates.sort(by: >)
             candidates = Array(candidates.prefix(MessageSearchQuery.candidateLimit))
@@ -56,32 +61,37 @@ extension SQLChatStore {
 
     /// The newest ``MessageSearchQuery/candidateLimit`` matches in the index within the rooms of
     /// `tags`, leaving out those of `blocked` senders before the cut: pages of that many are read
-    /// newest first, each below the last, until enough are kept or the matches run out.
-    private static func indexCandidates(
-        _ context: SQLContext, app: String, _ query: MessageSearchQuery, tags: [String], blocked: Set<String>
-    ) throws -> [Int64] {
+    /// newest first, each below the last, until enough are kept, the matches run out or
+    /// `readLimit` matches were read. `read` is how many matches were read.
+    static func indexCandidates(
+        _ context: SQLContext, app: String, _ query: MessageSearchQuery, tags: [String], blocked: Set<String>,
+        readLimit: Int = searchBlockedReadLimit
+    ) throws -> (ids: [Int64], read: Int) {
         let limit = MessageSearchQuery.candidateLimit
         let expressions = stride(from: 0, to: tags.count, by: searchRoomsPerQuery).map { start in
             tags[start..<min(tags.count, start + searchRoomsPerQuery)].map { roomExpression(tag: $0, query) }
                 .joined(separator: " OR ")
         }
         var kept: [Int64] = []
+        var read = 0
         var below = Int64.max
         while true {
+            let pageSize = min(limit, readLimit - read)
             var page: [Int64] = []
             for expression in expressions {
                 page += try context.query(
                     "SELECT rowid FROM message_search WHERE message_search MATCH $1 AND rowid < $2 ORDER BY rowid DESC LIMIT $3",
-                    [.text(expression), .integer(below), .int(limit)]
+                    [.text(expression), .integer(below), .int(pageSize)]
                 ) { row in row.int64(0) }
             }
             if expressions.count > 1 { page.sort(by: >) }
-            page = Array(page.prefix(limit))
+            page = Array(page.prefix(pageSize))
+            read += page.count
             kept += try withoutBlockedSenders(context, app: app, page, blocked: blocked)
-            guard page.count == limit, kept.count < limit, let last = page.last else { break }
+            guard page.count == pageSize, kept.count < limit, read < readLimit, let last = page.last else { break }
             below = last
         }
-        return Array(kept.prefix(limit))
+        return (Array(kept.prefix(limit)), read)
     }
 
     /// `ids` (newest first) less the messages sent by a user in `blocked`.
