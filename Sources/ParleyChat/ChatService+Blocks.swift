@@ -2,7 +2,8 @@ import ParleyStore
 import ParleyWire
 
 /// User blocks: a user blocks another app-wide. No direct room opens or takes messages between
-/// the two (either way), and the blocker's history pages leave out the blocked user's messages.
+/// the two (either way), and the blocker's history pages leave out the blocked user's messages
+/// and take their reactions off the counts (so does the answer to the blocker's own reaction).
 /// Realtime events are not filtered (a room channel is one broadcast): clients hide them using
 /// `GET /v1/me/blocks`.
 extension ChatService {
@@ -63,6 +64,22 @@ extension ChatService {
         let blocked = try await storeCall(notFound: .userNotFound) { try await store.blockedUsers(app: context.appID, blocker: user) }
         guard !blocked.isEmpty else { return messages }
         return try await withoutReactions(ofBlockedBy: user, context, messages)
+    }
+
+    /// `change` with the reactions of users the calling user blocks taken off its counts, as
+    /// history shows the message to them: the answer to their own reaction. The room's
+    /// `reaction.changed` event keeps the full counts (one broadcast for every member).
+    func withoutBlockedReactions(
+        _ context: ChatContext, _ change: ReactionChange, room: String
+    ) async throws(ChatError) -> ReactionChange {
+        guard let user = context.caller.userID, !change.reactions.isEmpty else { return change }
+        let blocked = try await storeCall(notFound: .roomNotFound) {
+            try await store.blockedReactionCounts(app: context.appID, blocker: user, room: room, seqs: [change.seq])
+        }
+        guard let removed = blocked[change.seq] else { return change }
+        var shown = change
+        shown.reactions = Self.reactionCounts(change.reactions, without: removed)
+        return shown
     }
 
     /// Takes the reactions of users `blocker` blocks off the counts, with one store read per

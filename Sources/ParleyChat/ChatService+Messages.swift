@@ -184,7 +184,7 @@ extension ChatService {
             event["action"] = .string(adding ? "added" : "removed")
             await publish(context, [ChatEvent(channel: ChatEvent.roomChannel(room), name: "reaction.changed", data: .object(event))])
         }
-        return .json(data)
+        return .json(ChatJSON.reactionChange(try await withoutBlockedReactions(context, change, room: room), room: room))
     }
 
     /// The data of message events: room, seq and the message itself.

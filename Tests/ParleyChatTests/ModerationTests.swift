@@ -138,6 +138,14 @@ struct ModerationTests {
             let others = await h.call(.GET, "/v1/rooms/\(room)/messages", as: .user("carol", app: a))
             #expect(counts(others["messages"]?.arrayValue?.first) == ["smile": 2, "tada": 1], "carol blocks no one")
             #expect(counts(await h.call(.GET, path, as: .app(a)).json) == ["smile": 2, "tada": 1])
+
+            let added = await h.call(.PUT, path + "/reactions/smile", as: .user("alice", app: a))
+            #expect(counts(added.json) == ["smile": 2], "alice's own reaction is answered as her history shows it")
+            let removed = await h.call(.DELETE, path + "/reactions/smile", as: .user("alice", app: a))
+            #expect(counts(removed.json) == ["smile": 1])
+            #expect(counts(await h.call(.PUT, path + "/reactions/smile", as: .user("carol", app: a)).json) == ["smile": 2, "tada": 1])
+            let events = h.publisher.events(on: "private-room-\(room)").filter { $0.name == "reaction.changed" }.suffix(2)
+            #expect(events.map { counts($0.data) } == [["smile": 3, "tada": 1], ["smile": 2, "tada": 1]], "one broadcast, full counts")
         }
     }
 }

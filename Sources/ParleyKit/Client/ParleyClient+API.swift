@@ -139,7 +139,8 @@ extension ParleyClient {
         return message
     }
 
-    /// Adds or removes the user's reaction; returns the message's counts.
+    /// Adds or removes the user's reaction; returns the message's counts as history shows them to the
+    /// user (without the reactions of users they block).
     @discardableResult
     public func react(
         _ emoji: String, to messageID: Int64, in roomID: String, adding: Bool = true
