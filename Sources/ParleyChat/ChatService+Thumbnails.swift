@@ -6,6 +6,16 @@ import ParleyWire
 /// served by the download route with `thumb=1` (the same credentials or signed URL as the file
 /// itself), and counted with the file towards the app's attachment quota.
 extension ChatService {
+    /// Makes later uploads' thumbnails with `settings` (a reload of the config file); settings
+    /// the thumbnailer would not accept are refused and the ones in force stay.
+    public func reloadThumbnails(_ settings: ThumbnailSettings) throws(ChatError) {
+        guard settings.isValid else { throw ChatError(.validationFailed, "thumbnail settings out of range") }
+        thumbnailSettings.withLock { $0 = settings }
+    }
+
+    /// The thumbnail settings in force.
+    public var currentThumbnailSettings: ThumbnailSettings { thumbnailSettings.withLock { $0 } }
+
     /// The image types that get a thumbnail.
     static let thumbnailTypes: Set<SniffedMediaType> = [.png, .jpeg, .gif, .webp]
 
@@ -18,11 +28,11 @@ extension ChatService {
     ) async throws(ChatError)
         -> Int64
     {
-        let limits = configuration.limits
-        guard limits.thumbnails, Self.thumbnailTypes.contains(type), let dimensions,
-            dimensions.width * dimensions.height <= limits.thumbnailMaxPixels
+        let settings = thumbnailSettings.withLock { $0 }
+        guard settings.enabled, Self.thumbnailTypes.contains(type), let dimensions,
+            dimensions.width * dimensions.height <= settings.maxPixels
         else { return 0 }
-        guard case .success(let thumbnail) = await thumbnails.thumbnail(of: bytes) else { return 0 }
+        guard case .success(let thumbnail) = await thumbnails.thumbnail(of: bytes, by: settings.thumbnailer) else { return 0 }
         try files.write(thumbnail.bytes, to: AttachmentFiles.thumbnailPath(of: path))
         return Int64(thumbnail.bytes.count)
     }

@@ -20,6 +20,8 @@ public final class ChatService: Sendable {
     let verifier: TokenVerifier
     let files: AttachmentFiles
     let thumbnails: ThumbnailWorkers
+    /// The thumbnail settings in force: a reload of the config file (SIGHUP) replaces them.
+    let thumbnailSettings: Mutex<ThumbnailSettings>
     let limiter = RateLimiter()
     let presence = PresenceTracker()
     let roomMembers: RoomMembersCache
@@ -49,11 +51,8 @@ public final class ChatService: Sendable {
         self.apps = apps
         verifier = TokenVerifier(app: { apps.app(id: $0) }, leeway: configuration.limits.tokenLeewaySeconds)
         files = AttachmentFiles(root: configuration.dataDirectory)
-        thumbnails = ThumbnailWorkers(
-            limit: configuration.limits.thumbnailConcurrency,
-            thumbnailer: Thumbnailer(
-                longestSide: configuration.limits.thumbnailSide, maxPixels: configuration.limits.thumbnailMaxPixels,
-                quality: configuration.limits.thumbnailQuality))
+        thumbnails = ThumbnailWorkers(limit: configuration.limits.thumbnailConcurrency)
+        thumbnailSettings = Mutex(ThumbnailSettings(configuration.limits))
         router = Self.makeRouter(devMode: configuration.devMode)
         roomMembers = RoomMembersCache(capacity: configuration.limits.cachedRooms)
         grants = ChannelGrants(guardedPrefixes: configuration.guardedChannelPrefixes)

@@ -13,19 +13,16 @@ final class ThumbnailWorkers: Sendable {
 
     /// How many thumbnails are made at once.
     let limit: Int
-    let thumbnailer: Thumbnailer
     private let state = Mutex(State())
 
-    init(limit: Int, thumbnailer: Thumbnailer) {
+    init(limit: Int) {
         precondition(limit >= 1, "at least one thumbnail at a time")
         self.limit = limit
-        self.thumbnailer = thumbnailer
     }
 
-    /// The thumbnail of a PNG, JPEG, GIF or WebP image, or why there is none.
-    func thumbnail(of bytes: [UInt8]) async -> Result<Thumbnail, ImageError> {
-        let thumbnailer = thumbnailer
-        return await run { Result { () throws(ImageError) in try thumbnailer.thumbnail(of: bytes) } }
+    /// The thumbnail of a PNG, JPEG, GIF or WebP image by `thumbnailer`, or why there is none.
+    func thumbnail(of bytes: [UInt8], by thumbnailer: Thumbnailer) async -> Result<Thumbnail, ImageError> {
+        await run { Result { () throws(ImageError) in try thumbnailer.thumbnail(of: bytes) } }
     }
 
     /// Runs `body` on a thread of its own once fewer than ``limit`` bodies are running.

@@ -1,7 +1,8 @@
 import ParleyNet
 
 /// Turns SIGINT/SIGTERM into a graceful shutdown of the server, and SIGHUP into a reload of
-/// its TLS certificate and of the apps in its config file (connections stay up); a service
+/// its TLS certificate and of the apps and thumbnail settings in its config file (connections
+/// stay up); a service
 /// manager listening on `NOTIFY_SOCKET` hears of both.
 enum ShutdownSignalsBridge {
     static func install(server: ParleyServer, logger: Logger, notifier: ServiceNotifier? = nil) throws(NetError) {
@@ -10,6 +11,7 @@ enum ShutdownSignalsBridge {
                 notifier?.reloading()
                 server.reloadTLS()
                 server.reloadApps()
+                server.reloadThumbnails()
                 notifier?.ready(status: "Serving (SIGHUP handled; the log says what was reloaded)")
                 return
             }

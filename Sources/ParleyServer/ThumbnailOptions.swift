@@ -49,6 +49,13 @@ public struct ThumbnailOptions: Sendable, Equatable {
     /// The members the `"thumbnails"` object may have.
     static let fileKeys = ["enabled", "max_side", "max_source_pixels", "jpeg_quality"]
 
+    /// The chat service's thumbnail settings these options make (what a reload hands it).
+    public var settings: ThumbnailSettings {
+        var limits = ChatLimits()
+        apply(to: &limits)
+        return ThumbnailSettings(limits)
+    }
+
     /// Sets the chat service's thumbnail limits from these options.
     func apply(to limits: inout ChatLimits) {
         limits.thumbnails = enabled

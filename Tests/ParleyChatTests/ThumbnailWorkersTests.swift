@@ -8,7 +8,7 @@ import Testing
 /// Thumbnails are made a bounded number at a time, on threads that are not the caller's.
 @Suite struct ThumbnailWorkersTests {
     @Test func atMostTheLimitRunAtOnceAndEveryOneFinishes() async {
-        let workers = ThumbnailWorkers(limit: 2, thumbnailer: Thumbnailer())
+        let workers = ThumbnailWorkers(limit: 2)
         let counts = Concurrency()
         let finished = await withTaskGroup(of: Int.self) { group in
             for index in 0..<12 {
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func theWorkRunsOnAThreadOfItsOwn() async {
-        let workers = ThumbnailWorkers(limit: 1, thumbnailer: Thumbnailer())
+        let workers = ThumbnailWorkers(limit: 1)
         let name = await workers.run { () -> String in
             // The running thread's name, as the kernel keeps it.
             guard let file = fopen("/proc/thread-self/comm", "r") else { return "" }

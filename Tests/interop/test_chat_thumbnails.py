@@ -7,9 +7,12 @@ a JPEG's EXIF orientation turns it; Pillow decodes it to the original's colours 
 animation's first frame). An image whose pixels do not decode (truncated, corrupt, a header
 declaring a decompression bomb), and anything that is not an image, has no thumbnail;
 erasing the uploader and deleting the room remove the thumbnail files too. A server with a
-`thumbnails` config section makes them as it says, and counts their bytes in the app's quota."""
+`thumbnails` config section makes them as it says, and counts their bytes in the app's quota;
+SIGHUP reads the section again for later uploads, and keeps the settings in service when the
+new ones are bad."""
 import io
 import json
+import signal
 import struct
 import subprocess
 import zlib
@@ -18,6 +21,7 @@ import pytest
 from PIL import Image
 
 from chat_support import APP_A, APP_B, ChatServer, basic, create_user, mint, two_engine_chat_fixture, unique
+from log_tail import LogTail
 
 
 chat = two_engine_chat_fixture()
@@ -342,3 +346,50 @@ def test_a_bad_thumbnails_setting_stops_the_server_with_its_path():
                              "--config", str(server.work / "apps.json")], capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
     assert "$.thumbnails.jpeg_quality" in result.stderr and "1...100" in result.stderr, result.stderr
+
+
+def start_reloadable(database=None):
+    """A server whose config sets a 64-pixel side, its output followed by a LogTail."""
+    server = ChatServer(database=database)
+    write_thumbnails(server, {"max_side": 64})
+    server.start()
+    server.tail = LogTail(server.process)
+    return server
+
+
+reloadable = two_engine_chat_fixture(start=start_reloadable)
+
+
+def write_thumbnails(server, section):
+    config = json.loads((server.work / "apps.json").read_text())
+    config["thumbnails"] = section
+    (server.work / "apps.json").write_text(json.dumps(config))
+
+
+def reload(server, expect):
+    """Sends SIGHUP and returns the next log line containing `expect`."""
+    mark = server.tail.mark()
+    server.process.send_signal(signal.SIGHUP)
+    line = server.tail.wait_for(expect, after=mark)
+    assert line is not None, f"no {expect!r} line after SIGHUP: {server.tail.lines[mark:]}"
+    return line
+
+
+def test_sighup_reloads_the_thumbnails_settings_and_keeps_them_when_bad(reloadable):
+    alice, room = app_room(reloadable, APP_A)
+
+    def side():
+        meta = upload_to(reloadable, APP_A, alice, room, GIF, "image/gif").json
+        return fetch_thumbnail(reloadable, meta)[0].size[0] if "thumbnail_url" in meta else None
+
+    assert side() == 64
+    write_thumbnails(reloadable, {"max_side": 100})
+    assert "max_side=100" in reload(reloadable, "thumbnails reloaded")
+    assert side() == 100
+    write_thumbnails(reloadable, {"max_side": 5})
+    refused = reload(reloadable, "thumbnails reload refused")
+    assert "$.thumbnails.max_side" in refused, refused
+    assert side() == 100, "the settings in service stay"
+    write_thumbnails(reloadable, {"enabled": False})
+    reload(reloadable, "thumbnails reloaded")
+    assert side() is None

@@ -37,7 +37,8 @@ enum ConfigSchema {
         ConfigKey("tls", .object(tls), "Serve HTTPS/WSS. `--tls-cert`/`--tls-key` win; SIGHUP reloads the files."),
         ConfigKey(
             "thumbnails", .object(thumbnails),
-            "JPEG thumbnails of PNG, JPEG, GIF and WebP attachments (docs/files-and-data-rights.md); read at start.")
+            "JPEG thumbnails of PNG, JPEG, GIF and WebP attachments (docs/files-and-data-rights.md); read at start and on SIGHUP (later uploads)."
+        )
     ]
 
     /// The members of `thumbnails`.
