@@ -3,6 +3,7 @@ and restarted over the same data, a small REST client (http.client), user tokens
 (HS256 JWTs, as an app backend would), and a Pusher client that subscribes to chat channels
 through Parley's own `/v1/channels/auth`."""
 import base64
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -273,6 +274,24 @@ def start_chat_server(database=None):
     return ChatServer(database=database).start()
 
 
+@contextlib.contextmanager
+def engine_database(engine):
+    """The `--database` of a server on `engine`: None on "sqlite" (its data directory), on
+    "postgres" a fresh schema of PARLEY_TEST_POSTGRES_URL (the test is skipped when unset),
+    dropped when the block ends."""
+    if engine == "sqlite":
+        yield None
+        return
+    scoped = postgres_schema_url()
+    if scoped is None:
+        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
+    url, schema = scoped
+    try:
+        yield url
+    finally:
+        drop_postgres_schema(url, schema)
+
+
 def two_engine_chat_fixture(start=start_chat_server):
     """A module-scoped `chat` fixture run once per engine: `start(database=None)` on SQLite, then
     `start(database=URL)` on a fresh schema of PARLEY_TEST_POSTGRES_URL (skipped when unset),
@@ -280,18 +299,9 @@ def two_engine_chat_fixture(start=start_chat_server):
 
     @pytest.fixture(scope="module", params=["sqlite", "postgres"])
     def chat(request):
-        if request.param == "sqlite":
-            server = start(database=None)
+        with engine_database(request.param) as database:
+            server = start(database=database)
             yield server
             server.stop()
-            return
-        scoped = postgres_schema_url()
-        if scoped is None:
-            pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-        url, schema = scoped
-        server = start(database=url)
-        yield server
-        server.stop()
-        drop_postgres_schema(url, schema)
 
     return chat

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from chat_support import APP_A, ROOT, ChatServer, create_user, mint, postgres_schema_url, unique
+from chat_support import APP_A, ROOT, ChatServer, create_user, engine_database, mint, unique
 
 SENDERS = 48
 ROOMS = 4
@@ -31,20 +31,11 @@ def slow_fsync_env(delay_us):
 
 @pytest.fixture(params=["sqlite", "sqlite-slow-fsync", "postgres"])
 def crash_server(request):
-    if request.param.startswith("sqlite"):
-        server = ChatServer(env=slow_fsync_env(5000) if request.param == "sqlite-slow-fsync" else None)
+    env = slow_fsync_env(5000) if request.param == "sqlite-slow-fsync" else None
+    with engine_database("postgres" if request.param == "postgres" else "sqlite") as database:
+        server = ChatServer(database=database, env=env)
         yield server
         server.stop()
-        return
-    scoped = postgres_schema_url()
-    if scoped is None:
-        pytest.skip("PARLEY_TEST_POSTGRES_URL is not set (scripts/test.sh starts a private PostgreSQL instance)")
-    url, schema = scoped
-    server = ChatServer(database=url)
-    yield server
-    server.stop()
-    base = url.split("&options=")[0].split("?options=")[0]
-    subprocess.run(["psql", base, "-qc", f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
 
 
 class Burst:
