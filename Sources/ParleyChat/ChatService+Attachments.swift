@@ -71,6 +71,33 @@ extension ChatService {
         return .json(attachmentJSON(attachment, context: context))
     }
 
+    /// Deletes one attachment: by its uploader, a room moderator or higher (recorded in the room's
+    /// audit log as `attachment_deleted`), or the app. Its file and thumbnail are removed, so their
+    /// bytes leave the app's quota; messages naming it keep their file part as sent, and its
+    /// downloads answer `attachment_not_found` from then on.
+    func deleteAttachment(_ call: ChatCall) async throws -> ChatResponse {
+        let context = try call.requireContext()
+        try admit(.deletes, context)
+        let id = call.parameter("attachment_id")
+        let attachment = try await storeCall(notFound: .attachmentNotFound) { try await store.attachment(app: context.appID, id: id) }
+        let membership = try await requireMember(context, room: attachment.roomID)
+        let byOther = membership.map { $0.userID != attachment.uploaderID } ?? true
+        if let membership, byOther, case .denied = RoomPermissions.decide(.deleteAnyMessage, actor: membership.role) {
+            throw ChatError(.notAuthor, "only the uploader or a room moderator (or higher) may delete an attachment")
+        }
+        let deleted = try await storeCall(notFound: .attachmentNotFound) { try await store.deleteAttachment(app: context.appID, id: id) }
+        files.remove(deleted.storagePath)
+        files.remove(AttachmentFiles.thumbnailPath(of: deleted.storagePath))
+        if byOther {
+            // Written after the delete (as for messages): a crash between loses the entry, never invents one.
+            let entry = NewAuditEntry(
+                action: "attachment_deleted", actorID: context.caller.userID, targetUserID: attachment.uploaderID,
+                detail: ModerationJSON.detail(["attachment_id": .string(id)]))
+            try await storeCall(notFound: .roomNotFound) { try await store.recordAudit(app: context.appID, room: attachment.roomID, entry) }
+        }
+        return .noContent
+    }
+
     func downloadAttachment(_ call: ChatCall) async throws -> ChatResponse {
         let id = call.parameter("attachment_id")
         let thumbnail = try Self.wantsThumbnail(call.request)

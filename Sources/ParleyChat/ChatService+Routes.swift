@@ -94,6 +94,7 @@ extension ChatService {
 
             route(.POST, "/v1/rooms/{room_id}/attachments", blocks: true) { try await $0.uploadAttachment($1) },
             route(.GET, "/v1/attachments/{attachment_id}", blocks: true) { try await $0.getAttachment($1) },
+            route(.DELETE, "/v1/attachments/{attachment_id}", blocks: true) { try await $0.deleteAttachment($1) },
             route(.GET, "/v1/attachments/{attachment_id}/content", .authenticatedOrSigned, blocks: true) {
                 try await $0.downloadAttachment($1)
             },

@@ -125,7 +125,7 @@ extension InMemoryChatServer {
             case ("POST", 2, "rooms") where s[1] == "direct":
                 return try Self.directRoom(&state, me, body["user_id"]?.stringValue ?? "", now: now)
             case ("POST", 2, "channels"): return try Self.channelAuth(state, me, body, user: s[1] == "user-auth")
-            case ("POST", 2, "attachments"), ("GET", 2, "attachments"), ("GET", 3, "attachments"):
+            case ("POST", 2, "attachments"), ("GET", 2, "attachments"), ("GET", 3, "attachments"), ("DELETE", 2, "attachments"):
                 return try Self.attachment(&state, me, request, s, now: now)
             case (_, _, "rooms") where s.count >= 2:
                 return try Self.roomRoute(&state, me, request.method, Array(s.dropFirst()), body, query, request, now: now)

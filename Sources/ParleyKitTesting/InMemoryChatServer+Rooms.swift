@@ -199,6 +199,12 @@ extension InMemoryChatServer {
     static func attachment(_ state: inout State, _ me: String, _ request: HTTPRequestMessage, _ s: [String], now: Int64) throws -> Reply {
         guard s.count >= 2, let stored = state.attachments[s[1]] else { throw Failure(status: 404, code: "attachment_not_found") }
         _ = try member(state, stored.meta.roomID, me)
+        if request.method == "DELETE" {
+            // Only the uploader here: this server keeps no room roles.
+            guard stored.meta.uploaderID == me else { throw Failure(status: 403, code: "not_author") }
+            state.attachments[s[1]] = nil
+            return (204, nil, [])
+        }
         if s.count == 3 { return (200, .string(Base64Text.encode(stored.bytes)), []) }
         return (200, stored.meta.json, [])
     }

@@ -109,6 +109,43 @@ struct AttachmentTests {
         }
     }
 
+    /// One attachment deleted by its uploader or a room moderator: its file and thumbnail go and
+    /// their bytes leave the quota; a message naming it keeps its part, the downloads are gone.
+    @Test(arguments: ChatEngine.available)
+    func anAttachmentIsDeletedByItsUploaderOrARoomModerator(engine: ChatEngine) async throws {
+        try await ChatHarness.with(engine) { h in
+            await h.createUsers("alice", "bob", "carol", "eve")
+            let room = await h.createRoom("alice", members: ["bob", "carol"])
+            let image = try #require(Base64.decode(TestImages.gif.base64))
+            let first = try #require(await upload(h, "bob", room: room, image, type: TestImages.gif.contentType)["id"]?.stringValue)
+            #expect(fileCount(h.dataDirectory + "/attachments") == 2, "the file and its thumbnail")
+            let part: JSONValue = .array([.object(["type": .string("file"), "attachment_id": .string(first)])])
+            let sent = await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("bob", app: a), json: .object(["parts": part]))
+            #expect(sent.status == 201)
+
+            #expect(await h.call(.DELETE, "/v1/attachments/\(first)", as: .user("carol", app: a)).errorCode == "not_author")
+            #expect(await h.call(.DELETE, "/v1/attachments/\(first)", as: .user("eve", app: a)).errorCode == "not_member")
+            #expect(await h.call(.DELETE, "/v1/attachments/\(first)", as: .user("bob", app: a)).status == 204)
+            #expect(fileCount(h.dataDirectory + "/attachments") == 0)
+            #expect(try await h.store.attachmentBytes(app: a.id) == 0)
+            #expect(await h.call(.GET, "/v1/attachments/\(first)/content", as: .user("bob", app: a)).errorCode == "attachment_not_found")
+            #expect(await h.call(.DELETE, "/v1/attachments/\(first)", as: .user("bob", app: a)).errorCode == "attachment_not_found")
+            let history = await h.call(.GET, "/v1/rooms/\(room)/messages", as: .user("carol", app: a))
+            let kept = history["messages"]?.arrayValue?.last?["parts"]?.arrayValue?.first
+            #expect(kept?["attachment_id"]?.stringValue == first && kept?["size"]?.intValue == image.count, "the part stays as sent")
+            let again = await h.call(.POST, "/v1/rooms/\(room)/messages", as: .user("bob", app: a), json: .object(["parts": part]))
+            #expect(again.status == 422)
+
+            let second = try #require(await upload(h, "bob", room: room, [1, 2, 3], type: "application/octet-stream")["id"]?.stringValue)
+            #expect(await h.call(.DELETE, "/v1/attachments/\(second)", as: .user("alice", app: a)).status == 204, "the owner moderates")
+            #expect(fileCount(h.dataDirectory + "/attachments") == 0)
+            let audit = await h.call(.GET, "/v1/rooms/\(room)/audit", as: .user("alice", app: a))["entries"]?.arrayValue ?? []
+            let entry = audit.first { $0["action"]?.stringValue == "attachment_deleted" }
+            #expect(entry?["target_user_id"]?.stringValue == "bob" && entry?["actor_id"]?.stringValue == "alice")
+            #expect(audit.filter { $0["action"]?.stringValue == "attachment_deleted" }.count == 1, "the uploader's own is not recorded")
+        }
+    }
+
     @Test func storagePathsCannotEscape() {
         #expect(AttachmentFiles.relativePath(app: "../x", id: "a/b") == "attachments/.2e.2e.2fx/a.2fb")
         #expect(AttachmentFiles.safeComponent("") == ".empty")

@@ -54,7 +54,8 @@ struct OpenAPIAndDevTests {
         #expect(
             Set(blocking) == [
                 "POST /v1/rooms/{room_id}/attachments", "GET /v1/attachments/{attachment_id}",
-                "GET /v1/attachments/{attachment_id}/content", "POST /v1/users/{user_id}/erase"
+                "DELETE /v1/attachments/{attachment_id}", "GET /v1/attachments/{attachment_id}/content",
+                "POST /v1/users/{user_id}/erase"
             ])
     }
 

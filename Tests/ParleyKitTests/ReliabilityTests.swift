@@ -285,6 +285,13 @@ import Testing
         #expect(attachment.size == 1000)
         #expect(attachment.contentType == "image/png")
         #expect(try await alice.download(attachment.id) == bytes)
+        try await alice.deleteAttachment(attachment.id)
+        do {
+            _ = try await alice.download(attachment.id)
+            Issue.record("a deleted attachment downloaded")
+        } catch {
+            #expect(error.serverCode == "attachment_not_found")
+        }
     }
 
     @Test func aFilePartCarriesItsAttachmentsNameSizeAndType() async throws {

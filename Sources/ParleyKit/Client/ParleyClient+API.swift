@@ -185,6 +185,12 @@ extension ParleyClient {
         try Attachment(json: try await api.json("GET", ChatAPI.path("attachments", id)))
     }
 
+    /// Deletes an attachment (the signed-in user's own upload, or any of a room they moderate):
+    /// its file and thumbnail go and leave the app's quota; messages naming it keep their part.
+    public func deleteAttachment(_ id: String) async throws(ParleyError) {
+        _ = try await api.call("DELETE", ChatAPI.path("attachments", id))
+    }
+
     /// An attachment's bytes.
     public func download(_ attachmentID: String) async throws(ParleyError) -> [UInt8] {
         try await api.call("GET", ChatAPI.path("attachments", attachmentID, "content"))
