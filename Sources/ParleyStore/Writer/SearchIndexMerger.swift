@@ -10,7 +10,7 @@ import Synchronization
 /// nothing left, which leaves a single segment: the first step starts a merge of every segment,
 /// the next ones only carry it on, so segments that flushes add meanwhile wait for the next
 /// merge instead of making this one start over. Merging all of them, not level by level,
-/// rewrites the whole index each time (about 1.6 s of CPU and 78 MB for 1,000,000 messages on
+/// rewrites the whole index each time (about 1.7 s of CPU and 78 MB for 1,000,000 messages on
 /// the benchmark host), so it waits for a third segment: at most one full merge per two
 /// flushes, and at rest the index is in at most two segments.
 final class SearchIndexMerger: WriterIdleWork {
