@@ -67,6 +67,19 @@ enum StoreMetrics {
         out.add(
             "parley_store_checkpoint_failures_total", "counter", "Background checkpoint passes that failed or found the lock taken.",
             statistics.checkpointFailures)
+        renderSearchMerge(statistics.writer, into: &out)
+    }
+
+    private static func renderSearchMerge(_ writer: WriterStatistics, into out: inout PrometheusText) {
+        out.add(
+            "parley_store_search_merge_steps_total", "counter",
+            "Steps merging the search index's segments, run while the writer had nothing queued.", writer.idleSteps)
+        out.family("parley_store_search_merge_seconds_total", "counter", "Time those steps took.")
+        out.sample("parley_store_search_merge_seconds_total", [], seconds(writer.idleStepNanoseconds / 1_000))
+        out.family(
+            "parley_store_search_merge_longest_step_seconds", "gauge",
+            "The longest of those steps: about the longest a write arriving meanwhile waited for the writer.")
+        out.sample("parley_store_search_merge_longest_step_seconds", [], seconds(writer.longestIdleStepNanoseconds / 1_000))
     }
 
     private static func renderPipeline(_ writer: WriterStatistics, into out: inout PrometheusText) {

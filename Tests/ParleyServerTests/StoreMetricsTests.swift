@@ -15,6 +15,9 @@ import Testing
         statistics.checkpointCatchUps = 2
         statistics.logRestarts = 2
         statistics.limitCheckpoints = 1
+        statistics.writer.idleSteps = 40
+        statistics.writer.idleStepNanoseconds = 125_000_000
+        statistics.writer.longestIdleStepNanoseconds = 4_500_000
         let text = StoreMetrics.render(statistics)
         #expect(text.contains("# TYPE parley_store_transactions_total counter\nparley_store_transactions_total 7\n"))
         #expect(text.contains("parley_store_operations_total 120\n"))
@@ -24,6 +27,9 @@ import Testing
         #expect(text.contains("parley_store_checkpoint_catch_ups_total 2\n"))
         #expect(text.contains("parley_store_log_restarts_total 2\n"))
         #expect(text.contains("parley_store_limit_checkpoints_total 1\n"))
+        #expect(text.contains("parley_store_search_merge_steps_total 40\n"))
+        #expect(text.contains("# TYPE parley_store_search_merge_seconds_total counter\nparley_store_search_merge_seconds_total 0.125\n"))
+        #expect(text.contains("parley_store_search_merge_longest_step_seconds 0.0045\n"))
         #expect(text.contains("parley_store_info{engine=\"sqlite\"} 1\n"))
         #expect(!text.contains("parley_store_round_trips_total"))
         // Every sample is preceded by its HELP and TYPE lines (Prometheus text format); a
@@ -61,7 +67,7 @@ import Testing
         #expect(text.contains("parley_store_round_trips_total 9\n"))
         for sqliteOnly in [
             "parley_store_log_syncs_total", "parley_store_checkpoints_total", "parley_store_log_restarts_total",
-            "parley_store_synced_batches_total", "parley_store_checkpoint_failures_total"
+            "parley_store_synced_batches_total", "parley_store_checkpoint_failures_total", "parley_store_search_merge_steps_total"
         ] {
             #expect(!text.contains(sqliteOnly))
         }

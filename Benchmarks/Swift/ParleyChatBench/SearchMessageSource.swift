@@ -34,6 +34,16 @@ struct SearchMessageSource {
         firstCreatedAt = now - Int64(options.messages) * 1_000
     }
 
+    /// Messages that follow the rooms' `lastSeqs`, a millisecond apart from `now` on, drawn with
+    /// another seed than the seeded ones.
+    init(continuing lastSeqs: [Int64], options: SearchOptions, vocabulary: SearchVocabulary, now: Int64) {
+        self.options = options
+        self.vocabulary = vocabulary
+        random = BenchRandom(seed: options.seed &+ 1)
+        lastSeq = lastSeqs
+        firstCreatedAt = now
+    }
+
     /// Sender `slot` (0..<membersPerRoom) of room `room`.
     static func member(_ slot: Int, ofRoom room: Int, senders: Int) -> Int {
         (room * membersPerRoom + slot) % senders

@@ -24,13 +24,23 @@ struct SearchOptions {
     var seed: UInt64 = 22
     /// A label for the RESULT line.
     var label = "search"
+    /// SQLite: let the writer merge the search index while idle (the store's default).
+    var idleMerge = true
+    /// Messages written after seeding (or reuse), in `burstTransactionRows` per transaction, before the searches.
+    var burst = 0
+    /// Rows per transaction of the burst: a busy server's batch, so the search queue moves into
+    /// the index every 1,024 messages as it does for sends.
+    var burstTransactionRows = 256
+    /// Seconds, at most, to leave the store idle before the searches (ends early once the idle merge is done).
+    var idleSeconds = 0
 
     static let usage = """
         usage: ParleyChatBench search --database PATH | --postgres URL [--messages 1000000] [--rooms 1000]
                  [--member-rooms 50] [--senders 1000] [--txn-rows 10000] [--samples 500] [--warmup 50]
-                 [--limit 20] [--seed 22] [--label NAME]
+                 [--limit 20] [--seed 22] [--label NAME] [--no-idle-merge] [--burst MESSAGES]
+                 [--burst-txn-rows 256] [--idle-seconds 0]
                (a database seeded before with the same --messages, --rooms, --member-rooms, --senders and
-                --seed is searched again without seeding)
+                --seed is searched again without seeding; --burst adds messages to it: use a copy)
         """
 
     /// Whether the store is PostgreSQL.
@@ -52,6 +62,10 @@ struct SearchOptions {
             case "--limit": limit = try reader.integer(for: flag, in: 1...50)
             case "--seed": seed = UInt64(try reader.integer(for: flag, in: 0...Int.max))
             case "--label": label = try reader.string(for: flag)
+            case "--no-idle-merge": idleMerge = false
+            case "--burst": burst = try reader.integer(for: flag, in: 0...100_000_000)
+            case "--burst-txn-rows": burstTransactionRows = try reader.integer(for: flag, in: 1...1_000_000)
+            case "--idle-seconds": idleSeconds = try reader.integer(for: flag, in: 0...3_600)
             default: throw BenchError("usage", "unknown option '\(flag)'")
             }
         }

@@ -17,7 +17,9 @@ struct SearchRun {
 
     func run() async throws -> String {
         let location: StoreLocation = options.isPostgres ? .postgres(url: options.postgres) : .sqlite(path: options.database)
-        let store = try await SQLChatStore.open(StoreConfiguration(location: location))
+        var configuration = StoreConfiguration(location: location)
+        configuration.searchIndexMergesWhenIdle = options.idleMerge
+        let store = try await SQLChatStore.open(configuration)
         do {
             let text = try await measure(store)
             await store.close()
@@ -52,6 +54,11 @@ struct SearchRun {
                     + "\(LatencySummary.fixed(seeded.messagesPerSecond, decimals: 0)) messages/s (transactions of \(options.transactionRows), "
                     + "index kept by the schema's triggers)")
             result.append("seed_messages_per_s", LatencySummary.fixed(seeded.messagesPerSecond, decimals: 0))
+        }
+        try await burstAndIdle(store, vocabulary: vocabulary)
+        if let segments = try await store.searchIndexSegments() {
+            FileOutput.standardOutput("search index: \(segments) segment(s) when the searches start")
+            result.append("segments", String(segments))
         }
         if options.isPostgres { try analyze(store) }
         let rooms = SearchSeeder.searcherRooms(options).map(SearchSeeder.room)
@@ -92,6 +99,23 @@ struct SearchRun {
         }
         outcome.latency = LatencySummary(nanoseconds: samples)
         return (outcome, samples)
+    }
+
+    /// The burst of writes and the idle time before the searches, when asked for.
+    private func burstAndIdle(_ store: SQLChatStore, vocabulary: SearchVocabulary) async throws {
+        let burst = SearchBurst(store: store, options: options, vocabulary: vocabulary)
+        let merge = options.idleMerge ? "idle merge on" : "idle merge off"
+        if let segments = try await store.searchIndexSegments() {
+            FileOutput.standardOutput("search index: \(segments) segment(s) after opening (\(merge)); \(burst.report())")
+        }
+        if options.burst > 0 {
+            let rate = try await burst.write()
+            let segments = try await store.searchIndexSegments().map { "\($0) segment(s)" } ?? ""
+            FileOutput.standardOutput(
+                "burst: \(options.burst) messages in transactions of \(options.burstTransactionRows) at "
+                    + "\(LatencySummary.fixed(rate, decimals: 0)) messages/s; index \(segments); \(burst.report())")
+        }
+        if options.idleSeconds > 0 { try await burst.idle() }
     }
 
     /// PostgreSQL: refresh the planner's statistics and the visibility map after the bulk load,

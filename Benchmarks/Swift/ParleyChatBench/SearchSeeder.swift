@@ -101,7 +101,7 @@ struct SearchSeeder {
     }
 
     /// One transaction: the rows in multi-row INSERTs, then each room's last seq.
-    private static func write(_ rows: [SearchMessageSource.Row], roomSeqs: [Int64], withDocument: Bool, store: SQLChatStore) async throws {
+    static func write(_ rows: [SearchMessageSource.Row], roomSeqs: [Int64], withDocument: Bool, store: SQLChatStore) async throws {
         try await store.database.write { context in
             var offset = 0
             while offset < rows.count {

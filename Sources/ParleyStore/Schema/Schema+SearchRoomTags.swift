@@ -97,8 +97,10 @@ extension Schema {
     ]
 
     /// Moves the queue into the index when it holds at least `batch` messages (1: whenever it
-    /// holds any); the SQLite writer runs it before every COMMIT.
-    static func flushSearchIndex(_ context: SQLContext, batch: Int) throws(StoreError) {
+    /// holds any); the SQLite writer runs it before every COMMIT. Returns whether it did (and so
+    /// wrote a new segment of the index).
+    @discardableResult
+    static func flushSearchIndex(_ context: SQLContext, batch: Int) throws(StoreError) -> Bool {
         // Per commit, not per send; the queue is a few pages at most.
         let queued: Int
         do {
@@ -108,8 +110,9 @@ extension Schema {
         } catch {
             throw StoreError(.internal, "counting the search queue: \(error)")
         }
-        guard queued > 0, queued >= batch else { return }
+        guard queued > 0, queued >= batch else { return false }
         for statement in flushSearchIndexSQL { try context.execute(statement, []) }
+        return true
     }
 
     /// Indexes every message that has words again, into migration 16's new table: the rows

@@ -22,6 +22,13 @@ public struct WriterStatistics: Sendable, Hashable {
     public var queued = 0
     /// Transactions rolled back because PostgreSQL found a deadlock or serialization failure, then run again.
     public var contentionRetries = 0
+    /// Steps of idle work committed (SQLite: steps merging the search index's segments, run
+    /// while no write was queued).
+    public var idleSteps = 0
+    /// Time those steps took, transaction included, in nanoseconds.
+    public var idleStepNanoseconds = 0
+    /// The longest of them, in nanoseconds: about the longest a write arriving meanwhile waited.
+    public var longestIdleStepNanoseconds = 0
 
     /// Creates zeroed counters.
     public init() {}
@@ -41,5 +48,8 @@ extension WriterStatistics {
         roundTrips += other.roundTrips
         queued += other.queued
         contentionRetries += other.contentionRetries
+        idleSteps += other.idleSteps
+        idleStepNanoseconds += other.idleStepNanoseconds
+        longestIdleStepNanoseconds = max(longestIdleStepNanoseconds, other.longestIdleStepNanoseconds)
     }
 }

@@ -19,6 +19,11 @@ public struct StoreConfiguration: Sendable {
 
     /// The search queue's length that moves it into the index unless told otherwise.
     public static let defaultSearchIndexBatch = 1_024
+    /// SQLite: whether the writer merges the search index's segments while no write is queued
+    /// (``SearchIndexMerger``); off only to measure or test an index as writes leave it.
+    public var searchIndexMergesWhenIdle = true
+    /// Leaf pages of the search index one idle merge step writes (tests make it small).
+    var searchIndexMergePagesPerStep = SearchIndexMerger.defaultPagesPerStep
     /// Where the SQLite store records its timeline; nil: the file `PARLEY_STORE_TRACE` names, if any.
     var trace: StoreTrace?
 

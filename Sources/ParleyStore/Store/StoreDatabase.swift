@@ -34,8 +34,11 @@ public final class StoreDatabase: Sendable {
         var writers: [GroupCommitWriter] = []
         let applied = Mutex<[AppliedMigration]>([])
         let searchBatch = configuration.searchIndexBatch
+        let merger =
+            sqlitePath != nil && configuration.searchIndexMergesWhenIdle
+            ? SearchIndexMerger(pagesPerStep: configuration.searchIndexMergePagesPerStep) : nil
         let flushSearchIndex: @Sendable (SQLContext) throws(StoreError) -> Void = { context throws(StoreError) in
-            try Schema.flushSearchIndex(context, batch: searchBatch)
+            if try Schema.flushSearchIndex(context, batch: searchBatch) { merger?.noteFlushed() }
         }
         do {
             writers.append(
@@ -46,6 +49,7 @@ public final class StoreDatabase: Sendable {
                     syncer: syncer,
                     trace: trace,
                     beforeCommit: sqlitePath == nil ? nil : flushSearchIndex,
+                    idleWork: merger,
                     open: { try Self.connect(location, checkpointer: checkpointer) },
                     prepare: { context in
                         let done = try Migrator.migrate(context)

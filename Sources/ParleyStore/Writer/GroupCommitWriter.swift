@@ -9,6 +9,10 @@ import ParleyPlatform
 /// if a statement of the run raises an error, the run is undone and its operations redone one
 /// by one in their own savepoints. Callers are resumed only after COMMIT returned, i.e. once
 /// their write is durable; a batch costs one fsync, not one per write.
+///
+/// With `idleWork` (SQLite: merging the search index), the thread runs a step of it, in a
+/// transaction of its own, whenever it finds nothing queued and the work is due; it looks at the
+/// queue again after every step, so an operation arriving meanwhile waits for one step at most.
 final class GroupCommitWriter: @unchecked Sendable {
     // Safe to share: `queue`, `isClosed`, `statistics` and `stopped` are only touched while
     // holding `lock`; the connection itself never leaves the writer thread.
@@ -31,16 +35,19 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// index takes the transaction's new messages in one statement there); when it throws, the
     /// whole batch fails.
     private let beforeCommit: (@Sendable (SQLContext) throws(StoreError) -> Void)?
+    /// What the thread does while nothing is queued (see the type's summary).
+    private let idleWork: (any WriterIdleWork)?
 
     private init(
         maxBatchSize: Int, clock: StoreClock, syncer: WALSyncer?, trace: StoreTrace?,
-        beforeCommit: (@Sendable (SQLContext) throws(StoreError) -> Void)?
+        beforeCommit: (@Sendable (SQLContext) throws(StoreError) -> Void)?, idleWork: (any WriterIdleWork)?
     ) {
         self.maxBatchSize = max(1, maxBatchSize)
         self.clock = clock
         self.syncer = syncer
         self.trace = trace
         self.beforeCommit = beforeCommit
+        self.idleWork = idleWork
     }
 
     /// Starts the writer thread: it opens its connection with `open`, runs `prepare` (migrations)
@@ -55,11 +62,13 @@ final class GroupCommitWriter: @unchecked Sendable {
         syncer: WALSyncer? = nil,
         trace: StoreTrace? = nil,
         beforeCommit: (@Sendable (SQLContext) throws(StoreError) -> Void)? = nil,
+        idleWork: (any WriterIdleWork)? = nil,
         open: @escaping @Sendable () throws -> any SQLConnection,
         prepare: @escaping @Sendable (SQLContext) throws -> Void
     ) async throws -> GroupCommitWriter {
         let writer = GroupCommitWriter(
-            maxBatchSize: maxBatchSize, clock: clock, syncer: syncer, trace: trace, beforeCommit: beforeCommit)
+            maxBatchSize: maxBatchSize, clock: clock, syncer: syncer, trace: trace, beforeCommit: beforeCommit,
+            idleWork: idleWork)
         syncer?.setIdleHandler { [weak writer] in writer?.wake() }
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             DatabaseThread.start(name: name) {
@@ -130,6 +139,11 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// Whether ``close()`` was called.
+    var isClosing: Bool {
+        lock.withLock { isClosed }
+    }
+
     /// Stops taking operations, finishes the queued ones, closes the connection and returns.
     func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -145,11 +159,21 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// The writer thread's loop: take everything queued (up to the batch limit), commit it, repeat.
+    /// What the writer thread does next.
+    private enum NextWork {
+        case batch([QueuedWrite])
+        case idleStep(any WriterIdleWork)
+    }
+
+    /// The writer thread's loop: take everything queued (up to the batch limit), commit it, repeat;
+    /// with nothing queued, a step of the idle work when it is due.
     /// Returns the close() waiter to resume once the connection is gone.
     private func run(on connection: any SQLConnection) -> CheckedContinuation<Void, Never>? {
-        while let batch = nextBatch() {
-            commit(batch, on: connection)
+        while let next = nextWork() {
+            switch next {
+            case .batch(let taken): commit(taken.map(\.job), on: connection)
+            case .idleStep(let work): runIdleStep(work, on: connection)
+            }
         }
         return lock.withLock {
             hasStopped = true
@@ -157,14 +181,51 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Blocks until operations are queued; nil once the writer is closed and drained.
-    private func nextBatch() -> [any WriteJob]? {
-        let taken = lock.wait(until: { !queue.isEmpty || isClosed }) { () -> [QueuedWrite]? in
-            queue.isEmpty ? nil : queue.popFirst(upTo: maxBatchSize)
+    /// Blocks until operations are queued, or returns at once with a step of due idle work when
+    /// none are; nil once the writer is closed and drained (idle work left is left for later).
+    private func nextWork() -> NextWork? {
+        // Only this thread makes idle work due (in its transactions), so it cannot become due while we wait.
+        let dueWork = idleWork?.isDue == true ? idleWork : nil
+        let next = lock.wait(until: { !queue.isEmpty || isClosed || dueWork != nil }) { () -> NextWork? in
+            if !queue.isEmpty { return .batch(queue.popFirst(upTo: maxBatchSize)) }
+            return isClosed ? nil : dueWork.map { .idleStep($0) }
         }
-        guard let taken else { return nil }
-        trace?.record(.take, Int64(taken.count), Int64(taken[0].enqueuedAt))
-        return taken.map(\.job)
+        if case .batch(let taken) = next { trace?.record(.take, Int64(taken.count), Int64(taken[0].enqueuedAt)) }
+        return next
+    }
+
+    /// One step of the idle work in a transaction of its own, committed when it did something
+    /// (made durable by the syncer like any commit, though nobody waits for it) and rolled back
+    /// when it did nothing or failed (which pauses the work until it is due again).
+    private func runIdleStep(_ work: any WriterIdleWork, on connection: any SQLConnection) {
+        guard syncer?.failure == nil else { return work.pause() }
+        let started = StoreTrace.now()
+        var worked = false
+        var commitID: UInt64?
+        do {
+            try begin(on: connection)
+            worked = try work.step(SQLContext(connection: connection, now: clock.now()))
+            if worked {
+                try waitForCommitHold(on: connection)
+                commitID = syncer?.beginCommit()
+                try commitTraced(commitID, operations: 0, on: connection)
+            } else {
+                try connection.run("ROLLBACK")
+            }
+        } catch {
+            try? connection.run("ROLLBACK")
+            work.pause()
+            worked = false
+        }
+        if let syncer, let commitID { syncer.committed(commitID, jobs: [], failure: nil) }
+        connection.afterCommit(waitUntilDurable: { syncer?.waitUntilDurableBlocking() })
+        guard worked else { return }
+        let elapsed = Int(StoreTrace.now() - started)
+        lock.withLock {
+            statistics.idleSteps += 1
+            statistics.idleStepNanoseconds += elapsed
+            statistics.longestIdleStepNanoseconds = max(statistics.longestIdleStepNanoseconds, elapsed)
+        }
     }
 
     /// Runs `batch` in one transaction and resumes every caller after it ended.
