@@ -14,7 +14,10 @@ import Synchronization
 ///   sends it as a delta, and stores the whole share in Redis every second with an expiry,
 ///   so a node that starts late or missed deltas reads it, and a dead node's share lapses;
 /// - answers `snapshot`, `occupiedChannels`, `hasSubscribers` and `presenceUsers` for the
-///   whole cluster from its replica of the other nodes' shares.
+///   whole cluster from its replica of the other nodes' shares;
+/// - runs this node's arrivals and departures through the store as claims, which decide the
+///   occupancy and member webhooks once for the cluster, and holds a subscription's answer
+///   until the store has its arrival (`ClusterClaimLedger`).
 ///
 /// When the bus is down, each node keeps serving its own sockets; events published meanwhile
 /// do not reach other nodes (see ARCHITECTURE.md, "How nodes share one hub").
