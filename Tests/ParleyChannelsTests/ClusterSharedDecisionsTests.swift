@@ -114,6 +114,26 @@ import Testing
         #expect(hooks(.channelVacated).count == 1)
     }
 
+    @Test func aMemberAnsweredOnOneNodeStaysWhenTheirConnectionOnAnotherLeaves() {
+        let a = session("a", socket: "1.1"), b = session("b", socket: "2.2")
+        joinPresence(a.0, user: "ann")
+        settle()
+        transports["b"]!.holdingClaims = true
+        joinPresence(b.0, user: "ann")
+        settle()
+        if !succeeded(b.1, "presence-room") {
+            transports["b"]!.releaseClaims()
+            settle()
+        }
+        #expect(succeeded(b.1, "presence-room"))
+        leave(a.0, "presence-room")
+        transports["b"]!.releaseClaims()
+        settle()
+        #expect(hooks(.memberAdded).map(\.userID) == ["ann"])
+        #expect(hooks(.memberRemoved).isEmpty)
+        #expect(hooks(.channelVacated).isEmpty)
+    }
+
     @Test func anAnswerWaitsForItsClaimAndTellsWhatChangedMeanwhile() {
         let here = session("b", socket: "2.1"), later = session("b", socket: "2.2")
         let elsewhere = session("a", socket: "1.1")
