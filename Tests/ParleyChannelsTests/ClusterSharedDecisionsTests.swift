@@ -13,6 +13,7 @@ import Testing
     let config: ChannelsConfig
     let sink = RecordingSink()
     var nodes: [String: (hub: ClusterChannelHub, loop: ManualHubLoop)] = [:]
+    var transports: [String: MemoryClusterBus.Transport] = [:]
 
     init() {
         var app = testApp()
@@ -26,10 +27,11 @@ import Testing
         for name in ["a", "b", "c"] {
             let loop = ManualHubLoop()
             let local = LocalChannelHub(loops: [loop], clock: clock.read, webhooks: sink)
-            let hub = ClusterChannelHub(
-                local: local, nodeID: name, transport: bus.transport(name), apps: AppRegistry(config), clock: clock.read)
+            let transport = bus.transport(name)
+            let hub = ClusterChannelHub(local: local, nodeID: name, transport: transport, apps: AppRegistry(config), clock: clock.read)
             hub.start()
             nodes[name] = (hub, loop)
+            transports[name] = transport
         }
         settle()
     }
@@ -80,6 +82,92 @@ import Testing
         settle()
         #expect(hooks(.memberRemoved).compactMap(\.userID).sorted() == ["ann", "bob"])
         #expect(hooks(.channelVacated).count == 1)
+    }
+
+    func succeeded(_ client: FakeTransport, _ channel: String) -> Bool {
+        client.events("pusher_internal:subscription_succeeded").contains { $0.channel == channel }
+    }
+
+    @Test func anArrivalAnsweredBeforeTheLastLeaveElsewhereKeepsTheChannelOccupied() {
+        let a = session("a", socket: "1.1"), b = session("b", socket: "2.2")
+        a.0.receiveText(subscribeMessage("plain"), now: clock.now)
+        settle()
+        #expect(hooks(.channelOccupied).count == 1)
+        // Node b's claim is slow to reach the store; its client's next step waits for its
+        // answer (a client closing the other connection once it saw subscription_succeeded).
+        transports["b"]!.holdingClaims = true
+        b.0.receiveText(subscribeMessage("plain"), now: clock.now)
+        settle()
+        if !succeeded(b.1, "plain") {
+            transports["b"]!.releaseClaims()
+            settle()
+        }
+        #expect(succeeded(b.1, "plain"))
+        leave(a.0, "plain")
+        transports["b"]!.holdingClaims = false
+        transports["b"]!.releaseClaims()
+        settle()
+        #expect(hooks(.channelOccupied).count == 1)
+        #expect(hooks(.channelVacated).isEmpty)
+        leave(b.0, "plain")
+        settle()
+        #expect(hooks(.channelVacated).count == 1)
+    }
+
+    @Test func aMemberAnsweredOnOneNodeStaysWhenTheirConnectionOnAnotherLeaves() {
+        let a = session("a", socket: "1.1"), b = session("b", socket: "2.2")
+        joinPresence(a.0, user: "ann")
+        settle()
+        transports["b"]!.holdingClaims = true
+        joinPresence(b.0, user: "ann")
+        settle()
+        if !succeeded(b.1, "presence-room") {
+            transports["b"]!.releaseClaims()
+            settle()
+        }
+        #expect(succeeded(b.1, "presence-room"))
+        leave(a.0, "presence-room")
+        transports["b"]!.releaseClaims()
+        settle()
+        #expect(hooks(.memberAdded).map(\.userID) == ["ann"])
+        #expect(hooks(.memberRemoved).isEmpty)
+        #expect(hooks(.channelVacated).isEmpty)
+    }
+
+    @Test func anAnswerWaitsForItsClaimAndTellsWhatChangedMeanwhile() {
+        let here = session("b", socket: "2.1"), later = session("b", socket: "2.2")
+        let elsewhere = session("a", socket: "1.1")
+        transports["b"]!.holdingClaims = true
+        joinPresence(here.0, user: "bo")
+        settle()
+        #expect(!succeeded(here.1, "presence-room"))
+        joinPresence(later.0, user: "cy")
+        joinPresence(elsewhere.0, user: "al")
+        settle()
+        #expect(!succeeded(later.1, "presence-room"))
+        #expect(here.1.events("pusher_internal:member_added").isEmpty)  // no event before its answer
+        transports["b"]!.releaseClaims()
+        settle()
+        let answer = here.1.events("pusher_internal:subscription_succeeded").first
+        let members = answer?.data?.stringValue.flatMap { try? JSONParser.parse(Array($0.utf8)) }
+        let ids: JSONValue = .array([.string("bo"), .string("cy"), .string("al")])
+        #expect(members?.objectValue?["presence"]?.objectValue?["ids"] == ids)
+        #expect(succeeded(later.1, "presence-room"))
+        #expect(hooks(.memberAdded).map(\.userID) == ["al", "bo", "cy"])
+    }
+
+    @Test func anAnswerNeverAcknowledgedGoesAfterItsBound() {
+        let b = session("b", socket: "2.2")
+        transports["b"]!.holdingClaims = true
+        b.0.receiveText(subscribeMessage("counted"), now: clock.now)
+        settle()
+        #expect(!succeeded(b.1, "counted"))
+        clock.now += LocalChannelHub.claimWaitMilliseconds
+        hub("b").local.tick(apps: AppRegistry(config))
+        settle()
+        #expect(succeeded(b.1, "counted"))
+        // The count sent when it was admitted did not reach it: it comes with the answer.
+        #expect(b.1.events("pusher_internal:subscription_count").map(\.data) == [.string("{\"subscription_count\":1}")])
     }
 
     @Test func aDeadNodesChannelsAndMembersAreReportedGoneOnce() {

@@ -35,6 +35,10 @@ final class MemoryClusterBus: @unchecked Sendable {
         let bus: MemoryClusterBus
         let node: String
         var storing = true
+        /// While true, this node's claims wait in `heldClaims` (a slow link to the store)
+        /// until `releaseClaims`.
+        var holdingClaims = false
+        var heldClaims: [(claims: [ClusterClaim], completion: @Sendable ([ClusterClaim]) -> Void)] = []
 
         init(bus: MemoryClusterBus, node: String) {
             self.bus = bus
@@ -73,18 +77,29 @@ final class MemoryClusterBus: @unchecked Sendable {
             completion(bus.down ? [] : bus.caches.keys.sorted().map { bus.caches[$0]! })
         }
 
-        /// The claim script's rule: the first node in and the last node out change the cluster.
         func claim(node: String, _ claims: [ClusterClaim], completion: @escaping @Sendable ([ClusterClaim]) -> Void) {
             guard !bus.down else { return completion([]) }
-            completion(
-                claims.filter { claim in
-                    if claim.joined {
-                        return bus.whereabouts[claim.subject, default: []].insert(node).inserted
-                            && bus.whereabouts[claim.subject]!.count == 1
-                    }
-                    guard bus.whereabouts[claim.subject]?.remove(node) != nil else { return false }
-                    return bus.whereabouts[claim.subject]!.isEmpty
-                })
+            guard !holdingClaims else { return heldClaims.append((claims, completion)) }
+            completion(decide(claims))
+        }
+
+        /// Lets the held claims reach the store, in the order they were sent.
+        func releaseClaims() {
+            let held = heldClaims
+            heldClaims = []
+            for (claims, completion) in held { completion(decide(claims)) }
+        }
+
+        /// The claim script's rule: the first node in and the last node out change the cluster.
+        func decide(_ claims: [ClusterClaim]) -> [ClusterClaim] {
+            claims.filter { claim in
+                if claim.joined {
+                    return bus.whereabouts[claim.subject, default: []].insert(node).inserted
+                        && bus.whereabouts[claim.subject]!.count == 1
+                }
+                guard bus.whereabouts[claim.subject]?.remove(node) != nil else { return false }
+                return bus.whereabouts[claim.subject]!.isEmpty
+            }
         }
 
         func setLapseHandler(_ handler: @escaping @Sendable ([ClusterClaim]) -> Void) { bus.lapseHandlers[node] = handler }

@@ -95,6 +95,30 @@ def test_the_last_subscriber_anywhere_vacates_a_public_channel_once(hooked, hook
     settled(hooks, "plain-hooked", {("channel_occupied", None): 1, ("channel_vacated", None): 1}, "the last one leaving")
 
 
+def test_a_subscriber_answered_on_one_node_keeps_channels_occupied_when_the_last_leaves_another(hooked, hooks):
+    """On many channels at once, a subscriber on b is answered and then the channel's only other
+    one, on a, closes: b answers only once Redis counted its arrival, so none is vacated."""
+    a, b, _ = hooked.nodes
+    channels = [f"handover-{i}" for i in range(12)]
+    leaving = {}
+    for channel in channels:
+        leaving[channel] = raw(a)
+        leaving[channel].subscribe(channel)
+        leaving[channel].expect("pusher_internal:subscription_succeeded", channel)
+    assert hooks.wait_for(lambda _: all(tally(hooks, c)[("channel_occupied", None)] == 1 for c in channels))
+    arriving = []
+    for channel in channels:
+        client = raw(b)
+        client.subscribe(channel)
+        client.expect("pusher_internal:subscription_succeeded", channel)
+        leaving[channel].close()
+        arriving.append(client)
+    time.sleep(4 * LEAVE_DELAY_MS / 1000 + 1)
+    wrong = {channel: dict(tally(hooks, channel)) for channel in channels
+             if tally(hooks, channel) != Counter({("channel_occupied", None): 1})}
+    assert not wrong, wrong
+
+
 def test_a_killed_nodes_channels_and_members_are_reported_gone_once(hooked, hooks):
     a, b, c = hooked.nodes
     watcher = raw(b)

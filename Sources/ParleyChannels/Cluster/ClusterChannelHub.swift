@@ -14,7 +14,10 @@ import Synchronization
 ///   sends it as a delta, and stores the whole share in Redis every second with an expiry,
 ///   so a node that starts late or missed deltas reads it, and a dead node's share lapses;
 /// - answers `snapshot`, `occupiedChannels`, `hasSubscribers` and `presenceUsers` for the
-///   whole cluster from its replica of the other nodes' shares.
+///   whole cluster from its replica of the other nodes' shares;
+/// - runs this node's arrivals and departures through the store as claims, which decide the
+///   occupancy and member webhooks once for the cluster, and holds a subscription's answer
+///   until the store has its arrival (`ClusterClaimLedger`).
 ///
 /// When the bus is down, each node keeps serving its own sockets; events published meanwhile
 /// do not reach other nodes (see ARCHITECTURE.md, "How nodes share one hub").
@@ -54,6 +57,8 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
     public typealias EventFilter = @Sendable (_ app: String, _ event: ClusterEvent) -> Bool
 
     private let state = Mutex(State())
+    /// Its own lock: a transport without a store answers a claim while `state` is held.
+    private let ledger = Mutex(ClusterClaimLedger())
 
     /// Creates the hub; call `start()` before serving. `clock` is monotonic milliseconds.
     public init(
@@ -294,8 +299,24 @@ public final class ClusterChannelHub: ChannelHub, ChannelShareObserver, Sendable
             send(.share(update))
             let claims = Self.claims(of: update, app: app, channel: channel, wasOccupied: wasOccupied, isOccupied: subscriptions > 0)
             // Still under the lock: claims reach the store in the order the directory made them.
-            if !claims.isEmpty { transport.claim(node: nodeID, claims) { [weak self] fired in self?.fire(fired) } }
+            guard !claims.isEmpty else { return }
+            let key = ClusterChannelKey(app: app, channel: channel)
+            let number = ledger.withLock { $0.send(key) }
+            transport.claim(node: nodeID, claims) { [weak self] fired in self?.claimAnswered(number, about: key, fired: fired) }
         }
+    }
+
+    /// A subscription's answer waits until the store has this node's latest claim about the
+    /// channel (see `ClusterClaimLedger`): a client that saw `subscription_succeeded` is
+    /// counted by the store before anything it does next.
+    public func answerAfterClaims(app: String, channel: String, _ answer: @escaping @Sendable () -> Void) -> Bool {
+        ledger.withLock { $0.wait(for: ClusterChannelKey(app: app, channel: channel), answer) }
+    }
+
+    private func claimAnswered(_ number: UInt64, about key: ClusterChannelKey, fired: [ClusterClaim]) {
+        let answers = ledger.withLock { $0.answered(number, about: key) }
+        fire(fired)
+        for answer in answers { answer() }
     }
 
     /// This node's arrivals and departures in a share delta: the channel's first or last

@@ -258,6 +258,19 @@ public struct ChannelDirectory: Sendable {
             userCount: isPresence ? presenceUsers(app: app, channel: name).count : nil, cache: cache)
     }
 
+    /// Whether a socket is subscribed to a channel.
+    public func isSubscribed(app: String, socketID: String, channel name: String) -> Bool {
+        apps[app]?.channels[name]?.sockets[socketID] != nil
+    }
+
+    /// The `subscription_count` event a subscriber of the channel gets now: the count here and
+    /// on other nodes; nil where the app sends none (not enabled, or a presence channel).
+    public func subscriptionCountFrame(app: AppConfig, channel: PusherChannel) -> [UInt8]? {
+        guard app.subscriptionCount, channel.kind != .presence, let state = apps[app.id] else { return nil }
+        let count = (state.channels[channel.name]?.sockets.count ?? 0) + (state.remoteCounts[channel.name] ?? 0)
+        return PusherFrame.subscriptionCount(channel: channel.name, count: count)
+    }
+
     /// Whether a channel has at least one subscribed socket.
     public func hasSubscribers(app: String, channel name: String) -> Bool {
         !(apps[app]?.channels[name]?.sockets.isEmpty ?? true)

@@ -18,6 +18,8 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         var socketApps: [String: String] = [:]
         /// Subscriptions the gate asked to wait for (see `SubscriptionGateDecision.wait`).
         var held = HeldSubscriptions()
+        /// Subscriptions admitted whose answer waits for the cluster's claim (see `answerAfterClaims`).
+        var awaiting = HeldSubscriptions()
     }
 
     let loops: [any HubLoop]
@@ -66,6 +68,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
             guard s.handles.removeValue(forKey: subscriber.socketID) != nil else { return false }
             s.socketApps[subscriber.socketID] = nil
             s.held.drop(socketID: subscriber.socketID)
+            s.awaiting.drop(socketID: subscriber.socketID)
             s.directory.disconnect(app: app)
             return true
         }
@@ -117,12 +120,18 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         // loop sees membership changes in directory order: a broadcast decided before this
         // subscription never reaches the new subscriber, one decided after (including the
         // subscription_count this one causes) always does; member_added excludes it by id.
+        // One awaiting the cluster's claim joins the fan-out when it is answered, and its
+        // answer is made then, from the directory as it is by that time.
         if case .succeeded = outcome {
+            observer?.report(s.directory, app: appID, channel: channel)
+            if awaitClaims(&s, app: app, subscriber: subscriber, request: request, now: now, observer: observer) {
+                perform(effects, handles: s.handles, app: app)
+                return .held
+            }
             loops[subscriber.loopIndex].execute {
                 table.add(app: appID, channel: channel, subscriber)
                 if late { subscriber.subscriptionDecided(channel: channel, outcome) }
             }
-            observer?.report(s.directory, app: appID, channel: channel)
         } else if late {
             loops[subscriber.loopIndex].execute { subscriber.subscriptionDecided(channel: channel, outcome) }
         }
@@ -137,6 +146,8 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
         state.withLock { s in
             // A subscription still held is simply forgotten: it will never be decided.
             if s.held.take(socketID: subscriber.socketID, channel: channel) != nil { return }
+            // One still awaiting its answer is in the directory: it leaves like any other.
+            _ = s.awaiting.take(socketID: subscriber.socketID, channel: channel)
             loops[subscriber.loopIndex].execute { table.remove(app: appID, channel: channel, subscriber) }
             perform(
                 s.directory.unsubscribe(app: app, socketID: subscriber.socketID, channel: channel, now: now), handles: s.handles, app: app)
@@ -289,6 +300,7 @@ public final class LocalChannelHub: ChannelHub, @unchecked Sendable {
     public func tick(apps: AppRegistry) {
         let now = clock()
         decideExpiredHolds(now: now)
+        answerOverdueAwaiting(now: now)
         state.withLock { s in
             let effects = s.directory.tick(now: now)
             for effect in effects {

@@ -58,8 +58,9 @@ public enum PusherSubscribeOutcome: Sendable, Equatable {
     case succeeded(members: [PresenceMember]?, cache: CacheReplay)
     /// Refused by the hub (e.g. presence channel full).
     case refused(code: Int?, message: String, status: Int)
-    /// Not decided yet (the hub's gate is waiting for a grant): the hub gives the outcome to
-    /// the subscriber later (`ChannelSubscriber.subscriptionDecided`).
+    /// Not decided yet (the hub's gate is waiting for a grant, or the cluster's store has yet
+    /// to count the subscription): the hub gives the outcome to the subscriber later
+    /// (`ChannelSubscriber.subscriptionDecided`).
     case held
 
     /// What a cache channel replays to a new subscriber.
