@@ -182,6 +182,137 @@ import Testing
         try await integrityCheck(store)
         await store.close()
     }
+
+    /// Runs `merger`'s steps until its merge ends, the fake clock moving one second during each
+    /// step, so the merge took as many seconds as it had steps; returns the end of its rest.
+    private func mergeFully(
+        _ merger: SearchIndexMerger, _ clock: FakeClock, _ store: SQLChatStore
+    ) async throws
+        -> ContinuousClock.Instant
+    {
+        clock.tick = .seconds(1)
+        var steps = 1
+        while try await store.database.write({ context in try merger.step(context) }) { steps += 1 }
+        clock.tick = .zero
+        #expect(try await store.searchIndexSegments() == 1)
+        return clock.lastReading + .seconds(SearchIndexMerger.defaultRestFactor * steps)
+    }
+
+    /// Sends `count` messages through a store whose own merger is off: `count` more segments.
+    private func flush(_ count: Int, _ store: SQLChatStore, room: String) async throws {
+        for index in 0..<count { _ = try await store.send("a", room, from: "alice", Self.text(100 + index, fill: 3)) }
+    }
+
+    /// After a merge whose steps took T the merger is not due for 9 T, however many flushes come.
+    @Test func aFullMergeRestsNineTimesItsStepsTimeEvenAfterFlushes() async throws {
+        let database = try TestEngine.sqlite.makeDatabase()
+        defer { database.remove() }
+        let room = try await seed(database, fill: 80)
+        let store = try await open(database, merging: false)
+        let clock = FakeClock()
+        let merger = SearchIndexMerger(pagesPerStep: 8, now: clock.read)
+        let restEnd = try await mergeFully(merger, clock, store)
+        try await flush(3, store, room: room)
+        for _ in 0..<3 { merger.noteFlushed() }
+        #expect(try await store.searchIndexSegments() ?? 0 >= SearchIndexMerger.segmentsWorthMerging)
+        clock.set(restEnd - .nanoseconds(1))
+        #expect(!merger.isDue, "due before the rest ended")
+        #expect(merger.dueAt == restEnd)
+        clock.set(restEnd)
+        #expect(merger.isDue && merger.dueAt == nil)
+        await store.close()
+    }
+
+    /// When the rest ends the merger is due without a flush saying so, and merges the segments
+    /// written meanwhile.
+    @Test func afterItsRestTheMergerMergesWithoutANewWrite() async throws {
+        let database = try TestEngine.sqlite.makeDatabase()
+        defer { database.remove() }
+        let room = try await seed(database, fill: 80)
+        let store = try await open(database, merging: false)
+        let clock = FakeClock()
+        let merger = SearchIndexMerger(pagesPerStep: 8, now: clock.read)
+        let restEnd = try await mergeFully(merger, clock, store)
+        try await flush(3, store, room: room)
+        clock.set(restEnd)
+        #expect(merger.isDue, "not due at the end of its rest")
+        var steps = 0
+        while try await store.database.write({ context in try merger.step(context) }) { steps += 1 }
+        #expect(steps >= 1, "the rest ended without a merge")
+        #expect(try await store.searchIndexSegments() == 1)
+        try await integrityCheck(store)
+        await store.close()
+    }
+
+    /// An idle writer whose idle work says when it becomes due wakes then by itself: the step
+    /// runs though nothing was ever submitted.
+    @Test func anIdleWriterWakesWhenItsIdleWorkBecomesDue() async throws {
+        let scratch = try ScratchDatabase("idle-deadline")
+        defer { scratch.remove() }
+        let idle = DeadlineIdleWork(dueAt: .now + .milliseconds(50))
+        let path = scratch.path
+        let writer = try await GroupCommitWriter.start(
+            name: "test-writer", maxBatchSize: 64, clock: .system, idleWork: idle,
+            open: { try SQLiteConnection(path: path, role: .writer(checkpointer: nil, syncedElsewhere: false)) },
+            prepare: { _ in })
+        #expect(try await within(seconds: 20) { idle.steps == 1 }, "the writer slept past the deadline")
+        #expect(writer.currentStatistics.operations == 0)
+        await writer.close()
+    }
+}
+
+/// A clock that moves only when told: by `tick` at each reading, or to an instant set.
+private final class FakeClock: Sendable {
+    private struct State {
+        var now = ContinuousClock.now
+        var tick = Duration.zero
+        var last = ContinuousClock.now
+    }
+
+    private let state = Mutex(State())
+
+    /// How far each reading moves the clock on.
+    var tick: Duration {
+        get { state.withLock { $0.tick } }
+        set { state.withLock { $0.tick = newValue } }
+    }
+
+    /// The instant the latest reading returned.
+    var lastReading: ContinuousClock.Instant { state.withLock { $0.last } }
+
+    @Sendable func read() -> ContinuousClock.Instant {
+        state.withLock { state in
+            state.last = state.now
+            state.now += state.tick
+            return state.last
+        }
+    }
+
+    func set(_ instant: ContinuousClock.Instant) {
+        state.withLock { $0.now = instant }
+    }
+}
+
+/// Idle work due once, at `dueAt` on the real clock.
+private final class DeadlineIdleWork: WriterIdleWork {
+    private let deadline: ContinuousClock.Instant
+    private let count = Atomic(0)
+
+    init(dueAt deadline: ContinuousClock.Instant) { self.deadline = deadline }
+
+    /// Steps run so far.
+    var steps: Int { count.load(ordering: .sequentiallyConsistent) }
+
+    var isDue: Bool { steps == 0 && ContinuousClock.now >= deadline }
+
+    var dueAt: ContinuousClock.Instant? { steps == 0 && ContinuousClock.now < deadline ? deadline : nil }
+
+    func step(_ context: SQLContext) throws(StoreError) -> Bool {
+        count.add(1, ordering: .sequentiallyConsistent)
+        return true
+    }
+
+    func pause() {}
 }
 
 /// Real idle work whose step number `blockingAt` waits on `gate` before it runs.
@@ -200,6 +331,8 @@ private final class GatedIdleWork: WriterIdleWork {
     var steps: Int { count.load(ordering: .sequentiallyConsistent) }
 
     var isDue: Bool { work.isDue }
+
+    var dueAt: ContinuousClock.Instant? { work.dueAt }
 
     func step(_ context: SQLContext) throws(StoreError) -> Bool {
         if count.add(1, ordering: .sequentiallyConsistent).newValue == blockingAt { gate.pass() }
@@ -221,6 +354,8 @@ private final class CountingIdleWork: WriterIdleWork {
     var started: Int { count.load(ordering: .sequentiallyConsistent) }
 
     var isDue: Bool { started < limit }
+
+    var dueAt: ContinuousClock.Instant? { nil }
 
     func step(_ context: SQLContext) throws(StoreError) -> Bool {
         let number = count.add(1, ordering: .sequentiallyConsistent).newValue

@@ -36,6 +36,35 @@ final class ConditionLock: @unchecked Sendable {
         return body()
     }
 
+    /// Waits like ``wait(until:then:)``, but only until `deadline` (when given) passes: `body`
+    /// then runs whether or not `ready()` became true, so it must look again itself.
+    func wait<R>(until ready: () -> Bool, orUntil deadline: ContinuousClock.Instant?, then body: () -> R) -> R {
+        guard let deadline else { return wait(until: ready, then: body) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !ready() {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            var wakeAt = Self.realtime(after: left)
+            pthread_cond_timedwait(condition, mutex, &wakeAt)
+        }
+        return body()
+    }
+
+    /// The wall-clock time `delay` from now, which `pthread_cond_timedwait` takes (the clock
+    /// every platform's condition variables accept). A wall clock set forward only wakes the
+    /// wait early (the loop above measures what is left on the monotonic clock); one set back
+    /// delays that wake-up by as much, unless a signal comes first.
+    private static func realtime(after delay: Duration) -> timespec {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(time.tv_nsec) + Int(attoseconds / 1_000_000_000) + 1
+        time.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
+        time.tv_nsec = nanoseconds % 1_000_000_000
+        return time
+    }
+
     /// Wakes every waiter.
     func broadcast() {
         pthread_cond_broadcast(condition)

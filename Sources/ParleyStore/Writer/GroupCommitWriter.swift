@@ -163,6 +163,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     private enum NextWork {
         case batch([QueuedWrite])
         case idleStep(any WriterIdleWork)
+        /// The idle work's `dueAt` passed: look at it again.
+        case idleDeadline
     }
 
     /// The writer thread's loop: take everything queued (up to the batch limit), commit it, repeat;
@@ -173,6 +175,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             switch next {
             case .batch(let taken): commit(taken.map(\.job), on: connection)
             case .idleStep(let work): runIdleStep(work, on: connection)
+            case .idleDeadline: continue
             }
         }
         return lock.withLock {
@@ -181,14 +184,19 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Blocks until operations are queued, or returns at once with a step of due idle work when
-    /// none are; nil once the writer is closed and drained (idle work left is left for later).
+    /// Blocks until operations are queued or the idle work's `dueAt` passed, or returns at once
+    /// with a step of due idle work when none are; nil once the writer is closed and drained
+    /// (idle work left is left for later).
     private func nextWork() -> NextWork? {
-        // Only this thread makes idle work due (in its transactions), so it cannot become due while we wait.
+        // Only this thread's transactions and the passing of `dueAt` make idle work due, so
+        // waiting until that instant is enough. `dueAt` is read first: a rest ending between
+        // the two reads then shows as due rather than as nothing to wake up for.
+        let wakeAt = idleWork?.dueAt
         let dueWork = idleWork?.isDue == true ? idleWork : nil
-        let next = lock.wait(until: { !queue.isEmpty || isClosed || dueWork != nil }) { () -> NextWork? in
+        let next = lock.wait(until: { !queue.isEmpty || isClosed || dueWork != nil }, orUntil: wakeAt) { () -> NextWork? in
             if !queue.isEmpty { return .batch(queue.popFirst(upTo: maxBatchSize)) }
-            return isClosed ? nil : dueWork.map { .idleStep($0) }
+            if isClosed { return nil }
+            return dueWork.map { .idleStep($0) } ?? .idleDeadline
         }
         if case .batch(let taken) = next { trace?.record(.take, Int64(taken.count), Int64(taken[0].enqueuedAt)) }
         return next
