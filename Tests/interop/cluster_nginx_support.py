@@ -143,6 +143,13 @@ def connections(node):
                if line.startswith("parley_channels_connections{"))
 
 
+def bus_messages_out(node):
+    """Messages `node` has published on the cluster bus, from its own /metrics."""
+    body = node.request("GET", "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).body.decode()
+    line = next(l for l in body.splitlines() if l.startswith("parley_bus_messages_out_total{"))
+    return float(line.rsplit(" ", 1)[1])
+
+
 def placed(nodes, connect):
     """Runs `connect` (which opens one Pusher connection through nginx and returns a client)
     and finds the node it landed on from the nodes' connection counts: (client, index)."""

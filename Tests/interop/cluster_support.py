@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from chat_support import ChatServer
+from chat_support import ChatServer, serve_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "postgres-test-instance.sh"
@@ -30,6 +30,9 @@ def redis_server_binary():
 
 
 def free_port():
+    """A free 127.0.0.1 port, from PARLEY_TEST_PORTS when a run names its range."""
+    if os.environ.get("PARLEY_TEST_PORTS"):
+        return serve_port()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

@@ -24,8 +24,9 @@ import pytest
 
 from chat_support import APP_A, BIN_DIR, ROOT, mint
 from chat_support import create_user as create_user_direct
-from cluster_nginx_support import (CLUSTER_SITE, DirectWatcher, Nginx, PysherClient, ReconnectingRawClient, create_user,
-                                   node_ids_behind, placed, presence_events, rest_history, rest_send)
+from cluster_nginx_support import (CLUSTER_SITE, DirectWatcher, Nginx, PysherClient, ReconnectingRawClient,
+                                   bus_messages_out, create_user, node_ids_behind, placed, presence_events, rest_history,
+                                   rest_send)
 from cluster_support import Cluster, PostgresInstance, wait_until
 from test_parleykit_reliability import Peer, assert_exactly_once_in_order
 
@@ -59,11 +60,22 @@ def test_pusher_and_chat_round_trips_through_nginx_use_both_nodes(behind_nginx):
     assert sorted(index for _, index in listeners) == [0, 1], "both sockets landed on one node"
     try:
         api = nginx.pusher_api()
+        published_before = [bus_messages_out(node) for node in cluster.nodes]
         for i in range(3):
             api.trigger("lobby", "news", {"n": i})
+        # The publishes reached both nodes: each sent its events to the other over the bus.
+        assert all(bus_messages_out(node) > before for node, before in zip(cluster.nodes, published_before))
         for client, _ in listeners:
             client.wait_for(lambda c: len(c.items) >= 3, "three events")
-            assert [item["n"] for item in client.items] == [0, 1, 2]
+        time.sleep(0.3)
+        # Each event arrives once on both nodes. Their order is not asserted, because nothing
+        # promises one: the publishes went through different nodes, and a node hands its own
+        # events to its subscribers at once but another node's only when they come over Redis,
+        # so a later publish through this node can overtake an earlier one through the other.
+        # README "Several nodes (Redis)" promises order only for one node's events (asserted in
+        # test_cluster.py); chat messages carry `seq`, and history is checked in order below.
+        for client, _ in listeners:
+            assert sorted(item["n"] for item in client.items) == [0, 1, 2]
 
         # Chat: sends through nginx land on both nodes, are stored once and read back through it;
         # a repeated client id (a retry reaching the other node) is the same message.
