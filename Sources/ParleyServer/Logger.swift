@@ -35,15 +35,12 @@ public struct Logger: Sendable {
     /// Logs a message with key/value fields.
     public func log(_ level: Level, _ message: String, _ fields: [(String, String)] = []) {
         guard level >= minimumLevel, LogSettings.admits(level) else { return }
-        var line: String
         if LogSettings.format == .json {
-            line = Self.jsonLine(time: Self.timestamp(), level: level, label: label, message: message, fields: fields)
+            LogWriter.shared.write(
+                Self.jsonLine(time: Self.timestamp(), level: level, label: label, message: message, fields: fields) + "\n")
         } else {
-            line = "time=\(Self.timestamp()) level=\(level.rawValue) component=\(label) msg=\(Self.quoted(message))"
-            for (key, value) in fields { line += " \(key)=\(Self.quoted(value))" }
+            LogWriter.shared.write(Self.textLine(time: Self.now(), level: level, label: label, message: message, fields: fields))
         }
-        line += "\n"
-        LogWriter.shared.write(line)
     }
 
     /// Logs at info level.
@@ -54,31 +51,14 @@ public struct Logger: Sendable {
     public func error(_ message: String, _ fields: [(String, String)] = []) { log(.error, message, fields) }
 
     static func quoted(_ value: String) -> String {
-        let plain =
-            !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 < 0x7F }
-        if plain { return value }
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var bytes: [UInt8] = []
+        appendQuoted(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let millis = Int(now.tv_nsec / 1_000_000)
-        let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return
-            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms)Z"
+        var bytes: [UInt8] = []
+        appendTimestamp(now(), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -27,6 +27,25 @@ import Testing
             ])
     }
 
+    /// The text line as the access log writes it: UTC time with milliseconds, plain values as
+    /// they are, others quoted with `"`, `\` and newlines escaped (bytes beyond ASCII kept).
+    @Test func textLinesQuoteWhatIsNotPlainAndStampTheTimeInUTC() {
+        let line = Logger.textLine(
+            time: timespec(tv_sec: 1_796_223_260, tv_nsec: 7_999_999), level: .info, label: "access", message: "request",
+            fields: [
+                ("method", "POST"), ("route", "/v1/{x}"), ("empty", ""), ("spaced", "a b"), ("odd", "say \"hi\"\\\nbye"),
+                ("eq", "a=b"), ("accent", "café"), ("control", "\u{1}")
+            ])
+        #expect(
+            line
+                == "time=2026-12-02T14:54:20.007Z level=info component=access msg=request method=POST route=/v1/{x} empty=\"\" "
+                + "spaced=\"a b\" odd=\"say \\\"hi\\\"\\\\\\nbye\" eq=\"a=b\" accent=\"café\" control=\"\u{1}\"\n")
+        let early = Logger.textLine(
+            time: timespec(tv_sec: 946_684_799, tv_nsec: 999_000_000), level: .warning, label: "x", message: "m", fields: [])
+        #expect(early == "time=1999-12-31T23:59:59.999Z level=warning component=x msg=m\n")
+        #expect(Logger.quoted("a \"b\"") == "\"a \\\"b\\\"\"" && Logger.quoted("plain") == "plain")
+    }
+
     @Test func durationsAreMillisecondsWithThreeDecimals() {
         #expect(AccessLog.milliseconds(0) == "0.000")
         #expect(AccessLog.milliseconds(1_234) == "1.234")

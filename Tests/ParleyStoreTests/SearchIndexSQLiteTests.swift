@@ -33,6 +33,15 @@ import Testing
         return (indexed, expected)
     }
 
+    /// How many message ids lie above the search watermark (given, not yet indexed).
+    private func waiting(_ store: SQLChatStore) async throws -> Int64? {
+        try await store.database.read { context in
+            try context.queryFirst(
+                "SELECT (SELECT coalesce(max(id), 0) FROM messages) - indexed_through FROM message_search_state", []
+            ) { $0.int64(0) }
+        }
+    }
+
     private func integrityCheck(_ store: SQLChatStore) async throws {
         _ = try await store.database.write { context in try Self.integrityCheck(context) }
     }
@@ -147,8 +156,8 @@ import Testing
         }
     }
 
-    /// A send whose operation fails after its insert (here: its outbox row is refused) is rolled
-    /// back to its savepoint with its queue entry, while the batch's other sends are indexed.
+    /// A send whose operation fails after its insert is rolled back to its savepoint; the next
+    /// send is given its id again and is indexed under it.
     @Test func aSendRolledBackLeavesNothingQueued() async throws {
         try await withStore(.sqlite, searchIndexBatch: 1) { store in
             try await store.makeUser("a", "alice")
@@ -166,25 +175,20 @@ import Testing
             _ = try await store.send("a", room.id, from: "alice", "real message")
             #expect(try await search(store, "alice", ["ghost"]).isEmpty)
             #expect(try await search(store, "alice", ["real"]).count == 1)
-            let pending = try await store.database.read { context in
-                try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
-            }
-            #expect(pending == 0)
+            #expect(try await waiting(store) == 0)
+            let counts = try await indexCounts(store, rooms: [room.id])
+            #expect(counts.indexed == 1 && counts.expected == 1, "\(counts)")
             try await integrityCheck(store)
         }
     }
 
-    /// Messages wait in the queue until a commit finds a batch there, and are found meanwhile;
-    /// the commit that finds the batch moves the whole queue into the index.
+    /// Messages wait above the watermark until a commit finds a batch there, and are found
+    /// meanwhile; the commit that finds the batch moves them all into the index.
     @Test func theQueueMovesIntoTheIndexAtItsBatchAndIsSearchedUntilThen() async throws {
         try await withStore(.sqlite, searchIndexBatch: 3) { store in
             try await store.makeUser("a", "alice")
             let room = try await store.makeRoom("a", creator: "alice")
-            func queued() async throws -> Int? {
-                try await store.database.read { context in
-                    try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
-                }
-            }
+            func queued() async throws -> Int64? { try await waiting(store) }
             _ = try await store.send("a", room.id, from: "alice", "queued one")
             _ = try await store.send("a", room.id, from: "alice", "queued two")
             #expect(try await queued() == 2)
@@ -243,6 +247,92 @@ import Testing
             let newest250 = Set(carols.filter { $0 >= carols[4] })
             #expect(Set(capped.ids) == newest250, "carol's matches among the newest 250 are kept: \(capped.ids)")
             #expect(SQLChatStore.searchBlockedReadLimit >= 10 * MessageSearchQuery.candidateLimit)
+        }
+    }
+
+    /// Edits, deletes, erasure and room deletion of messages still above the watermark and of
+    /// messages already indexed, in one store: each is found or not as the call says at once,
+    /// and once everything is indexed the index holds exactly the live messages.
+    @Test func changesToQueuedAndIndexedMessagesAreFoundAtOnceAndLeaveTheIndexExact() async throws {
+        try await withStore(.sqlite, searchIndexBatch: 6) { store in
+            for id in ["alice", "bob", "carol"] { try await store.makeUser("a", id) }
+            let room = try await store.makeRoom("a", creator: "alice", members: ["bob", "carol"])
+            let other = try await store.makeRoom("a", creator: "alice", members: ["bob"])
+            // Six ids: the sixth send's commit indexes all of them.
+            let editedOld = try await store.send("a", room.id, from: "alice", "apricot first")
+            let deletedOld = try await store.send("a", room.id, from: "bob", "apricot second")
+            _ = try await store.send("a", room.id, from: "carol", "apricot carol old")
+            _ = try await store.send("a", other.id, from: "bob", "apricot other old")
+            _ = try await store.send("a", room.id, from: "alice", "apricot kept old")
+            _ = try await store.send("a", room.id, from: "alice", "apricot sixth")
+            #expect(try await waiting(store) == 0)
+            // Above the watermark from here on.
+            let editedNew = try await store.send("a", room.id, from: "alice", "apricot third")
+            let deletedNew = try await store.send("a", room.id, from: "bob", "apricot fourth")
+            _ = try await store.send("a", room.id, from: "carol", "apricot carol new")
+            _ = try await store.send("a", other.id, from: "bob", "apricot other new")
+            #expect(try await waiting(store) == 4)
+            #expect(try await search(store, "alice", ["apricot"]).count == 10)
+
+            _ = try await store.editMessage(app: "a", room: room.id, id: editedOld.message.id, parts: [.text("blueberry old")])
+            _ = try await store.editMessage(app: "a", room: room.id, id: editedNew.message.id, parts: [.text("blueberry new")])
+            #expect(try await search(store, "alice", ["first"]).isEmpty)
+            #expect(try await search(store, "alice", ["third"]).isEmpty)
+            #expect(Set(try await search(store, "alice", ["blueberry"])) == ["blueberry old", "blueberry new"])
+            _ = try await store.deleteMessage(app: "a", room: room.id, id: deletedOld.message.id, audit: nil)
+            _ = try await store.deleteMessage(app: "a", room: room.id, id: deletedNew.message.id, audit: nil)
+            #expect(try await search(store, "alice", ["second"]).isEmpty)
+            #expect(try await search(store, "alice", ["fourth"]).isEmpty)
+            _ = try await store.eraseUser(
+                app: "a", user: "carol", mode: .delete, audit: AppAuditEntry(actor: "admin", action: "user.erase", target: "carol"))
+            #expect(try await search(store, "alice", ["carol"]).isEmpty)
+            _ = try await store.deleteRoom(app: "a", id: other.id)
+            #expect(try await search(store, "bob", ["other"]).isEmpty)
+            #expect(
+                Set(try await search(store, "alice", ["apricot"])) == ["apricot kept old", "apricot sixth"])
+
+            // Still some ids above the watermark: the index has only what it took, and FTS5
+            // agrees with itself after the changes it was told of.
+            try await integrityCheck(store)
+            let before = try await indexCounts(store, rooms: [room.id, other.id])
+            #expect(before.indexed == 3 && before.expected == 4, "\(before)")
+            try await store.database.write { context in
+                for statement in Schema.flushSearchWatermarkSQL { try context.execute(statement, []) }
+            }
+            #expect(try await waiting(store) == 0)
+            let after = try await indexCounts(store, rooms: [room.id, other.id])
+            #expect(after.indexed == 4 && after.expected == 4, "\(after)")
+            #expect(Set(try await search(store, "alice", ["blueberry"])) == ["blueberry old", "blueberry new"])
+            try await integrityCheck(store)
+        }
+    }
+
+    /// SQLite gives a new message the largest id plus one, so deleting the newest indexed
+    /// messages frees ids the index has counted as taken: the watermark comes down with them,
+    /// and the message given such an id again is found and indexed like any other.
+    @Test(arguments: [1, 1_024])
+    func anIdFreedBelowTheWatermarkIsIndexedWhenGivenAgain(_ batch: Int) async throws {
+        try await withStore(.sqlite, searchIndexBatch: batch) { store in
+            try await store.makeUser("a", "alice")
+            let kept = try await store.makeRoom("a", creator: "alice")
+            let doomed = try await store.makeRoom("a", creator: "alice")
+            _ = try await store.send("a", kept.id, from: "alice", "walnut kept")
+            let freed = try await store.send("a", doomed.id, from: "alice", "walnut doomed")
+            try await store.database.write { context in
+                for statement in Schema.flushSearchWatermarkSQL { try context.execute(statement, []) }
+            }
+            #expect(try await waiting(store) == 0)
+            _ = try await store.deleteRoom(app: "a", id: doomed.id)  // hard-deletes the newest message
+            let again = try await store.send("a", kept.id, from: "alice", "walnut again")
+            #expect(again.message.id == freed.message.id, "the id is given again")
+            #expect(Set(try await search(store, "alice", ["walnut"])) == ["walnut kept", "walnut again"])
+            try await store.database.write { context in
+                for statement in Schema.flushSearchWatermarkSQL { try context.execute(statement, []) }
+            }
+            let counts = try await indexCounts(store, rooms: [kept.id])
+            #expect(counts.indexed == 2 && counts.expected == 2, "\(counts)")
+            #expect(Set(try await search(store, "alice", ["walnut"])) == ["walnut kept", "walnut again"])
+            try await integrityCheck(store)
         }
     }
 }

@@ -69,11 +69,86 @@ struct SearchMigrationConformanceTests {
             try SearchIndexSQLiteTests.integrityCheck(context)
             return (
                 try SearchIndexSQLiteTests.indexCounts(context, app: "a", rooms: ["r", "s"]),
-                try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
+                try context.queryFirst(
+                    "SELECT (SELECT max(id) FROM messages) - indexed_through FROM message_search_state", []
+                ) { $0.int(0) }
             )
         }
         #expect(counts.indexed == 4 && counts.expected == 4, "\(counts)")
-        #expect(queued == 0)
+        #expect(queued == 0, "nothing waits above the watermark")
+        await store.close()
+    }
+
+    /// The version of the migration that replaces the search queue by a watermark.
+    private static let watermarkVersion = Schema.migrations.first { $0.name == "search index watermark" }!.version
+
+    /// Messages in the index, in the queue, edited and deleted in either before the watermark
+    /// migration are all where they belong after it: the queue is moved into the index, the
+    /// watermark is the newest id, and the next sends and edits are indexed by the new rules.
+    @Test func theWatermarkMigrationMovesTheQueueIntoTheIndex() async throws {
+        let database = try TestEngine.sqlite.makeDatabase()
+        defer { database.remove() }
+        guard case .sqlite(let path) = database.location else { return }
+        do {
+            let connection = try SQLiteConnection(path: path, role: .writer(checkpointer: nil, syncedElsewhere: false))
+            let context = SQLContext(connection: connection, now: 1_000)
+            try Migrator.migrate(context, migrations: Schema.migrations.filter { $0.version < Self.watermarkVersion })
+            try context.execute("INSERT INTO users (app_id, id, name, created_at, updated_at) VALUES ('a', 'alice', 'A', 1, 1)")
+            try context.execute(
+                "INSERT INTO rooms (app_id, id, kind, last_seq, last_activity_at, member_count, created_at, updated_at) VALUES ('a', 'r', 'public', 9, 1, 1, 1, 1)"
+            )
+            try context.execute(
+                "INSERT INTO memberships (app_id, room_id, user_id, role, joined_at) VALUES ('a', 'r', 'alice', 'admin', 1)")
+            func insert(_ seq: Int, _ words: String) throws {
+                try context.execute(
+                    """
+                    INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at, search_doc)
+                    VALUES ('a', 'r', $1, 'alice', json_array(json_object('type', 'text', 'text', $2)), 1, $2)
+                    """, [.int(seq), .text(words)])
+            }
+            try insert(1, "indexed quokka")
+            try insert(2, "indexed then edited")
+            try insert(3, "indexed then deleted quokka")
+            for statement in Schema.flushSearchIndexSQL { try context.execute(statement, []) }
+            try insert(4, "queued quokka")
+            try insert(5, "queued then edited")
+            try insert(6, "queued then deleted quokka")
+            try context.execute("UPDATE messages SET search_doc = 'edited indexed' WHERE seq = 2")
+            try context.execute("UPDATE messages SET search_doc = 'edited queued' WHERE seq = 5")
+            try context.execute("UPDATE messages SET deleted_at = 5 WHERE seq IN (3, 6)")
+            let queued = try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) }
+            #expect(queued == 4, "the queue holds 4, 5, 6 (deleted since) and 2's new words")
+        }
+        let store = try await database.open()
+        defer { Task { await store.close() } }
+        func found(_ words: [String]) async throws -> [Int64] {
+            try await store.searchMessages(app: "a", user: "alice", MessageSearchQuery(words: words, limit: 50)).hits
+                .map(\.message.seq).sorted()
+        }
+        let state = try await store.database.write { context in
+            try SearchIndexSQLiteTests.integrityCheck(context)
+            return (
+                counts: try SearchIndexSQLiteTests.indexCounts(context, app: "a", rooms: ["r"]),
+                watermark: try context.queryFirst("SELECT indexed_through FROM message_search_state", []) { $0.int64(0) },
+                largest: try context.queryFirst("SELECT max(id) FROM messages", []) { $0.int64(0) },
+                queue: try context.queryFirst("SELECT count(*) FROM sqlite_master WHERE name = 'message_search_pending'", []) {
+                    $0.int(0)
+                }
+            )
+        }
+        #expect(state.counts.indexed == 4 && state.counts.expected == 4, "\(state.counts)")
+        #expect(state.watermark == state.largest && state.queue == 0)
+        #expect(try await found(["quokka"]) == [1, 4])
+        #expect(try await found(["edited"]) == [2, 5])
+        #expect(try await found(["then"]).isEmpty)
+        _ = try await store.editMessage(app: "a", room: "r", id: 1, parts: [.text("wombat now")])
+        #expect(try await found(["quokka"]) == [4])
+        #expect(try await found(["wombat"]) == [1])
+        let counts = try await store.database.write { context in
+            try SearchIndexSQLiteTests.integrityCheck(context)
+            return try SearchIndexSQLiteTests.indexCounts(context, app: "a", rooms: ["r"])
+        }
+        #expect(counts.indexed == 4 && counts.expected == 4, "\(counts)")
         await store.close()
     }
 

@@ -1,6 +1,8 @@
 /// Migration 13, SQLite: message search (see SQLChatStore+SearchSQLite.swift). Migration 16
-/// (Schema+SearchRoomTags.swift) replaces its FTS5 table and its edit and delete triggers; the
-/// column, the queue, its insert trigger and the rules below stay.
+/// (Schema+SearchRoomTags.swift) replaces its FTS5 table and its edit and delete triggers;
+/// migration 17 (Schema+SearchWatermark.swift) replaces the queue below by a watermark over
+/// message ids, and its triggers; the column and the rule that a message is findable exactly
+/// when `search_doc` is set and `deleted_at` is not stay.
 ///
 /// `messages.search_doc` holds a message's words as ``SearchTokenizer/document(for:)`` makes them
 /// at send and edit (Swift cuts them, so SQLite and the query agree on every script). A

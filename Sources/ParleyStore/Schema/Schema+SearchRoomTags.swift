@@ -14,11 +14,12 @@
 /// removed, so the 'delete' that takes a message out of the contentless index rebuilds exactly
 /// the document it was indexed with, from `search_doc` and the same tag. The queue, its insert
 /// trigger and the rule that a message is findable exactly when `search_doc` is set and
-/// `deleted_at` is not stay as migration 13 made them (Schema+Search.swift).
+/// `deleted_at` is not stay as migration 13 made them (Schema+Search.swift); migration 17 then
+/// replaces the queue by a watermark (Schema+SearchWatermark.swift).
 extension Schema {
     /// A row's document as indexed: every word of `search_doc` behind its room's tag. `tag` is
     /// SQL for the tag already formatted (``searchTagFormat``).
-    private static func taggedDocument(_ row: String, tag: String) -> String {
+    static func taggedDocument(_ row: String, tag: String) -> String {
         "\(tag) || replace(\(row).search_doc, ' ', ' ' || \(tag))"
     }
 
@@ -26,14 +27,14 @@ extension Schema {
     static let searchTagFormat = "%08x"
 
     /// The formatted tag of the room of `row`, as a one-column subquery named `t`.
-    private static func tagOf(_ row: String) -> String {
+    static func tagOf(_ row: String) -> String {
         """
         (SELECT printf('\(searchTagFormat)', tag) AS tag FROM search_rooms
             WHERE app_id = \(row).app_id AND room_id = \(row).room_id) AS t
         """
     }
 
-    private static func indexedRow(_ row: String) -> String {
+    static func indexedRow(_ row: String) -> String {
         "\(row).search_doc IS NOT NULL AND \(row).deleted_at IS NULL"
     }
 
@@ -79,7 +80,7 @@ extension Schema {
         """
 
     /// The rows of `source` (the queue joined to `messages` as `m`) as the index takes them.
-    private static func indexRows(from source: String) -> String {
+    static func indexRows(from source: String) -> String {
         """
         INSERT INTO message_search (rowid, doc)
         SELECT m.id, \(taggedDocument("m", tag: "printf('\(searchTagFormat)', s.tag)"))
@@ -90,30 +91,12 @@ extension Schema {
 
     /// Writes the queued messages into the index and empties the queue. The queue drives the
     /// join (`CROSS JOIN` keeps SQLite from scanning `messages` instead), and a queued message
-    /// deleted since is simply not found.
+    /// deleted since is simply not found. Migration 17 runs it once, before it replaces the
+    /// queue by a watermark (Schema+SearchWatermark.swift).
     static let flushSearchIndexSQL = [
         indexRows(from: "message_search_pending p CROSS JOIN messages m ON m.id = p.id"),
         "DELETE FROM message_search_pending"
     ]
-
-    /// Moves the queue into the index when it holds at least `batch` messages (1: whenever it
-    /// holds any); the SQLite writer runs it before every COMMIT. Returns whether it did (and so
-    /// wrote a new segment of the index).
-    @discardableResult
-    static func flushSearchIndex(_ context: SQLContext, batch: Int) throws(StoreError) -> Bool {
-        // Per commit, not per send; the queue is a few pages at most.
-        let queued: Int
-        do {
-            queued = try context.queryFirst("SELECT count(*) FROM message_search_pending", []) { $0.int(0) } ?? 0
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "counting the search queue: \(error)")
-        }
-        guard queued > 0, queued >= batch else { return false }
-        for statement in flushSearchIndexSQL { try context.execute(statement, []) }
-        return true
-    }
 
     /// Indexes every message that has words again, into migration 16's new table: the rows
     /// migration 13 indexed and the ones still queued alike. One statement writes a segment per

@@ -36,7 +36,8 @@ enum Schema {
             version: 16, name: "search words scoped to their room", sqlite: searchRoomTagsSQLite, postgres: searchPostgresRooms,
             afterScript: { context in
                 if context.dialect == .sqlite { try indexStoredMessagesByRoom(context) }
-            })
+            }),
+        Migration(version: 17, name: "search index watermark", sqlite: searchWatermarkSQLite, postgres: "")
     ]
 
     private static let chatSQLite = """

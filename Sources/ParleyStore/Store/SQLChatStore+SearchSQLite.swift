@@ -1,6 +1,6 @@
 /// Message search on SQLite: FTS5 over `messages.search_doc` with every word behind its room's
-/// tag (migration 16, Schema+SearchRoomTags.swift), and the queue of messages not yet moved into
-/// it (migration 13, Schema+Search.swift).
+/// tag (migration 16, Schema+SearchRoomTags.swift), and the messages above its watermark, not yet
+/// moved into it (migration 17, Schema+SearchWatermark.swift).
 ///
 /// One FTS5 query per group of rooms asks, for each room, for the room's tag followed by each of
 /// the query's words (the last as a prefix while typed), OR-ed over the rooms, newest first, and
@@ -110,16 +110,17 @@ extension SQLChatStore {
         return dropped.isEmpty ? ids : ids.filter { !dropped.contains($0) }
     }
 
-    /// The messages still in the search queue (at most a batch of them, see Schema+Search.swift)
-    /// of a room in scope, not sent by a blocked user, that hold every word: found as soon as they
-    /// are stored.
+    /// The messages not yet in the index (above its watermark: at most about a batch of them, see
+    /// Schema+SearchWatermark.swift) of a room in scope, not sent by a blocked user, that hold
+    /// every word: found as soon as they are stored.
     private static func queuedCandidates(
         _ context: SQLContext, app: String, rooms: Set<String>, blocked: Set<String>, _ query: MessageSearchQuery
     ) throws -> [Int64] {
+        // `+app_id`: read by id above the watermark, not through the (app_id, …) index.
         try context.query(
             """
-            SELECT m.id, m.room_id, m.sender_id, m.search_doc FROM message_search_pending p CROSS JOIN messages m ON m.id = p.id
-            WHERE m.app_id = $1 AND m.search_doc IS NOT NULL AND m.deleted_at IS NULL
+            SELECT m.id, m.room_id, m.sender_id, m.search_doc FROM messages m
+            WHERE m.id > \(Schema.searchWatermark) AND +m.app_id = $1 AND m.search_doc IS NOT NULL AND m.deleted_at IS NULL
             """, [.text(app)]
         ) { row in (id: row.int64(0), room: row.text(1), sender: row.text(2), document: row.text(3)) }
         .filter {

@@ -12,12 +12,13 @@ public struct StoreConfiguration: Sendable {
     public var limits: StoreLimits
     /// The clock rows are stamped with.
     public var clock: StoreClock
-    /// SQLite: how many new messages wait in the search queue before a commit moves them into
-    /// the full-text index in one statement (searches read the queue too, so they find them at
-    /// once); 1 indexes every commit's messages in that commit.
+    /// SQLite: how many message ids may be given above the search index's watermark before a
+    /// commit moves those messages into the full-text index in one statement (searches read them
+    /// from the messages table until then, so they find them at once); 1 indexes every commit's
+    /// messages in that commit.
     public var searchIndexBatch = StoreConfiguration.defaultSearchIndexBatch
 
-    /// The search queue's length that moves it into the index unless told otherwise.
+    /// The ids above the watermark that move their messages into the index unless told otherwise.
     public static let defaultSearchIndexBatch = 1_024
     /// SQLite: whether the writer merges the search index's segments while no write is queued
     /// (``SearchIndexMerger``); off only to measure or test an index as writes leave it.
