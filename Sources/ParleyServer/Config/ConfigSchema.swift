@@ -20,7 +20,9 @@ enum ConfigSchema {
         ConfigKey("webhook_batch_ms", .integer(0...60_000), default: "50", "Milliseconds webhook events are gathered into one request."),
         ConfigKey(
             "webhook_leave_delay_ms", .integer(0...60_000), default: "3000",
-            "Milliseconds `channel_vacated` and `member_removed` wait for a quick return before they are sent."),
+            "Milliseconds `channel_vacated` and `member_removed` wait for a quick return before they are sent."
+                + " In a cluster the pair is dropped when the return is on the node that saw the leave"
+                + " (see the README, \"Several nodes (Redis)\")."),
         ConfigKey("webhook_retry_ms", .integer(0...86_400_000), default: "300000", "Milliseconds a failing webhook batch is retried."),
         ConfigKey(
             "metrics_token", .string,
