@@ -52,10 +52,25 @@ extension SQLChatStore: SearchStore {
     }
 
     /// Adds reaction counts to a page's messages (only the page's: ranking needs none).
+    /// One statement for the whole page: on PostgreSQL each statement is a round trip.
     static func attachReactions(_ context: SQLContext, app: String, to page: inout MessageSearchPage) throws {
+        guard !page.hits.isEmpty else { return }
+        var parameters: [SQLValue] = [.text(app)]
+        var messages: [String] = []
+        for hit in page.hits {
+            messages.append("(room_id = $\(parameters.count + 1) AND seq = $\(parameters.count + 2))")
+            parameters += [.text(hit.message.roomID), .integer(hit.message.seq)]
+        }
+        let rows = try context.query(
+            """
+            SELECT room_id, seq, emoji, COUNT(*) FROM reactions WHERE app_id = $1 AND (\(messages.joined(separator: " OR ")))
+            GROUP BY room_id, seq, emoji ORDER BY emoji
+            """, parameters
+        ) { row in (room: row.text(0), seq: row.int64(1), count: ReactionCount(emoji: row.text(2), count: row.int(3))) }
+        guard !rows.isEmpty else { return }
         for index in page.hits.indices {
             let message = page.hits[index].message
-            page.hits[index].message.reactions = try reactionCounts(context, app: app, room: message.roomID, seq: message.seq)
+            page.hits[index].message.reactions = rows.filter { $0.room == message.roomID && $0.seq == message.seq }.map(\.count)
         }
     }
 }

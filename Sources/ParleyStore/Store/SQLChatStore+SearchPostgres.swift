@@ -77,11 +77,8 @@ extension SQLChatStore {
     static func postgresIndexCandidates(
         _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope
     ) throws -> [PostgresSearchCandidate] {
-        let parameters: [SQLValue] = [
-            .text(app), .text(user), .text(scope.indexQuery), .text(postgresArray(scope.rooms)),
-            .text(postgresArray(scope.lexemes)), .text(scope.prefix ? "true" : "false")
-        ]
-        return try context.query(postgresIndexSearchSQL, parameters, decodeCandidate)
+        let parameters: [SQLValue] = [.text(app), .text(user), .text(scope.indexQuery), .text(postgresArray(scope.rooms))]
+        return try context.query(postgresIndexSearchSQL, parameters) { try decodeCandidate($0, scope) }
     }
 
     /// The candidates of the walk, by id, checked again (a message may be deleted since).
@@ -89,17 +86,15 @@ extension SQLChatStore {
         _ context: SQLContext, ids: [Int64], _ scope: PostgresSearchScope
     ) throws -> [PostgresSearchCandidate] {
         guard !ids.isEmpty else { return [] }
-        let parameters: [SQLValue] = [
-            .text("{" + ids.map(String.init).joined(separator: ",") + "}"),
-            .text(postgresArray(scope.lexemes)), .text(scope.prefix ? "true" : "false")
-        ]
-        return try context.query(postgresIDSearchSQL, parameters, decodeCandidate)
+        let parameters: [SQLValue] = [.text("{" + ids.map(String.init).joined(separator: ",") + "}")]
+        return try context.query(postgresIDSearchSQL, parameters) { try decodeCandidate($0, scope) }
     }
 
-    private static func decodeCandidate(_ row: any SQLRow) throws -> PostgresSearchCandidate {
-        PostgresSearchCandidate(
-            message: try decodeMessage(row), length: row.int(messageColumnCount),
-            frequencies: integers(row.text(messageColumnCount + 1)))
+    private static func decodeCandidate(_ row: any SQLRow, _ scope: PostgresSearchScope) throws -> PostgresSearchCandidate {
+        let vector = PostgresVectorText(row.text(messageColumnCount))
+        return PostgresSearchCandidate(
+            message: try decodeMessage(row), length: vector.length,
+            frequencies: vector.frequencies(of: scope.lexemes, tagBytes: searchTagLength, lastIsPrefix: scope.prefix))
     }
 
     /// The index scan stands behind `OFFSET 0`, so the room check stays a filter on its rows:
@@ -116,7 +111,7 @@ extension SQLChatStore {
                 AND NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.app_id = $1 AND b.blocker_id = $2 AND b.blocked_id = m.sender_id)
             ORDER BY m.id DESC LIMIT \(MessageSearchQuery.candidateLimit)
         )
-        \(postgresScoringSQL(lexemes: "$5", prefix: "$6"))
+        \(postgresCandidatesSQL)
         """
 
     static let postgresIDSearchSQL = """
@@ -124,24 +119,14 @@ extension SQLChatStore {
             SELECT \(qualified(messageColumns, "m")), m.search FROM messages m
             WHERE m.id = ANY ($1::bigint[]) AND m.deleted_at IS NULL
         )
-        \(postgresScoringSQL(lexemes: "$2", prefix: "$3"))
+        \(postgresCandidatesSQL)
         """
 
-    /// Each candidate with its length in words and how often it holds each query lexeme (the
-    /// last as a prefix when asked), newest first. Its lexemes are read without their tag.
-    private static func postgresScoringSQL(lexemes: String, prefix: String) -> String {
+    /// Each candidate with its vector in text, newest first: its length and how often it holds
+    /// each query word are counted in Swift (``PostgresVectorText``).
+    private static let postgresCandidatesSQL = """
+        SELECT \(qualified(messageColumns, "c")), c.search FROM candidates AS c ORDER BY c.id DESC
         """
-        SELECT \(qualified(messageColumns, "c")),
-            (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(c.search) AS u),
-            array_to_string(ARRAY(
-                SELECT (SELECT coalesce(sum(cardinality(u.positions)), 0)
-                        FROM unnest(c.search) AS u, LATERAL (SELECT substr(u.lexeme, \(searchTagLength + 1))) AS w(word)
-                        WHERE w.word = t.lexeme
-                            OR (\(prefix)::boolean AND t.n = cardinality(\(lexemes)::text[]) AND starts_with(w.word, t.lexeme)))
-                FROM unnest(\(lexemes)::text[]) WITH ORDINALITY AS t(lexeme, n) ORDER BY t.n), ' ')
-        FROM candidates AS c ORDER BY c.id DESC
-        """
-    }
 
     /// BM25 of each candidate from its length in words and how often it holds each query word.
     static func bm25(lengths: [Int], frequencies: [[Int]]) -> [Double] {
