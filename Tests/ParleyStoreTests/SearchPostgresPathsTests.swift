@@ -53,6 +53,47 @@ import Testing
         }
     }
 
+    /// 10,000 messages over three rooms at paces of 70, 20 and 10%, a word in every third: the
+    /// probe sees too few matches, the planned second walk reads each room down to one floor and
+    /// answers exactly the newest matches in scope.
+    @Test func thePlannedWalkAnswersAcrossRoomsOfUnequalPace() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            try await store.makeUser("a", "alice")
+            let rooms = [
+                try await store.makeRoom("a", creator: "alice"), try await store.makeRoom("a", creator: "alice"),
+                try await store.makeRoom("a", creator: "alice")
+            ].map(\.id)
+            try await store.database.write { context in
+                try context.execute(
+                    """
+                    INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at)
+                    SELECT 'a', room, row_number() OVER (PARTITION BY room ORDER BY g), 'alice',
+                        '[{"type":"text","text":"' || CASE WHEN g % 3 = 0 THEN 'plum' ELSE 'pear' END || ' filler ' || g || '"}]', g
+                    FROM (SELECT g, CASE WHEN g % 10 < 7 THEN $1 WHEN g % 10 < 9 THEN $2 ELSE $3 END AS room
+                          FROM generate_series(1, 10000) AS g) AS s
+                    ORDER BY g
+                    """, [.text(rooms[0]), .text(rooms[1]), .text(rooms[2])])
+                try context.execute(
+                    "UPDATE rooms SET last_seq = (SELECT max(seq) FROM messages m WHERE m.room_id = rooms.id) WHERE id = ANY ($1::text[])",
+                    [.text(SQLChatStore.postgresArray(rooms))])
+            }
+            try await store.database.read { context in
+                let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["plum"]))
+                #expect(scope.roomMessages == 10_000)
+                let depth = SQLChatStore.searchWalkDepth(rooms: scope.rooms.count)
+                let depths = Array(repeating: depth, count: scope.rooms.count)
+                let probe = try SQLChatStore.walkRooms(context, app: "a", user: "alice", scope, depths: depths, from: nil)
+                #expect(SQLChatStore.newestMatches(probe, depths: depths, from: nil) == nil, "the probe alone cannot answer")
+                let plan = try #require(
+                    SearchWalkPlan(probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: SQLChatStore.searchWalkDeepBudget))
+                #expect(plan.floor != nil)
+                let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: depth)
+                #expect(walked == (try Self.newestMatchesByScan(context, scope)))
+            }
+        }
+    }
+
     /// A tag only narrows the index scan: a message whose words carry the tag of a room of the
     /// caller (as a hash collision would) is still checked against its real room, on both paths.
     @Test func bothPathsCheckTheRoomOfEveryRowNotOnlyItsLexeme() async throws {
@@ -147,21 +188,61 @@ import Testing
         }
     }
 
-    /// A second, deeper walk is made only when it stays within its budget and reads fewer
-    /// messages than the index would hand over (the rooms' matches at the share the probe saw).
-    @Test func aDeeperWalkIsMadeOnlyWhenItReadsLessThanTheIndexWould() {
-        func probe(_ matches: Int, of read: Int) -> [SearchWalkRoom] {
-            [SearchWalkRoom(read: read, oldest: 0, matches: (0..<Int64(matches)).map { $0 })]
+    /// A second walk is planned only when it stays within its budget and reads fewer messages
+    /// than the index would hand over (the rooms' matches at the share the probe saw).
+    @Test func aSecondWalkIsPlannedOnlyWhenItReadsLessThanTheIndexWould() throws {
+        // 50 rooms at one pace (a message every 50 ids in each), 5 read from each by the probe.
+        func probe(_ matches: Int) -> [SearchWalkRoom] {
+            (0..<50).map { room in
+                let newest = Int64(100_000 - room)
+                return SearchWalkRoom(read: 5, oldest: newest - 200, newest: newest, matches: room < matches ? [newest] : [])
+            }
         }
-        let rooms = 50
-        let held = 50_000
-        #expect(SQLChatStore.deeperWalkDepth(probe(100, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == 20, "40%: 1,000 reads")
-        #expect(SQLChatStore.deeperWalkDepth(probe(28, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == 72, "11%: 3,600 reads")
-        #expect(SQLChatStore.deeperWalkDepth(probe(12, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == nil, "5%: over budget")
-        #expect(SQLChatStore.deeperWalkDepth(probe(0, of: 250), depth: 5, roomCount: rooms, roomMessages: held) == nil, "no share known")
-        // One room of 1,000 messages: 110 matches at 11% cost fewer reads than a walk to 200 of them.
-        #expect(SQLChatStore.deeperWalkDepth(probe(28, of: 256), depth: 256, roomCount: 1, roomMessages: 1_000) == nil)
-        #expect(SQLChatStore.deeperWalkDepth(probe(100, of: 256), depth: 256, roomCount: 1, roomMessages: 100_000) == 1_024)
+        func plan(_ matches: Int, held: Int = 50_000) -> SearchWalkPlan? {
+            SearchWalkPlan(probe: probe(matches), depth: 5, roomMessages: held, budget: 6_144)
+        }
+        #expect(plan(0) == nil, "no share known")
+        #expect(plan(10) == nil, "4%: 7,500 reads, over budget")
+        #expect(plan(25) != nil, "10%: 3,000 reads")
+        #expect(plan(25, held: 20_000) == nil, "10% of 20,000 is 2,000 matches: fewer reads by the index")
+        // The floor puts about margin × limit / share messages above it, spread over the rooms.
+        let planned = try #require(plan(25))
+        let floor = try #require(planned.floor)
+        let above = probe(25).reduce(0.0) { $0 + SearchWalkPlan.expected($1, pace: SearchWalkPlan.pace($1, depth: 5), above: floor) }
+        #expect(abs(above - 3_000) < 10)
+        #expect(planned.depths.allSatisfy { (180...200).contains($0) }, "3 × 60 + slack in every room")
+    }
+
+    /// Rooms of unequal pace are read to unequal depths down to one floor; a room read to its
+    /// end by the probe is read whole again; rooms too small for the wanted reads are read whole.
+    @Test func aBusyRoomIsReadDeeperThanACalmOneDownToTheSameFloor() throws {
+        let busy = SearchWalkRoom(read: 10, oldest: 9_991, newest: 10_000, matches: [9_995, 9_993])
+        let calm = SearchWalkRoom(read: 10, oldest: 9_001, newest: 9_990, matches: [9_500])
+        let tiny = SearchWalkRoom(read: 3, oldest: 5, newest: 900, matches: [900])
+        let plan = try #require(SearchWalkPlan(probe: [busy, calm, tiny], depth: 10, roomMessages: 100_000, budget: 6_144))
+        // 4 matches in 23 reads: 1.5 × 200 × 23 / 4 = 1,725 messages wanted, at 8/9 + 8/989 per id.
+        let floor = try #require(plan.floor)
+        #expect((10_000 - 1_935)...(10_000 - 1_910) ~= floor)
+        #expect(plan.depths[0] > 10 * plan.depths[1], "the busy room is read far deeper")
+        #expect(plan.depths[2] == 3 + SearchWalkPlan.slack)
+        let small = try #require(SearchWalkPlan(probe: [busy, calm], depth: 10, roomMessages: 100_000, budget: 1_000_000_000))
+        #expect(small.floor != nil)
+        let whole = try #require(
+            SearchWalkPlan(
+                probe: [SearchWalkRoom(read: 10, oldest: 1, newest: 10, matches: [10])], depth: 10, roomMessages: 50_000, budget: 6_144))
+        #expect(whole.floor == nil, "3,000 messages wanted, 10 by the room's pace: read it from its first message")
+    }
+
+    /// With a floor, a room read to fewer than its depth is known down to the floor, one read to
+    /// its depth only down to its oldest message read.
+    @Test func underAFloorOnlyTheMatchesAboveEveryCutCount() {
+        let limit = MessageSearchQuery.candidateLimit
+        let many = SearchWalkRoom(read: 300, oldest: 1_000, newest: 2_000, matches: (1_000..<1_000 + Int64(limit)).map { $0 })
+        let cut = SearchWalkRoom(read: 50, oldest: 1_100, newest: 1_900, matches: [])
+        #expect(SQLChatStore.newestMatches([many, cut], depths: [400, 100], from: 1_000)?.count == limit)
+        #expect(SQLChatStore.newestMatches([many, cut], depths: [400, 50], from: 1_000) == nil, "the cut room hides what is below 1,100")
+        #expect(SQLChatStore.newestMatches([many], depths: [400], from: 1_001) == nil, "one match short above the floor")
+        #expect(SQLChatStore.newestMatches([cut], depths: [100], from: nil) == [], "read whole: nothing there")
     }
 
     /// Pure logic of the walk: matches newer than the highest floor are all known.
@@ -169,22 +250,22 @@ import Testing
         let limit = MessageSearchQuery.candidateLimit
         let full = (1...Int64(limit)).map { 1_000 + $0 }
         // One room read to its end holding all the matches, another read to depth with none.
-        let exhausted = SearchWalkRoom(read: 3, oldest: 1, matches: full)
+        let exhausted = SearchWalkRoom(read: 3, oldest: 1, newest: 1_200, matches: full)
         #expect(SQLChatStore.newestMatches([exhausted], depth: 5) == Array(full.reversed()))
         // A room read to depth whose floor is above some matches: those cannot be counted.
-        let deep = SearchWalkRoom(read: 5, oldest: 1_100, matches: [])
+        let deep = SearchWalkRoom(read: 5, oldest: 1_100, newest: 1_300, matches: [])
         #expect(SQLChatStore.newestMatches([exhausted, deep], depth: 5) == nil)
-        let low = SearchWalkRoom(read: 5, oldest: 10, matches: [])
+        let low = SearchWalkRoom(read: 5, oldest: 10, newest: 20, matches: [])
         #expect(SQLChatStore.newestMatches([exhausted, low], depth: 5) == Array(full.reversed()))
         // Two rooms read to depth: below the busier one's floor its matches are unknown, so the
         // older room's matches down there cannot fill the page, however many they are.
-        let busy = SearchWalkRoom(read: 250, oldest: 1_000, matches: (1_000..<1_150).map { $0 })
-        let older = SearchWalkRoom(read: 250, oldest: 1, matches: (1..<61).map { $0 * 10 })
+        let busy = SearchWalkRoom(read: 250, oldest: 1_000, newest: 1_300, matches: (1_000..<1_150).map { $0 })
+        let older = SearchWalkRoom(read: 250, oldest: 1, newest: 2_100, matches: (1..<61).map { $0 * 10 })
         #expect(SQLChatStore.newestMatches([busy, older], depth: 250) == nil)
-        let olderFull = SearchWalkRoom(read: 250, oldest: 1, matches: (1_000..<1_050).map { $0 * 2 })
+        let olderFull = SearchWalkRoom(read: 250, oldest: 1, newest: 2_100, matches: (1_000..<1_050).map { $0 * 2 })
         #expect(SQLChatStore.newestMatches([busy, olderFull], depth: 250)?.count == limit)
         // Fewer matches than the limit, every room read to its end: all of them.
-        #expect(SQLChatStore.newestMatches([SearchWalkRoom(read: 2, oldest: 7, matches: [9, 8])], depth: 5) == [9, 8])
+        #expect(SQLChatStore.newestMatches([SearchWalkRoom(read: 2, oldest: 7, newest: 9, matches: [9, 8])], depth: 5) == [9, 8])
     }
 
     /// The newest candidateLimit matches in scope by a plain scan of the rows, their words read

@@ -2,22 +2,24 @@
 /// messages of each room in scope finds the newest matches sooner than the GIN index, which hands
 /// over every match (thousands for a common word) in no useful order, each to be read and sorted.
 ///
-/// Each room is read newest first (`messages_room_newest`) to the same depth, each message checked
-/// against the words. A room read to that depth is known down to its oldest message read, a room
-/// read to its end entirely, so every match newer than the highest of those floors is known; when
-/// there are ``MessageSearchQuery/candidateLimit`` of them they are the newest matches in scope,
-/// whatever the rooms' pace. The first walk is a small probe (``searchWalkBudget`` messages); when
-/// it saw matches but too few, their share says how deep a second walk must read, and it is made
-/// when that stays within ``searchWalkDeepBudget`` and reads fewer messages than the rooms hold
-/// matches at that share: each message the walk or the index hands over is one read from the
-/// table (the index's postings are the rooms' own, migration 16), so the fewer reads win.
-/// Otherwise (rarer words, or one room much busier than the rest) the index answers.
+/// A room read newest first down to some message is known down to it, a room read to its end
+/// entirely, so every match newer than the highest of those floors is known; when there are
+/// ``MessageSearchQuery/candidateLimit`` of them they are the newest matches in scope. The first
+/// walk is a small probe, the same number of messages from each room (``searchWalkBudget`` in
+/// all). When it saw matches but too few, it tells the words' share and each room's pace, and a
+/// second walk reads every room down to one common id, chosen so that the messages above it hold
+/// the matches needed at that share with a margin (``SearchWalkPlan``): rooms of unequal pace are
+/// read to unequal depths, and every match above that id is known. It is made when it stays
+/// within ``searchWalkDeepBudget`` and reads fewer messages than the rooms hold matches at that
+/// share: each message the walk or the index hands over is one read from the table (the index's
+/// postings are the rooms' own, migration 16), so the fewer reads win. Otherwise (rarer words)
+/// the index answers.
 extension SQLChatStore {
     /// Messages the first walk reads at most, spread evenly over the rooms: a probe of the
     /// words' share, cheap next to what either path then reads.
     static let searchWalkBudget = 256
-    /// Messages a second, deeper walk may read when the first saw matches but not enough.
-    static let searchWalkDeepBudget = 8_192
+    /// Messages a second, deeper walk may plan to read.
+    static let searchWalkDeepBudget = 6_144
     /// The fewest messages read per room.
     static let searchWalkMinimumDepth = 4
     /// Above this many rooms the walk is not tried (too shallow per room to find enough).
@@ -29,72 +31,74 @@ extension SQLChatStore {
     }
 
     /// The ids of the newest matches in scope, newest first, or nil when the walk cannot tell
-    /// (or is not tried): `depth` messages read per room, then once more deeper when the share
-    /// of matches seen says that would do.
+    /// (or is not tried): `depth` messages read per room, then once more down to the id the
+    /// probe's share of matches and the rooms' paces say would do.
     static func searchWalk(
         _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int
     ) throws -> [Int64]? {
         guard scope.rooms.count <= searchWalkRoomLimit else { return nil }
-        let rooms = try walkRooms(context, app: app, user: user, scope, depth: depth)
-        if let newest = newestMatches(rooms, depth: depth) { return newest }
-        guard let deeper = deeperWalkDepth(rooms, depth: depth, roomCount: scope.rooms.count, roomMessages: scope.roomMessages) else {
+        let depths = Array(repeating: depth, count: scope.rooms.count)
+        let rooms = try walkRooms(context, app: app, user: user, scope, depths: depths, from: nil)
+        if let newest = newestMatches(rooms, depths: depths, from: nil) { return newest }
+        guard let plan = SearchWalkPlan(probe: rooms, depth: depth, roomMessages: scope.roomMessages, budget: searchWalkDeepBudget) else {
             return nil
         }
-        return newestMatches(try walkRooms(context, app: app, user: user, scope, depth: deeper), depth: deeper)
+        let deeper = try walkRooms(context, app: app, user: user, scope, depths: plan.depths, from: plan.floor)
+        return newestMatches(deeper, depths: plan.depths, from: plan.floor)
     }
 
-    private static func walkRooms(
-        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int
+    static func walkRooms(
+        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depths: [Int], from floor: Int64?
     ) throws -> [SearchWalkRoom] {
         let parameters: [SQLValue] = [
-            .text(app), .text(user), .text(postgresArray(scope.roomQueries)), .text(postgresArray(scope.rooms)), .int(depth)
+            .text(app), .text(user), .text(postgresArray(scope.roomQueries)), .text(postgresArray(scope.rooms)),
+            .text("{" + depths.map(String.init).joined(separator: ",") + "}"), .integer(floor ?? 0)
         ]
-        return try context.query(searchWalkSQL, parameters) { row in
-            SearchWalkRoom(read: row.int(0), oldest: row.int64(1), matches: integers(row.text(2)).map(Int64.init))
+        var rooms = Array(repeating: SearchWalkRoom.empty, count: scope.rooms.count)
+        for (index, room) in try context.query(
+            searchWalkSQL, parameters,
+            { row in
+                (
+                    row.int(0) - 1,
+                    SearchWalkRoom(
+                        read: row.int(1), oldest: row.int64(2), newest: row.int64(3), matches: integers(row.text(4)).map(Int64.init))
+                )
+            }) where rooms.indices.contains(index)
+        {
+            rooms[index] = room
         }
+        return rooms
     }
 
-    /// The share of the messages read that matched.
-    static func matchShare(_ rooms: [SearchWalkRoom]) -> Double {
-        let read = rooms.reduce(0) { $0 + $1.read }
-        return read == 0 ? 0 : Double(rooms.reduce(0) { $0 + $1.matches.count }) / Double(read)
+    /// The newest ``MessageSearchQuery/candidateLimit`` matches if the walk saw them all:
+    /// `depths[i]` messages at most read from room `i`, none below `floor` (nil: no such bound).
+    static func newestMatches(_ rooms: [SearchWalkRoom], depths: [Int], from floor: Int64?) -> [Int64]? {
+        // A room read to its full depth is known down to its oldest message read; one read to
+        // fewer is known down to the floor, or entirely when there is none.
+        let depthFloor = zip(rooms, depths).filter { $0.read >= $1 }.map(\.0.oldest).max()
+        let known = [floor, depthFloor].compactMap { $0 }.max() ?? Int64.min
+        let matches = rooms.flatMap { room in room.matches.filter { $0 >= known } }.sorted(by: >)
+        guard matches.count >= MessageSearchQuery.candidateLimit || known == Int64.min else { return nil }
+        return Array(matches.prefix(MessageSearchQuery.candidateLimit))
     }
 
-    /// The depth a second walk needs to find enough matches at the share of matches the first
-    /// one saw (with a margin for rooms of unequal pace), or nil when that would read more than
-    /// ``searchWalkDeepBudget`` messages, or more than the rooms' `roomMessages` hold matches at
-    /// that share: the index is then the cheaper way.
-    static func deeperWalkDepth(_ rooms: [SearchWalkRoom], depth: Int, roomCount: Int, roomMessages: Int) -> Int? {
-        let read = rooms.reduce(0) { $0 + $1.read }
-        let matches = rooms.reduce(0) { $0 + $1.matches.count }
-        guard matches > 0, read > 0 else { return nil }
-        let needed = 2 * MessageSearchQuery.candidateLimit * read / matches
-        let deeper = (needed + roomCount - 1) / max(1, roomCount)
-        let estimatedMatches = roomMessages * matches / read
-        guard deeper > depth, deeper * roomCount <= searchWalkDeepBudget, deeper * roomCount < estimatedMatches else { return nil }
-        return deeper
-    }
-
-    /// The newest ``MessageSearchQuery/candidateLimit`` matches if the walk saw them all.
+    /// ``newestMatches(_:depths:from:)`` of a walk of `depth` messages in every room.
     static func newestMatches(_ rooms: [SearchWalkRoom], depth: Int) -> [Int64]? {
-        // A room read to its end (fewer than `depth` messages) is known entirely: no floor.
-        let floor = rooms.filter { $0.read >= depth }.map(\.oldest).max() ?? Int64.min
-        let known = rooms.flatMap { room in room.matches.filter { $0 >= floor } }.sorted(by: >)
-        guard known.count >= MessageSearchQuery.candidateLimit || floor == Int64.min else { return nil }
-        return Array(known.prefix(MessageSearchQuery.candidateLimit))
+        newestMatches(rooms, depths: Array(repeating: depth, count: rooms.count), from: nil)
     }
 
-    /// Per room: messages read, the oldest id read, the matches' ids. A deleted message or one of
-    /// a blocked sender is read but is no match.
+    /// Per room (its place in `$4`, from 1): messages read, the oldest and newest ids read, the matches' ids; at most its
+    /// depth (`$5`, in the order of the rooms), none below `$6`. A deleted message or one of a
+    /// blocked sender is read but is no match. A room with nothing to read gives no row.
     static let searchWalkSQL = """
-        SELECT count(*), min(w.id), coalesce(array_to_string(array_agg(w.id) FILTER (WHERE w.hit), ' '), '')
-        FROM unnest($4::text[], $3::text[]) AS r(room, query)
+        SELECT r.n, count(*), min(w.id), max(w.id), coalesce(array_to_string(array_agg(w.id) FILTER (WHERE w.hit), ' '), '')
+        FROM unnest($4::text[], $3::text[], $5::int[]) WITH ORDINALITY AS r(room, query, depth, n)
         CROSS JOIN LATERAL (SELECT r.query::tsquery OFFSET 0) AS q(query)
         CROSS JOIN LATERAL (
             SELECT m.id, (m.search @@ q.query AND m.deleted_at IS NULL
                     AND m.sender_id <> ALL (ARRAY(SELECT blocked_id FROM user_blocks WHERE app_id = $1 AND blocker_id = $2))) AS hit
-            FROM messages m WHERE m.app_id = $1 AND m.room_id = r.room ORDER BY m.id DESC LIMIT $5
+            FROM messages m WHERE m.app_id = $1 AND m.room_id = r.room AND m.id >= $6 ORDER BY m.id DESC LIMIT r.depth
         ) AS w
-        GROUP BY r.room
+        GROUP BY r.n
         """
 }
