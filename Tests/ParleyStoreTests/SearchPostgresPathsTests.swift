@@ -204,7 +204,8 @@ import Testing
         #expect(plan(0) == nil, "no share known")
         #expect(plan(10) == nil, "4%: 7,500 reads, over budget")
         #expect(plan(25) != nil, "10%: 3,000 reads")
-        #expect(plan(25, held: 20_000) == nil, "10% of 20,000 is 2,000 matches: fewer reads by the index")
+        #expect(plan(25, held: 15_000) == nil, "10% of 15,000 is 1,500 matches: the index costs less than 3,000 reads")
+        #expect(plan(25, held: 25_000) != nil, "2,500 matches cost the index more than 3,000 reads")
         // The floor puts about margin × limit / share messages above it, spread over the rooms.
         let planned = try #require(plan(25))
         let floor = try #require(planned.floor)

@@ -10,10 +10,10 @@
 /// second walk reads every room down to one common id, chosen so that the messages above it hold
 /// the matches needed at that share with a margin (``SearchWalkPlan``): rooms of unequal pace are
 /// read to unequal depths, and every match above that id is known. It is made when it stays
-/// within ``searchWalkDeepBudget`` and reads fewer messages than the rooms hold matches at that
-/// share: each message the walk or the index hands over is one read from the table (the index's
-/// postings are the rooms' own, migration 16), so the fewer reads win. Otherwise (rarer words)
-/// the index answers.
+/// within ``searchWalkDeepBudget`` and costs less than the index would: each message the walk
+/// reads and each match the index hands over is one read from the table (the index's postings
+/// are the rooms' own, migration 16), and the index's own scan adds about half again
+/// (``SearchWalkPlan/indexCost``). Otherwise (rarer words) the index answers.
 extension SQLChatStore {
     /// Messages the first walk reads at most, spread evenly over the rooms: a probe of the
     /// words' share, cheap next to what either path then reads.
