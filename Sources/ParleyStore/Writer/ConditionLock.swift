@@ -9,8 +9,24 @@ final class ConditionLock: @unchecked Sendable {
 
     init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        defer { pthread_condattr_destroy(&attributes) }
+        #if canImport(Glibc)
+        // Timed waits read the monotonic clock: setting the wall clock neither shortens nor
+        // stretches them.
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        #endif
+        pthread_cond_init(condition, &attributes)
     }
+
+    #if canImport(Glibc)
+    /// The clock `pthread_cond_timedwait` reads its deadline on.
+    private static let waitClock = CLOCK_MONOTONIC
+    #else
+    // Darwin's condition variables take only the wall clock.
+    private static let waitClock = CLOCK_REALTIME
+    #endif
 
     deinit {
         pthread_cond_destroy(condition)
@@ -45,19 +61,18 @@ final class ConditionLock: @unchecked Sendable {
         while !ready() {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { break }
-            var wakeAt = Self.realtime(after: left)
+            var wakeAt = Self.waitClockTime(after: left)
             pthread_cond_timedwait(condition, mutex, &wakeAt)
         }
         return body()
     }
 
-    /// The wall-clock time `delay` from now, which `pthread_cond_timedwait` takes (the clock
-    /// every platform's condition variables accept). A wall clock set forward only wakes the
-    /// wait early (the loop above measures what is left on the monotonic clock); one set back
-    /// delays that wake-up by as much, unless a signal comes first.
-    private static func realtime(after delay: Duration) -> timespec {
+    /// The time `delay` from now on the clock the condition waits on: the monotonic clock on
+    /// Linux. (On Darwin it is the wall clock: one set forward only wakes the wait early, as the
+    /// loop above measures what is left on its own clock; one set back delays the wake-up.)
+    private static func waitClockTime(after delay: Duration) -> timespec {
         var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
+        clock_gettime(waitClock, &time)
         let (seconds, attoseconds) = delay.components
         let nanoseconds = Int(time.tv_nsec) + Int(attoseconds / 1_000_000_000) + 1
         time.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
