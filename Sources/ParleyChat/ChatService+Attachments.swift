@@ -74,7 +74,8 @@ extension ChatService {
     /// Deletes one attachment: by its uploader, a room moderator or higher (recorded in the room's
     /// audit log as `attachment_deleted`), or the app. Its file and thumbnail are removed, so their
     /// bytes leave the app's quota; messages naming it keep their file part as sent, and its
-    /// downloads answer `attachment_not_found` from then on.
+    /// downloads answer `attachment_not_found` from then on. The room's channel gets
+    /// `attachment.deleted`.
     func deleteAttachment(_ call: ChatCall) async throws -> ChatResponse {
         let context = try call.requireContext()
         try admit(.deletes, context)
@@ -95,6 +96,10 @@ extension ChatService {
                 detail: ModerationJSON.detail(["attachment_id": .string(id)]))
             try await storeCall(notFound: .roomNotFound) { try await store.recordAudit(app: context.appID, room: attachment.roomID, entry) }
         }
+        // Members with a message naming it on screen stop offering the file.
+        let event: JSONObject = ["room_id": .string(attachment.roomID), "attachment_id": .string(id)]
+        await publish(
+            context, [ChatEvent(channel: ChatEvent.roomChannel(attachment.roomID), name: "attachment.deleted", data: .object(event))])
         return .noContent
     }
 

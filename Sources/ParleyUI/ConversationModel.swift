@@ -40,6 +40,8 @@ public actor ConversationModel {
     /// Users the signed-in user blocks: their messages and typing are not shown (history leaves
     /// their messages out; the cache and what arrived before a block may still hold some).
     private var blocked: Set<String> = []
+    /// Attachments of the room deleted while this model listened.
+    private var deletedAttachments: Set<String> = []
     private var presence: PresenceStatus?
     private var connection: ConnectionState = .idle
     private var draft = ""
@@ -311,6 +313,8 @@ public actor ConversationModel {
             outbox = entries.filter { !delivered.contains($0.clientID) } + awaitingFeed
         case .subscriptionFailed(let error):
             notice = "Not receiving live updates: \(error.message)"
+        case .attachmentDeleted(let id):
+            deletedAttachments.insert(id)
         case .memberJoined, .memberLeft, .memberUpdated, .roomDeleted:
             break
         }
@@ -393,7 +397,11 @@ public actor ConversationModel {
     }
 
     private func row(_ message: ChatMessage) -> MessageRow {
-        MessageRow(message: message, me: me, names: names, cursors: cursors)
+        var row = MessageRow(message: message, me: me, names: names, cursors: cursors)
+        if !deletedAttachments.isEmpty {
+            row.deletedAttachmentIDs = Set(message.parts.compactMap(\.attachmentID)).intersection(deletedAttachments)
+        }
+        return row
     }
 
     private func row(_ pending: PendingMessage) -> MessageRow {

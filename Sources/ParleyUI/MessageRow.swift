@@ -68,4 +68,7 @@ public struct MessageRow: Sendable, Equatable, Identifiable {
     public var mentionsMe: Bool = false
     /// Where the resolved mentions stand in ``text`` (`@id` each), for highlighting.
     public var mentionRanges: [MentionSyntax.Match] = []
+    /// The attachments its parts name that were deleted while the conversation was open: show
+    /// them as gone rather than offer a download that answers `attachment_not_found`.
+    public var deletedAttachmentIDs: Set<String> = []
 }

@@ -125,7 +125,11 @@ struct AttachmentTests {
 
             #expect(await h.call(.DELETE, "/v1/attachments/\(first)", as: .user("carol", app: a)).errorCode == "not_author")
             #expect(await h.call(.DELETE, "/v1/attachments/\(first)", as: .user("eve", app: a)).errorCode == "not_member")
+            #expect(h.publisher.names(on: "private-room-\(room)").contains("attachment.deleted") == false)
             #expect(await h.call(.DELETE, "/v1/attachments/\(first)", as: .user("bob", app: a)).status == 204)
+            let announced = h.publisher.events(on: "private-room-\(room)").filter { $0.name == "attachment.deleted" }
+            #expect(announced.map { $0.data["attachment_id"]?.stringValue } == [first], "the room hears of it once")
+            #expect(announced.first?.data["room_id"]?.stringValue == room)
             #expect(fileCount(h.dataDirectory + "/attachments") == 0)
             #expect(try await h.store.attachmentBytes(app: a.id) == 0)
             #expect(await h.call(.GET, "/v1/attachments/\(first)/content", as: .user("bob", app: a)).errorCode == "attachment_not_found")

@@ -54,6 +54,19 @@ func watching(_ bob: ParleyClient, _ alice: ParleyClient, _ roomID: String) asyn
         await server.stop()
     }
 
+    @Test func aDeletedAttachmentIsAnnouncedToTheRoom() async throws {
+        let server = try await LoopbackServer.start()
+        let alice = try await server.client("Alice"), bob = try await server.client("Bob")
+        let bobID = try await bob.me().id
+        let room = try await alice.createRoom(name: "files", memberIDs: [bobID])
+        var events = try await watching(bob, alice, room.id)
+        let attachment = try await alice.upload(Array("%PDF-1.7".utf8), contentType: "application/pdf", to: room.id, name: "plan.pdf")
+        _ = try await alice.send([.file(FilePart(attachment))], to: room.id)
+        try await alice.deleteAttachment(attachment.id)
+        let announced = await firstEvent(&events) { if case .attachmentDeleted(let id) = $0 { id } else { nil } }
+        #expect(announced == attachment.id)
+    }
+
     @Test func oneMessageAndTheUserDirectory() async throws {
         let server = try await LoopbackServer.start()
         let alice = try await server.client("Alice"), bob = try await server.client("Bob")

@@ -38,6 +38,18 @@ func first<Snapshot: Sendable>(_ stream: AsyncStream<Snapshot>, where done: (Sna
         return model
     }
 
+    /// An attachment deleted while the conversation is open is marked on every row naming it,
+    /// and on no other.
+    @Test func aDeletedAttachmentIsMarkedOnTheRowsNamingIt() async throws {
+        let model = try await model()
+        _ = try await alice.send([.attachment(id: "att-1")], to: roomID)
+        _ = try await alice.send([.attachment(id: "att-2")], to: roomID)
+        _ = await first(model.snapshots()) { $0.messages.count == 2 && $0.messages.allSatisfy { $0.status == .sent } }
+        server.publishRaw(event: "attachment.deleted", data: #"{"room_id":"\#(roomID)","attachment_id":"att-1"}"#, in: roomID)
+        let marked = await first(model.snapshots()) { !($0.messages.first?.deletedAttachmentIDs.isEmpty ?? true) }
+        #expect(marked?.messages.map(\.deletedAttachmentIDs) == [["att-1"], []])
+    }
+
     @Test func outgoingGoesPendingSentSeenAndIncomingIsOrderedOnce() async throws {
         server.post("earlier", as: "bob", in: roomID)
         server.setReachable(false)

@@ -1,6 +1,7 @@
 """`parley chat` and files of any type, in tmux against one `parley serve --dev`: Alice sends a
 PDF with `/file PATH`; Bob's screen shows it as a file with its name, type and size, and the
-attachment the server stored has the PDF's bytes and name."""
+attachment the server stored has the PDF's bytes and name; when Alice deletes it, Bob's open
+conversation shows it as deleted."""
 from test_chat_tui import chat_command, server, tmux  # noqa: F401 (fixtures)
 from test_chat_tui_moderation import rest
 
@@ -30,5 +31,11 @@ def test_a_file_is_sent_with_slash_file_and_shown_with_name_and_size(server, tmu
     message = next(r for r in rooms if r["room"]["name"] == "papers")["last_message"]
     part = message["parts"][0]
     assert (part["type"], part["name"], part["size"], part["content_type"]) == ("file", "report.pdf", len(content), "application/pdf")
+
+    # Alice deletes the file: Bob's open conversation stops offering it at once.
+    status, _ = rest(server, "DELETE", f"/v1/attachments/{part['attachment_id']}", "alice")
+    assert status == 204
+    tmux.wait_text("bob", "alice: [file report.pdf deleted]")
+    assert label not in tmux.screen("bob")
     tmux.type("alice", "/quit")
     tmux.keys("bob", "C-c")

@@ -135,6 +135,10 @@ extension ParleyClient {
             if let room = decode(name, room: roomID, { () throws(ParleyError) in try ChatRoom(json: value["room"]) }) {
                 emit(.roomUpdated(room), room: roomID)
             }
+        case "attachment.deleted":
+            if let id = decode(name, room: roomID, { () throws(ParleyError) in try JSONReader(value, name).string("attachment_id") }) {
+                emit(.attachmentDeleted(attachmentID: id), room: roomID)
+            }
         case "room.deleted":
             emit(.roomDeleted, room: roomID)
             removeCachedRoom(roomID)

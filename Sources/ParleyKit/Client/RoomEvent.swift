@@ -25,6 +25,9 @@ public enum RoomEvent: Sendable, Equatable {
     case memberUpdated(Membership)
     /// The room changed.
     case roomUpdated(ChatRoom)
+    /// An attachment of the room was deleted: messages naming it keep their part, but its file
+    /// is gone (downloads answer `attachment_not_found`).
+    case attachmentDeleted(attachmentID: String)
     /// The room was deleted.
     case roomDeleted
     /// The room's channel subscription was refused (not a member, no such room…): no live

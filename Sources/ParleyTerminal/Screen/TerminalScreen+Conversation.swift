@@ -76,6 +76,10 @@ extension TerminalScreen {
         } else {
             if let quoted = row.quoted { body.append(quoteSpan(quoted, author: row.quotedSenderName)) }
             for part in row.parts {
+                if let id = part.attachmentID, row.deletedAttachmentIDs.contains(id) {
+                    body += [.init(Self.deletedFileLabel(part), TextStyle(dim: true)), .init(" ")]
+                    continue
+                }
                 switch part {
                 case .text(let text): body += mentionSpans(text, mentions: row.mentions)
                 case .url(let url): body.append(.init(url, TextStyle(color: .blue)))
@@ -132,6 +136,12 @@ extension TerminalScreen {
         var label = "[" + kind + " " + meta.contentType
         if let width = meta.width, let height = meta.height { label += " \(width)×\(height)" }
         return label + ", " + Self.byteCount(meta.size) + "]"
+    }
+
+    /// `[file report.pdf deleted]`: a part whose attachment was deleted while the room was open.
+    static func deletedFileLabel(_ part: MessagePart) -> String {
+        guard case .file(let file) = part else { return "[attachment deleted]" }
+        return "[" + (file.isImage ? "image" : "file") + " " + file.name + " deleted]"
     }
 
     /// `[file report.pdf application/pdf, 12.3 KB]`: a file part carries its own metadata.
