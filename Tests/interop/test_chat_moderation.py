@@ -1,6 +1,7 @@
 """Moderation through the REST API on both engines (docs/moderation.md): every moderation
 action tried by every role (owner, admin, moderator, member, an outsider and the app) against
 the documented permission table; bans and kicks that end a live `pysher` subscription at once;
+an attachment deleted by a moderator, announced to a `pysher` member;
 mutes, slow mode (429 + Retry-After), the audit log, flags, blocked words and user blocks."""
 import json
 import threading
@@ -202,13 +203,33 @@ def pysher_member(server, user, rooms):
             assert auth.status == 200, auth
             channel = server_channel = client.subscribe(name, auth=auth.json["auth"])
             server_channel.bind("pusher_internal:subscription_succeeded", lambda _d, name=name: ready.add(name))
-            for event in ("message.created", REVOKED, "member.banned", "member.kicked"):
+            for event in ("message.created", REVOKED, "member.banned", "member.kicked", "attachment.deleted"):
                 channel.bind(event, lambda d, event=event, name=name: inbox.add((name, event, decoded(d))))
 
     client.connection.bind("pusher:connection_established", on_connected)
     client.connect()
     ready.wait(lambda items: len(items) == len(rooms))
     return client, inbox
+
+
+def test_a_moderator_deletes_a_members_attachment_and_the_room_hears_of_it(chat):
+    room = Room(chat, "moderator")
+    uploaded = chat.request("POST", f"/v1/rooms/{room.id}/attachments?name=notes.txt", token=mint(APP_A, room.target),
+                            body=b"minutes of the meeting", headers={"Content-Type": "text/plain"})
+    assert uploaded.status == 201, uploaded
+    attachment = uploaded.json["id"]
+    client, inbox = pysher_member(chat, room.other, [room.id])
+    try:
+        assert room.call("DELETE", f"/v1/attachments/{attachment}", room.other).error_code == "not_author"
+        assert room.call("DELETE", f"/v1/attachments/{attachment}", room.actor).status == 204
+        seen = inbox.wait(lambda items: any(e[1] == "attachment.deleted" for e in items))
+        events = [e for e in seen if e[1] == "attachment.deleted"]
+        assert events == [(f"private-room-{room.id}", "attachment.deleted", {"room_id": room.id, "attachment_id": attachment})]
+    finally:
+        client.disconnect(timeout=5)
+    assert room.call("GET", f"/v1/attachments/{attachment}", room.target).error_code == "attachment_not_found"
+    audit = room.call("GET", "/audit", room.boss).json["entries"]
+    assert any(e["action"] == "attachment_deleted" and e["actor_id"] == room.actor for e in audit)
 
 
 @pytest.mark.parametrize("action,reason", [("ban", "banned"), ("kick", "kicked")])
