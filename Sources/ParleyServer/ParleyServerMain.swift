@@ -75,11 +75,14 @@ enum ParleyServerMain {
         configWarnings: [ConfigProblem], fileLimit: Int, logger: Logger
     ) async -> Int32 {
         do {
-            let address = try server.start()
             // NOTIFY_SOCKET (systemd Type=notify); one this cannot use is a warning, not a refusal.
             let notifierResult = Result { () throws(ServerStartError) in try ServiceNotifier.fromEnvironment() }
             let notifier = try? notifierResult.get()
-            installShutdown(server, logger: logger, notifier: notifier)
+            // Caught from before the start (a SIGTERM then is no kill), acted on once listening.
+            let gate = StartupSignalGate()
+            installShutdown(server, logger: logger, notifier: notifier, gate: gate)
+            let address = try server.start()
+            gate.open(on: server.group.loops[0])
             logger.info(
                 "parley listening",
                 [
@@ -181,9 +184,9 @@ enum ParleyServerMain {
         }
     }
 
-    private static func installShutdown(_ server: ParleyServer, logger: Logger, notifier: ServiceNotifier?) {
+    private static func installShutdown(_ server: ParleyServer, logger: Logger, notifier: ServiceNotifier?, gate: StartupSignalGate) {
         do {
-            try ShutdownSignalsBridge.install(server: server, logger: logger, notifier: notifier)
+            try ShutdownSignalsBridge.install(server: server, logger: logger, notifier: notifier, gate: gate)
         } catch {
             logger.warning("signal handlers not installed", [("error", "\(error)")])
         }

@@ -5,24 +5,31 @@ import ParleyNet
 /// stay up); a service
 /// manager listening on `NOTIFY_SOCKET` hears of both.
 enum ShutdownSignalsBridge {
-    static func install(server: ParleyServer, logger: Logger, notifier: ServiceNotifier? = nil) throws(NetError) {
+    /// Installs the handlers; what a signal asks waits in `gate` until the server listens.
+    static func install(
+        server: ParleyServer, logger: Logger, notifier: ServiceNotifier? = nil, gate: StartupSignalGate
+    ) throws(NetError) {
         try ShutdownSignals.install(on: server.group.loops[0], signals: [.interrupt, .terminate, .hangup]) { signal in
-            if signal == .hangup {
-                notifier?.reloading()
-                server.reloadTLS()
-                server.reloadApps()
-                server.reloadThumbnails()
-                notifier?.ready(status: "Serving (SIGHUP handled; the log says what was reloaded)")
-                return
-            }
-            logger.info(
-                "shutting down",
-                [
-                    ("signal", signal == .interrupt ? "SIGINT" : "SIGTERM"),
-                    ("grace_seconds", "\(server.options.shutdownGraceSeconds)")
-                ])
-            notifier?.stopping(status: "Draining connections (up to \(server.options.shutdownGraceSeconds) s)")
-            server.shutdown()
+            gate.run { handle(signal, server: server, logger: logger, notifier: notifier) }
         }
+    }
+
+    private static func handle(_ signal: ShutdownSignal, server: ParleyServer, logger: Logger, notifier: ServiceNotifier?) {
+        if signal == .hangup {
+            notifier?.reloading()
+            server.reloadTLS()
+            server.reloadApps()
+            server.reloadThumbnails()
+            notifier?.ready(status: "Serving (SIGHUP handled; the log says what was reloaded)")
+            return
+        }
+        logger.info(
+            "shutting down",
+            [
+                ("signal", signal == .interrupt ? "SIGINT" : "SIGTERM"),
+                ("grace_seconds", "\(server.options.shutdownGraceSeconds)")
+            ])
+        notifier?.stopping(status: "Draining connections (up to \(server.options.shutdownGraceSeconds) s)")
+        server.shutdown()
     }
 }
