@@ -19,14 +19,10 @@ struct PostgresSearchScope: Sendable {
         }.joined(separator: " & ")
     }
 
-    /// ``roomQuery(_:)`` of each room, in the order of ``rooms``.
+    /// ``roomQuery(_:)`` of each room, in the order of ``rooms``: what the walk and the index
+    /// ask of each room. Its postings are the room's own, so the index reads nothing out of
+    /// scope (but for rooms sharing a tag).
     var roomQueries: [String] { roomTags.map(roomQuery) }
-
-    /// The query for the GIN index: the words in any of the rooms. Its postings are the rooms'
-    /// own, so the index reads nothing out of scope (but for rooms sharing a tag).
-    var indexQuery: String {
-        roomTags.map { "( " + roomQuery($0) + " )" }.joined(separator: " | ")
-    }
 
     /// A lexeme as a tsquery operand: in single quotes, its quotes doubled and backslashes
     /// escaped, so no text can become an operator.
