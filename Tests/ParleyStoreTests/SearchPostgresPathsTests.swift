@@ -37,7 +37,7 @@ import Testing
                     let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", query)
                     #expect(Set(scope.rooms) == [busy.id, calm.id, quiet.id])
                     let rows = try Self.newestMatchesByScan(context, scope)
-                    let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope).map(\.message.id)
+                    let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope).map(\.id)
                     #expect(indexed == rows, "\(text): the index gives the newest matches in scope")
                     for depth in [1, 5, 20, 70, 100, 300] {
                         let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: depth)
@@ -102,7 +102,7 @@ import Testing
             for id in ["alice", "carol"] { try await store.makeUser("a", id) }
             let mine = try await store.makeRoom("a", creator: "alice")
             let theirs = try await store.makeRoom("a", creator: "carol")
-            try await store.send("a", mine.id, from: "alice", "collision ahead")
+            let ours = try await store.send("a", mine.id, from: "alice", "collision ahead")
             try await store.send("a", theirs.id, from: "carol", "collision course")
             try await store.database.write { context in
                 try context.execute(
@@ -117,7 +117,7 @@ import Testing
                 #expect(tagged == 2, "both messages hold the word behind the caller's room's tag")
                 let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))
                 let indexed = try SQLChatStore.postgresIndexCandidates(context, app: "a", user: "alice", scope)
-                #expect(indexed.map(\.message.roomID) == [mine.id])
+                #expect(indexed.map(\.id) == [ours.message.id], "only the message of the caller's room")
                 let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: 10)
                 #expect(walked?.count == 1)
             }
@@ -148,6 +148,27 @@ import Testing
             #expect(nodes == 2 * lexemes.count - 1, "each lexeme one operand, AND-ed")
             #expect(matchesAll == "t")
             #expect(matchesWithoutOne.allSatisfy { $0 == "f" }, "every lexeme is needed, as written")
+        }
+    }
+
+    /// Only the page's messages are read whole, in the order ranked, with their scores; one
+    /// deleted after its candidate was read, or of another app, is left out.
+    @Test func thePageIsReadInRankOrderWithoutDeletedMessages() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            try await store.makeUser("a", "alice")
+            let room = try await store.makeRoom("a", creator: "alice")
+            let first = try await store.send("a", room.id, from: "alice", "plum one")
+            let second = try await store.send("a", room.id, from: "alice", "plum two")
+            let doomed = try await store.send("a", room.id, from: "alice", "plum three")
+            _ = try await store.deleteMessage(app: "a", room: room.id, id: doomed.message.id, audit: nil)
+            let ranked: [(Int64, Double)] = [(first.message.id, 3), (doomed.message.id, 2), (second.message.id, 1)]
+            let hits = try await store.database.read { context in try SQLChatStore.postgresHits(context, app: "a", ranked[...]) }
+            #expect(hits.map(\.message.id) == [first.message.id, second.message.id])
+            #expect(hits.map(\.score) == [3, 1])
+            #expect(hits.first?.message.parts == [.text("plum one")])
+            let elsewhere = try await store.database.read { context in try SQLChatStore.postgresHits(context, app: "b", ranked[...]) }
+            #expect(elsewhere.isEmpty, "ids of another app's messages read nothing")
         }
     }
 

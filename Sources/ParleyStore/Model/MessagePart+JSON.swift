@@ -49,7 +49,8 @@ enum MessagePartsJSON {
 
     /// Decodes the column's JSON; `internal` error for anything this encoder would not have written.
     static func decode(_ json: String) throws(StoreError) -> [MessagePart] {
-        let malformed = StoreError(.internal, "malformed message parts in the database: \(json.prefix(80))")
+        // Built only when thrown: every message read comes through here.
+        var malformed: StoreError { StoreError(.internal, "malformed message parts in the database: \(json.prefix(80))") }
         guard let items = (try? JSONParser.parse(json))?.arrayValue else { throw malformed }
         var parts: [MessagePart] = []
         parts.reserveCapacity(items.count)

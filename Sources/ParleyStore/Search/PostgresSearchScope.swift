@@ -30,10 +30,19 @@ struct PostgresSearchScope: Sendable {
         "'" + escaping(lexeme, ["\\": "\\\\", "'": "''"]) + "'"
     }
 
-    /// `text` with each character found in `replacements` replaced.
-    static func escaping(_ text: String, _ replacements: [Character: String]) -> String {
+    /// `text` with each ASCII character found in `replacements` replaced; `text` itself when it
+    /// holds none (nearly always: a search escapes every room id and query it sends).
+    static func escaping(_ text: String, _ replacements: KeyValuePairs<Unicode.Scalar, String>) -> String {
+        let special = replacements.map { UInt8(ascii: $0.key) }
+        guard text.utf8.contains(where: { special.contains($0) }) else { return text }
         var result = ""
-        for character in text { result += replacements[character] ?? String(character) }
+        for scalar in text.unicodeScalars {
+            if let replacement = replacements.first(where: { $0.key == scalar })?.value {
+                result += replacement
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
         return result
     }
 }

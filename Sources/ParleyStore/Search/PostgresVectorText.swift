@@ -8,8 +8,9 @@
 struct PostgresVectorText: Sendable {
     /// One lexeme of the vector.
     struct Entry: Sendable, Equatable {
-        /// The lexeme's UTF-8 bytes, unquoted.
-        var lexeme: [UInt8]
+        /// The lexeme's UTF-8 bytes, unquoted: a slice of the text's bytes unless it held an
+        /// escape (most do not, and a search reads 200 vectors of a dozen lexemes each).
+        var lexeme: ArraySlice<UInt8>
         /// How many positions it holds (0 when the vector carries none).
         var positions: Int
     }
@@ -35,7 +36,7 @@ struct PostgresVectorText: Sendable {
             let prefix = lastIsPrefix && index == targets.count - 1
             return entries.reduce(0) { total, entry in
                 guard entry.lexeme.count >= tagBytes else { return total }
-                let word = entry.lexeme[tagBytes...]
+                let word = entry.lexeme.dropFirst(tagBytes)
                 let matches = prefix ? word.starts(with: target) : word.elementsEqual(target)
                 return matches ? total + entry.positions : total
             }
@@ -58,7 +59,17 @@ struct PostgresVectorText: Sendable {
     }
 
     /// The lexeme up to its closing quote (consumed), quotes and backslashes unescaped.
-    private static func quotedLexeme(_ bytes: inout ArraySlice<UInt8>) -> [UInt8]? {
+    private static func quotedLexeme(_ bytes: inout ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let end = bytes.firstIndex(where: { $0 == quote || $0 == backslash }) else { return nil }
+        if bytes[end] == quote, bytes.index(after: end) == bytes.endIndex || bytes[bytes.index(after: end)] != quote {
+            defer { bytes = bytes[bytes.index(after: end)...] }
+            return bytes[..<end]
+        }
+        return unescapedLexeme(&bytes)
+    }
+
+    /// ``quotedLexeme(_:)`` for a lexeme holding an escape: copied out, unescaped.
+    private static func unescapedLexeme(_ bytes: inout ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var lexeme: [UInt8] = []
         while let byte = bytes.popFirst() {
             switch byte {
@@ -66,7 +77,7 @@ struct PostgresVectorText: Sendable {
                 guard let escaped = bytes.popFirst() else { return nil }
                 lexeme.append(escaped)
             case quote:
-                guard bytes.first == quote else { return lexeme }
+                guard bytes.first == quote else { return lexeme[...] }
                 bytes.removeFirst()
                 lexeme.append(quote)
             default:

@@ -35,7 +35,11 @@ extension SQLChatStore {
                 candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
             }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
-            var page = Self.page(of: zip(candidates, scores).map { MessageSearchHit(message: $0.message, score: $1) }, query)
+            let ranked = zip(candidates.map(\.id), scores).sorted { ($0.1, $0.0) > ($1.1, $1.0) }
+            guard query.offset < ranked.count else { return MessageSearchPage(hits: [], nextOffset: nil) }
+            let end = min(ranked.count, query.offset + query.limit)
+            var page = MessageSearchPage(
+                hits: try Self.postgresHits(context, app: app, ranked[query.offset..<end]), nextOffset: end < ranked.count ? end : nil)
             try Self.attachReactions(context, app: app, to: &page)
             return page
         }
@@ -94,11 +98,25 @@ extension SQLChatStore {
     }
 
     private static func decodeCandidate(_ row: any SQLRow, _ scope: PostgresSearchScope) throws -> PostgresSearchCandidate {
-        let vector = PostgresVectorText(row.text(messageColumnCount))
+        let vector = PostgresVectorText(row.text(1))
         return PostgresSearchCandidate(
-            message: try decodeMessage(row), length: vector.length,
+            id: row.int64(0), length: vector.length,
             frequencies: vector.frequencies(of: scope.lexemes, tagBytes: searchTagLength, lastIsPrefix: scope.prefix))
     }
+
+    /// The page's messages, in the order ranked, each with its score. One deleted since its
+    /// candidate was read is left out.
+    static func postgresHits(_ context: SQLContext, app: String, _ ranked: ArraySlice<(Int64, Double)>) throws -> [MessageSearchHit] {
+        guard !ranked.isEmpty else { return [] }
+        let ids = "{" + ranked.map { String($0.0) }.joined(separator: ",") + "}"
+        let messages = try context.query(postgresPageSQL, [.text(app), .text(ids)]) { try decodeMessage($0) }
+        let byID = Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ranked.compactMap { id, score in byID[id].map { MessageSearchHit(message: $0, score: score) } }
+    }
+
+    static let postgresPageSQL = """
+        SELECT \(messageColumns) FROM messages WHERE app_id = $1 AND id = ANY ($2::bigint[]) AND deleted_at IS NULL
+        """
 
     /// One index scan per room, each for that room's query (`$3`, in the order of the rooms in
     /// `$4`): a GIN scan evaluates its query on every posting of its words, so 50 queries of two
@@ -109,7 +127,7 @@ extension SQLChatStore {
     /// matches instead of statistics that do not know the rooms' tags.
     static let postgresIndexSearchSQL = """
         WITH candidates AS (
-            SELECT \(qualified(messageColumns, "m")), m.search
+            SELECT m.id, m.search
             FROM unnest($4::text[], $3::text[]) AS r(room, query)
             CROSS JOIN LATERAL (SELECT * FROM messages WHERE search @@ r.query::tsquery OFFSET 0) AS m
             WHERE m.app_id = $1 AND m.room_id = r.room AND m.deleted_at IS NULL
@@ -121,16 +139,17 @@ extension SQLChatStore {
 
     static let postgresIDSearchSQL = """
         WITH candidates AS (
-            SELECT \(qualified(messageColumns, "m")), m.search FROM messages m
+            SELECT m.id, m.search FROM messages m
             WHERE m.id = ANY ($1::bigint[]) AND m.deleted_at IS NULL
         )
         \(postgresCandidatesSQL)
         """
 
-    /// Each candidate with its vector in text, newest first: its length and how often it holds
-    /// each query word are counted in Swift (``PostgresVectorText``).
+    /// Each candidate's id and vector in text, newest first: its length and how often it holds
+    /// each query word are counted in Swift (``PostgresVectorText``); only the page's messages
+    /// are then read whole (``postgresHits``).
     private static let postgresCandidatesSQL = """
-        SELECT \(qualified(messageColumns, "c")), c.search FROM candidates AS c ORDER BY c.id DESC
+        SELECT c.id, c.search FROM candidates AS c ORDER BY c.id DESC
         """
 
     /// BM25 of each candidate from its length in words and how often it holds each query word.
