@@ -26,6 +26,10 @@ struct SearchOptions {
     var label = "search"
     /// SQLite: let the writer merge the search index while idle (the store's default).
     var idleMerge = true
+    /// PostgreSQL: `VACUUM ANALYZE` before the searches. Off, the messages written since the last
+    /// vacuum are on pages the visibility map does not call all-visible, as between autovacuum
+    /// runs on a live server.
+    var vacuum = true
     /// Messages written after seeding (or reuse), in `burstTransactionRows` per transaction, before the searches.
     var burst = 0
     /// Rows per transaction of the burst: a busy server's batch, so the search queue moves into
@@ -38,7 +42,7 @@ struct SearchOptions {
         usage: ParleyChatBench search --database PATH | --postgres URL [--messages 1000000] [--rooms 1000]
                  [--member-rooms 50] [--senders 1000] [--txn-rows 10000] [--samples 500] [--warmup 50]
                  [--limit 20] [--seed 22] [--label NAME] [--no-idle-merge] [--burst MESSAGES]
-                 [--burst-txn-rows 256] [--idle-seconds 0]
+                 [--burst-txn-rows 256] [--idle-seconds 0] [--no-vacuum]
                (a database seeded before with the same --messages, --rooms, --member-rooms, --senders and
                 --seed is searched again without seeding; --burst adds messages to it: use a copy)
         """
@@ -63,6 +67,7 @@ struct SearchOptions {
             case "--seed": seed = UInt64(try reader.integer(for: flag, in: 0...Int.max))
             case "--label": label = try reader.string(for: flag)
             case "--no-idle-merge": idleMerge = false
+            case "--no-vacuum": vacuum = false
             case "--burst": burst = try reader.integer(for: flag, in: 0...100_000_000)
             case "--burst-txn-rows": burstTransactionRows = try reader.integer(for: flag, in: 1...1_000_000)
             case "--idle-seconds": idleSeconds = try reader.integer(for: flag, in: 0...3_600)

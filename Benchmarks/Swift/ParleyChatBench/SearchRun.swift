@@ -60,7 +60,7 @@ struct SearchRun {
             FileOutput.standardOutput("search index: \(segments) segment(s) when the searches start")
             result.append("segments", String(segments))
         }
-        if options.isPostgres { try analyze(store) }
+        if options.isPostgres, options.vacuum { try analyze(store) }
         let rooms = SearchSeeder.searcherRooms(options).map(SearchSeeder.room)
         var all: [UInt64] = []
         FileOutput.standardOutput(

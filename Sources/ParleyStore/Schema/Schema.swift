@@ -37,7 +37,8 @@ enum Schema {
             afterScript: { context in
                 if context.dialect == .sqlite { try indexStoredMessagesByRoom(context) }
             }),
-        Migration(version: 17, name: "search index watermark", sqlite: searchWatermarkSQLite, postgres: "")
+        Migration(version: 17, name: "search index watermark", sqlite: searchWatermarkSQLite, postgres: ""),
+        Migration(version: 18, name: "search walk index, no GIN pending list", sqlite: "", postgres: searchWalkIndexPostgres)
     ]
 
     private static let chatSQLite = """

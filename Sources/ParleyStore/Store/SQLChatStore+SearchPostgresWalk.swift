@@ -10,16 +10,17 @@
 /// second walk reads every room down to one common id, chosen so that the messages above it hold
 /// the matches needed at that share with a margin (``SearchWalkPlan``): rooms of unequal pace are
 /// read to unequal depths, and every match above that id is known. It is made when it stays
-/// within ``searchWalkDeepBudget`` and costs less than the index would: each message the walk
-/// reads and each match the index hands over is one read from the table (the index's postings
-/// are the rooms' own, migration 16), and the index's own scan adds about half again
-/// (``SearchWalkPlan/indexCost``). Otherwise (rarer words) the index answers.
+/// within ``searchWalkDeepBudget`` and costs less than the index would: the walk reads each
+/// room's entries side by side in `messages_room_search` (migration 18), while each match the
+/// index hands over is a read of its row, scattered over the table (the index's postings are the
+/// rooms' own, migration 16), several times the cost (``SearchWalkPlan/indexCost``). Otherwise
+/// (rarer words) the index answers.
 extension SQLChatStore {
     /// Messages the first walk reads at most, spread evenly over the rooms: a probe of the
     /// words' share, cheap next to what either path then reads.
     static let searchWalkBudget = 256
     /// Messages a second, deeper walk may plan to read.
-    static let searchWalkDeepBudget = 6_144
+    static let searchWalkDeepBudget = 12_288
     /// The fewest messages read per room.
     static let searchWalkMinimumDepth = 4
     /// Above this many rooms the walk is not tried (too shallow per room to find enough).
@@ -90,15 +91,32 @@ extension SQLChatStore {
     /// Per room (its place in `$4`, from 1): messages read, the oldest and newest ids read, the matches' ids; at most its
     /// depth (`$5`, in the order of the rooms), none below `$6`. A deleted message or one of a
     /// blocked sender is read but is no match. A room with nothing to read gives no row.
+    ///
+    /// A room's messages are read newest first from its entries in `messages_room_search`
+    /// (migration 18), an index-only scan, merged with the few whose vectors are too long for
+    /// that index, read from the table through `messages_room_search_long`.
     static let searchWalkSQL = """
         SELECT r.n, count(*), min(w.id), max(w.id), coalesce(array_to_string(array_agg(w.id) FILTER (WHERE w.hit), ' '), '')
         FROM unnest($4::text[], $3::text[], $5::int[]) WITH ORDINALITY AS r(room, query, depth, n)
         CROSS JOIN LATERAL (SELECT r.query::tsquery OFFSET 0) AS q(query)
         CROSS JOIN LATERAL (
-            SELECT m.id, (m.search @@ q.query AND m.deleted_at IS NULL
-                    AND m.sender_id <> ALL (ARRAY(SELECT blocked_id FROM user_blocks WHERE app_id = $1 AND blocker_id = $2))) AS hit
-            FROM messages m WHERE m.app_id = $1 AND m.room_id = r.room AND m.id >= $6 ORDER BY m.id DESC LIMIT r.depth
+            SELECT u.id, u.hit FROM (
+                (\(walkBranch(Schema.inSearchWalkIndex("m"))))
+                UNION ALL
+                (\(walkBranch(Schema.inSearchWalkLongIndex("m"))))
+            ) AS u ORDER BY u.id DESC LIMIT r.depth
         ) AS w
         GROUP BY r.n
         """
+
+    /// A room's newest messages among those `condition` holds for (one of the walk's two
+    /// indexes), each with whether it is a match.
+    private static func walkBranch(_ condition: String) -> String {
+        """
+        SELECT m.id, (m.search @@ q.query AND m.deleted_at IS NULL
+                AND m.sender_id <> ALL (ARRAY(SELECT blocked_id FROM user_blocks WHERE app_id = $1 AND blocker_id = $2))) AS hit
+            FROM messages m WHERE m.app_id = $1 AND m.room_id = r.room AND m.id >= $6 AND \(condition)
+            ORDER BY m.id DESC LIMIT r.depth
+        """
+    }
 }

@@ -17,8 +17,7 @@ extension SQLChatStore {
     static let searchRoomsPerQuery = 64
     /// The most index matches one search reads when blocked senders' messages are left out of
     /// them: without it a caller blocking a prolific sender pays for every match in their rooms.
-    /// As many as the deeper walk of a PostgreSQL search reads messages.
-    static let searchBlockedReadLimit = searchWalkDeepBudget
+    static let searchBlockedReadLimit = 6_144
 
     func searchSQLite(app: String, user: String, _ query: MessageSearchQuery) async throws -> MessageSearchPage {
         try await read { context in
