@@ -124,7 +124,8 @@ import Testing
                 ) { $0.text(0) }
                 #expect(plans.count == 2 && plans.contains { $0.contains("INCLUDE (sender_id, deleted_at, search)") })
                 let ginOptions = try context.queryFirst(
-                    "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = to_regclass(current_schema() || '.messages_search')", []
+                    "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = to_regclass(current_schema() || '.messages_search')",
+                    []
                 ) { $0.text(0) }
                 #expect(ginOptions == "fastupdate=off", "no pending list for every per-room scan to read")
                 for text in ["plum", "pear", "short", "w3x7"] {
