@@ -19,10 +19,19 @@ extension SQLChatStore: SearchStore {
 
     /// Orders candidates best first (higher score, then newer) and cuts the page out of them.
     static func page(of candidates: [MessageSearchHit], _ query: MessageSearchQuery) -> MessageSearchPage {
-        let ranked = candidates.sorted { ($0.score, $0.message.id) > ($1.score, $1.message.id) }
-        guard query.offset < ranked.count else { return MessageSearchPage(hits: [], nextOffset: nil) }
+        let (hits, nextOffset) = rankedPage(candidates, query) { ($0.score, $0.message.id) }
+        return MessageSearchPage(hits: Array(hits), nextOffset: nextOffset)
+    }
+
+    /// `candidates` best first by `rank` (score, then id: higher first) and the page `query` asks
+    /// for, with the next page's offset (nil on the last).
+    static func rankedPage<Candidate>(
+        _ candidates: [Candidate], _ query: MessageSearchQuery, by rank: (Candidate) -> (Double, Int64)
+    ) -> (page: ArraySlice<Candidate>, nextOffset: Int?) {
+        let ranked = candidates.sorted { rank($0) > rank($1) }
+        guard query.offset < ranked.count else { return ([], nil) }
         let end = min(ranked.count, query.offset + query.limit)
-        return MessageSearchPage(hits: Array(ranked[query.offset..<end]), nextOffset: end < ranked.count ? end : nil)
+        return (ranked[query.offset..<end], end < ranked.count ? end : nil)
     }
 
     /// The rooms a search of `user` looks in: `room` alone (`notFound` when there is no such

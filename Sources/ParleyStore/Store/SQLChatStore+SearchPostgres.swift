@@ -35,11 +35,8 @@ extension SQLChatStore {
                 candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
             }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
-            let ranked = zip(candidates.map(\.id), scores).sorted { ($0.1, $0.0) > ($1.1, $1.0) }
-            guard query.offset < ranked.count else { return MessageSearchPage(hits: [], nextOffset: nil) }
-            let end = min(ranked.count, query.offset + query.limit)
-            var page = MessageSearchPage(
-                hits: try Self.postgresHits(context, app: app, ranked[query.offset..<end]), nextOffset: end < ranked.count ? end : nil)
+            let (ranked, nextOffset) = Self.rankedPage(Array(zip(candidates.map(\.id), scores)), query) { ($0.1, $0.0) }
+            var page = MessageSearchPage(hits: try Self.postgresHits(context, app: app, ranked), nextOffset: nextOffset)
             try Self.attachReactions(context, app: app, to: &page)
             return page
         }
