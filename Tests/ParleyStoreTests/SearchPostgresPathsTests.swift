@@ -94,6 +94,53 @@ import Testing
         }
     }
 
+    /// The newest messages of three rooms hold the word twice as often as the older ones: the
+    /// probe overstates its share, the second walk falls short, and a third planned from what the
+    /// second saw answers exactly the newest matches in scope, without the index.
+    @Test func aWalkThatFallsShortIsPlannedAgainFromWhatItSaw() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            try await store.makeUser("a", "alice")
+            let rooms = [
+                try await store.makeRoom("a", creator: "alice"), try await store.makeRoom("a", creator: "alice"),
+                try await store.makeRoom("a", creator: "alice")
+            ].map(\.id)
+            try await store.database.write { context in
+                try context.execute(
+                    """
+                    INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at)
+                    SELECT 'a', room, row_number() OVER (PARTITION BY room ORDER BY g), 'alice',
+                        '[{"type":"text","text":"' || CASE WHEN (g > 9742 AND g % 10 < 3) OR g % 20 < 3 THEN 'plum' ELSE 'pear' END
+                            || ' filler ' || g || '"}]', g
+                    FROM (SELECT g, (ARRAY[$1, $2, $3])[g % 3 + 1] AS room FROM generate_series(1, 10000) AS g) AS s
+                    ORDER BY g
+                    """, [.text(rooms[0]), .text(rooms[1]), .text(rooms[2])])
+                try context.execute(
+                    "UPDATE rooms SET last_seq = (SELECT max(seq) FROM messages m WHERE m.room_id = rooms.id) WHERE id = ANY ($1::text[])",
+                    [.text(SQLChatStore.postgresArray(rooms))])
+            }
+            try await store.database.read { context in
+                let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["plum"]))
+                let depth = SQLChatStore.searchWalkDepth(rooms: scope.rooms.count)
+                let depths = Array(repeating: depth, count: scope.rooms.count)
+                let probe = try SQLChatStore.walkRooms(context, app: "a", user: "alice", scope, depths: depths, from: nil)
+                #expect(SQLChatStore.newestMatches(probe, depths: depths, from: nil) == nil, "the probe alone cannot answer")
+                let plan = try #require(
+                    SearchWalkPlan(probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: SQLChatStore.searchWalkDeepBudget))
+                let second = try SQLChatStore.walkRooms(context, app: "a", user: "alice", scope, depths: plan.depths, from: plan.floor)
+                #expect(SQLChatStore.newestMatches(second, depths: plan.depths, from: plan.floor) == nil, "the second walk falls short")
+                let retry = try #require(
+                    SearchWalkPlan(
+                        probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: SQLChatStore.searchWalkDeepBudget,
+                        sample: SearchWalkSample(second)))
+                #expect(retry.readsDeeper(than: plan))
+                let walked = try SQLChatStore.searchWalk(context, app: "a", user: "alice", scope, depth: depth)
+                #expect(walked != nil, "the third walk answers")
+                #expect(walked == (try Self.newestMatchesByScan(context, scope)))
+            }
+        }
+    }
+
     /// Messages whose vectors are too long for the walk's index (migration 18) are read from the
     /// table in their place: the walk at every depth answers the newest matches, long or short,
     /// in order, or nothing.
@@ -302,6 +349,32 @@ import Testing
             SearchWalkPlan(
                 probe: [SearchWalkRoom(read: 10, oldest: 1, newest: 10, matches: [10])], depth: 10, roomMessages: 50_000, budget: 6_144))
         #expect(whole.floor == nil, "3,000 messages wanted, 10 by the room's pace: read it from its first message")
+    }
+
+    /// A share seen over more messages replaces the probe's: a lower one plans a lower floor, and
+    /// a plan reads deeper than another only below its floor.
+    @Test func aSampledShareMovesTheFloor() throws {
+        let rooms = (0..<50).map { room in
+            let newest = Int64(100_000 - room)
+            return SearchWalkRoom(read: 5, oldest: newest - 200, newest: newest, matches: room < 25 ? [newest] : [])
+        }
+        let probed = try #require(SearchWalkPlan(probe: rooms, depth: 5, roomMessages: 50_000, budget: 6_144))
+        #expect(SearchWalkSample(rooms) == SearchWalkSample(read: 250, matches: 25))
+        let sampled = try #require(
+            SearchWalkPlan(probe: rooms, depth: 5, roomMessages: 50_000, budget: 6_144, sample: SearchWalkSample(read: 3_000, matches: 200))
+        )
+        #expect(sampled.readsDeeper(than: probed) && !probed.readsDeeper(than: sampled))
+        let probedFloor = try #require(probed.floor)
+        let sampledFloor = try #require(sampled.floor)
+        // 10% → 3,000 messages above the floor; 6.7% → 4,500: 1,500 more at a pace of 50 rooms
+        // × 3 messages per 200 ids (``SearchWalkPlan/pace(_:depth:)``), 2,000 ids lower.
+        #expect(abs(Double(probedFloor - sampledFloor) - 2_000) < 10)
+        #expect(
+            SearchWalkPlan(probe: rooms, depth: 5, roomMessages: 50_000, budget: 6_144, sample: SearchWalkSample(read: 3_000, matches: 0))
+                == nil)
+        var whole = sampled
+        whole.floor = nil
+        #expect(whole.readsDeeper(than: sampled) && !sampled.readsDeeper(than: whole) && !whole.readsDeeper(than: whole))
     }
 
     /// With a floor, a room read to fewer than its depth is known down to the floor, one read to

@@ -31,9 +31,14 @@ struct SearchWalkPlan: Sendable, Equatable {
     /// The plan after `probe` (each room read `depth` deep), or nil when it would read more than
     /// `budget` messages, or more than ``indexCost`` times the matches the rooms (`roomMessages`
     /// in all) hold at the share seen — the index then costs less — or when the probe saw no match.
-    init?(probe rooms: [SearchWalkRoom], depth: Int, roomMessages: Int, budget: Int) {
-        let read = rooms.reduce(0) { $0 + $1.read }
-        let matches = rooms.reduce(0) { $0 + $1.matches.count }
+    ///
+    /// The share is the probe's matches per message read, or `sample`'s when given: what a
+    /// deeper walk saw, far more messages than the probe (the rooms' paces still come from the
+    /// probe, which read every room to the same depth).
+    init?(probe rooms: [SearchWalkRoom], depth: Int, roomMessages: Int, budget: Int, sample: SearchWalkSample? = nil) {
+        let seen = sample ?? SearchWalkSample(rooms)
+        let read = seen.read
+        let matches = seen.matches
         guard matches > 0, read > 0 else { return nil }
         let wanted = Self.margin * Double(MessageSearchQuery.candidateLimit) * Double(read) / Double(matches)
         guard wanted <= Double(budget), wanted < Self.indexCost * Double(roomMessages) * Double(matches) / Double(read) else { return nil }
@@ -44,6 +49,14 @@ struct SearchWalkPlan: Sendable, Equatable {
             guard pace > 0 else { return room.read + Self.slack }
             return Int((Self.depthFactor * Self.expected(room, pace: pace, above: floor ?? 1)).rounded(.up)) + Self.slack
         }
+    }
+
+    /// Whether this plan reads deeper than `other`: down to a lower floor, or to the rooms'
+    /// first messages where `other` stopped at a floor.
+    func readsDeeper(than other: SearchWalkPlan) -> Bool {
+        guard let otherFloor = other.floor else { return false }
+        guard let floor else { return true }
+        return floor < otherFloor
     }
 
     /// A room's messages per id, from the span of the `read` newest: `read - 1` gaps, and one

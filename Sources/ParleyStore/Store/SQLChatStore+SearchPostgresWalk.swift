@@ -15,6 +15,10 @@
 /// index hands over is a read of its row, scattered over the table (the index's postings are the
 /// rooms' own, migration 16), several times the cost (``SearchWalkPlan/indexCost``). Otherwise
 /// (rarer words) the index answers.
+///
+/// A probe sees a few matches at most, so its share can be well off. When the second walk falls
+/// short, the share it saw (over thousands of messages) plans a third, deeper one under the same
+/// rules; only when that is not allowed, or falls short too, does the index answer.
 extension SQLChatStore {
     /// Messages the first walk reads at most, spread evenly over the rooms: a probe of the
     /// words' share, cheap next to what either path then reads.
@@ -45,7 +49,18 @@ extension SQLChatStore {
             return nil
         }
         let deeper = try walkRooms(context, app: app, user: user, scope, depths: plan.depths, from: plan.floor)
-        return newestMatches(deeper, depths: plan.depths, from: plan.floor)
+        if let newest = newestMatches(deeper, depths: plan.depths, from: plan.floor) { return newest }
+        // The probe's few matches overstated the words' share; the second walk's many tell it
+        // better. A third walk planned from them costs less than the index whenever the plan
+        // allows it, which the index would otherwise pay on top of the walks already made.
+        guard
+            let retry = SearchWalkPlan(
+                probe: rooms, depth: depth, roomMessages: scope.roomMessages, budget: searchWalkDeepBudget,
+                sample: SearchWalkSample(deeper)),
+            retry.readsDeeper(than: plan)
+        else { return nil }
+        let deepest = try walkRooms(context, app: app, user: user, scope, depths: retry.depths, from: retry.floor)
+        return newestMatches(deepest, depths: retry.depths, from: retry.floor)
     }
 
     static func walkRooms(
