@@ -59,32 +59,11 @@ import Testing
     @Test func thePlannedWalkAnswersAcrossRoomsOfUnequalPace() async throws {
         guard TestEngine.available.contains(.postgres) else { return }
         try await withStore(.postgres) { store in
-            try await store.makeUser("a", "alice")
-            let rooms = [
-                try await store.makeRoom("a", creator: "alice"), try await store.makeRoom("a", creator: "alice"),
-                try await store.makeRoom("a", creator: "alice")
-            ].map(\.id)
-            try await store.database.write { context in
-                try context.execute(
-                    """
-                    INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at)
-                    SELECT 'a', room, row_number() OVER (PARTITION BY room ORDER BY g), 'alice',
-                        '[{"type":"text","text":"' || CASE WHEN g % 3 = 0 THEN 'plum' ELSE 'pear' END || ' filler ' || g || '"}]', g
-                    FROM (SELECT g, CASE WHEN g % 10 < 7 THEN $1 WHEN g % 10 < 9 THEN $2 ELSE $3 END AS room
-                          FROM generate_series(1, 10000) AS g) AS s
-                    ORDER BY g
-                    """, [.text(rooms[0]), .text(rooms[1]), .text(rooms[2])])
-                try context.execute(
-                    "UPDATE rooms SET last_seq = (SELECT max(seq) FROM messages m WHERE m.room_id = rooms.id) WHERE id = ANY ($1::text[])",
-                    [.text(SQLChatStore.postgresArray(rooms))])
-            }
+            try await Self.seedThreeRooms(
+                store, plumWhen: "g % 3 = 0", roomOf: "CASE WHEN g % 10 < 7 THEN $1 WHEN g % 10 < 9 THEN $2 ELSE $3 END")
             try await store.database.read { context in
-                let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["plum"]))
+                let (scope, depth, probe) = try Self.probePlum(context)
                 #expect(scope.roomMessages == 10_000)
-                let depth = SQLChatStore.searchWalkDepth(rooms: scope.rooms.count)
-                let depths = Array(repeating: depth, count: scope.rooms.count)
-                let probe = try SQLChatStore.walkRooms(context, app: "a", user: "alice", scope, depths: depths, from: nil)
-                #expect(SQLChatStore.newestMatches(probe, depths: depths, from: nil) == nil, "the probe alone cannot answer")
                 let plan = try #require(
                     SearchWalkPlan(probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: SQLChatStore.searchWalkDeepBudget))
                 #expect(plan.floor != nil)
@@ -100,31 +79,10 @@ import Testing
     @Test func aWalkThatFallsShortIsPlannedAgainFromWhatItSaw() async throws {
         guard TestEngine.available.contains(.postgres) else { return }
         try await withStore(.postgres) { store in
-            try await store.makeUser("a", "alice")
-            let rooms = [
-                try await store.makeRoom("a", creator: "alice"), try await store.makeRoom("a", creator: "alice"),
-                try await store.makeRoom("a", creator: "alice")
-            ].map(\.id)
-            try await store.database.write { context in
-                try context.execute(
-                    """
-                    INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at)
-                    SELECT 'a', room, row_number() OVER (PARTITION BY room ORDER BY g), 'alice',
-                        '[{"type":"text","text":"' || CASE WHEN (g > 9742 AND g % 10 < 3) OR g % 20 < 3 THEN 'plum' ELSE 'pear' END
-                            || ' filler ' || g || '"}]', g
-                    FROM (SELECT g, (ARRAY[$1, $2, $3])[g % 3 + 1] AS room FROM generate_series(1, 10000) AS g) AS s
-                    ORDER BY g
-                    """, [.text(rooms[0]), .text(rooms[1]), .text(rooms[2])])
-                try context.execute(
-                    "UPDATE rooms SET last_seq = (SELECT max(seq) FROM messages m WHERE m.room_id = rooms.id) WHERE id = ANY ($1::text[])",
-                    [.text(SQLChatStore.postgresArray(rooms))])
-            }
+            try await Self.seedThreeRooms(
+                store, plumWhen: "(g > 9742 AND g % 10 < 3) OR g % 20 < 3", roomOf: "(ARRAY[$1, $2, $3])[g % 3 + 1]")
             try await store.database.read { context in
-                let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["plum"]))
-                let depth = SQLChatStore.searchWalkDepth(rooms: scope.rooms.count)
-                let depths = Array(repeating: depth, count: scope.rooms.count)
-                let probe = try SQLChatStore.walkRooms(context, app: "a", user: "alice", scope, depths: depths, from: nil)
-                #expect(SQLChatStore.newestMatches(probe, depths: depths, from: nil) == nil, "the probe alone cannot answer")
+                let (scope, depth, probe) = try Self.probePlum(context)
                 let plan = try #require(
                     SearchWalkPlan(probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: SQLChatStore.searchWalkDeepBudget))
                 let second = try SQLChatStore.walkRooms(context, app: "a", user: "alice", scope, depths: plan.depths, from: plan.floor)
@@ -410,6 +368,41 @@ import Testing
         #expect(SQLChatStore.newestMatches([busy, olderFull], depth: 250)?.count == limit)
         // Fewer matches than the limit, every room read to its end: all of them.
         #expect(SQLChatStore.newestMatches([SearchWalkRoom(read: 2, oldest: 7, newest: 9, matches: [9, 8])], depth: 5) == [9, 8])
+    }
+
+    /// Alice and three rooms of hers holding 10,000 messages written in one statement: message
+    /// `g` (1...10,000) goes to the room `roomOf` picks among `$1`–`$3` and says plum where
+    /// `plumWhen` holds, pear otherwise; the rooms' last `seq` is set to match.
+    private static func seedThreeRooms(_ store: SQLChatStore, plumWhen: String, roomOf: String) async throws {
+        try await store.makeUser("a", "alice")
+        let rooms = [
+            try await store.makeRoom("a", creator: "alice"), try await store.makeRoom("a", creator: "alice"),
+            try await store.makeRoom("a", creator: "alice")
+        ].map(\.id)
+        try await store.database.write { context in
+            try context.execute(
+                """
+                INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at)
+                SELECT 'a', room, row_number() OVER (PARTITION BY room ORDER BY g), 'alice',
+                    '[{"type":"text","text":"' || CASE WHEN \(plumWhen) THEN 'plum' ELSE 'pear' END || ' filler ' || g || '"}]', g
+                FROM (SELECT g, \(roomOf) AS room FROM generate_series(1, 10000) AS g) AS s
+                ORDER BY g
+                """, [.text(rooms[0]), .text(rooms[1]), .text(rooms[2])])
+            try context.execute(
+                "UPDATE rooms SET last_seq = (SELECT max(seq) FROM messages m WHERE m.room_id = rooms.id) WHERE id = ANY ($1::text[])",
+                [.text(SQLChatStore.postgresArray(rooms))])
+        }
+    }
+
+    /// Alice's scope for "plum", the probe's depth and what the probe read, checking that the
+    /// probe alone cannot answer.
+    private static func probePlum(_ context: SQLContext) throws -> (PostgresSearchScope, Int, [SearchWalkRoom]) {
+        let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["plum"]))
+        let depth = SQLChatStore.searchWalkDepth(rooms: scope.rooms.count)
+        let depths = Array(repeating: depth, count: scope.rooms.count)
+        let probe = try SQLChatStore.walkRooms(context, app: "a", user: "alice", scope, depths: depths, from: nil)
+        #expect(SQLChatStore.newestMatches(probe, depths: depths, from: nil) == nil, "the probe alone cannot answer")
+        return (scope, depth, probe)
     }
 
     /// The newest candidateLimit matches in scope by a plain scan of the rows, their words read
