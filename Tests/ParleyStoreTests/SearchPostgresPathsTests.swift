@@ -373,7 +373,7 @@ import Testing
     /// Alice and three rooms of hers holding 10,000 messages written in one statement: message
     /// `g` (1...10,000) goes to the room `roomOf` picks among `$1`–`$3` and says plum where
     /// `plumWhen` holds, pear otherwise; the rooms' last `seq` is set to match.
-    private static func seedThreeRooms(_ store: SQLChatStore, plumWhen: String, roomOf: String) async throws {
+    static func seedThreeRooms(_ store: SQLChatStore, plumWhen: String, roomOf: String) async throws {
         try await store.makeUser("a", "alice")
         let rooms = [
             try await store.makeRoom("a", creator: "alice"), try await store.makeRoom("a", creator: "alice"),
@@ -407,7 +407,7 @@ import Testing
 
     /// The newest candidateLimit matches in scope by a plain scan of the rows, their words read
     /// without the tags, newest first.
-    private static func newestMatchesByScan(_ context: SQLContext, _ scope: PostgresSearchScope) throws -> [Int64] {
+    static func newestMatchesByScan(_ context: SQLContext, _ scope: PostgresSearchScope) throws -> [Int64] {
         try context.query(
             """
             SELECT id FROM messages m
@@ -420,7 +420,7 @@ import Testing
     }
 
     /// `parley_search_tag` of room `room` of app `a`.
-    private static func tag(_ context: SQLContext, _ room: String) throws -> String {
+    static func tag(_ context: SQLContext, _ room: String) throws -> String {
         try context.queryFirst("SELECT parley_search_tag('a', $1)", [.text(room)]) { $0.text(0) } ?? ""
     }
 }

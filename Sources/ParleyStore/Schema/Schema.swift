@@ -38,7 +38,8 @@ enum Schema {
                 if context.dialect == .sqlite { try indexStoredMessagesByRoom(context) }
             }),
         Migration(version: 17, name: "search index watermark", sqlite: searchWatermarkSQLite, postgres: ""),
-        Migration(version: 18, name: "search walk index, no GIN pending list", sqlite: "", postgres: searchWalkIndexPostgres)
+        Migration(version: 18, name: "search walk index, no GIN pending list", sqlite: "", postgres: searchWalkIndexPostgres),
+        Migration(version: 19, name: "search words newest first", sqlite: "", postgres: searchPostingsPostgres)
     ]
 
     private static let chatSQLite = """

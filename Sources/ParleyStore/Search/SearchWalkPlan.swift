@@ -25,23 +25,31 @@ struct SearchWalkPlan: Sendable, Equatable {
     /// rooms: 6–12 µs per match in the server, against 0.4–0.6 µs per message walked; the walk's
     /// messages cost more while they are on pages not yet vacuumed, hence not the full ratio.
     static let indexCost = 8.0
+    /// What a posting of a prefix in `message_words` (migration 19) costs against a message the
+    /// walk reads: a range of the key read whole and sorted by id, about 0.5 µs an entry, as a
+    /// message walked (a whole word's postings are read newest first, never all of them).
+    static let postingsCost = 1.0
     /// Messages more than the probe found that a room read to its end may have since.
     static let slack = 16
 
     /// The plan after `probe` (each room read `depth` deep), or nil when it would read more than
-    /// `budget` messages, or more than ``indexCost`` times the matches the rooms (`roomMessages`
-    /// in all) hold at the share seen — the index then costs less — or when the probe saw no match.
+    /// `budget` messages, or more than `matchCost` times the matches the rooms (`roomMessages`
+    /// in all) hold at the share seen — the other path then costs less — or when the probe saw no
+    /// match.
     ///
     /// The share is the probe's matches per message read, or `sample`'s when given: what a
     /// deeper walk saw, far more messages than the probe (the rooms' paces still come from the
     /// probe, which read every room to the same depth).
-    init?(probe rooms: [SearchWalkRoom], depth: Int, roomMessages: Int, budget: Int, sample: SearchWalkSample? = nil) {
+    init?(
+        probe rooms: [SearchWalkRoom], depth: Int, roomMessages: Int, budget: Int, sample: SearchWalkSample? = nil,
+        matchCost: Double = indexCost
+    ) {
         let seen = sample ?? SearchWalkSample(rooms)
         let read = seen.read
         let matches = seen.matches
         guard matches > 0, read > 0 else { return nil }
         let wanted = Self.margin * Double(MessageSearchQuery.candidateLimit) * Double(read) / Double(matches)
-        guard wanted <= Double(budget), wanted < Self.indexCost * Double(roomMessages) * Double(matches) / Double(read) else { return nil }
+        guard wanted <= Double(budget), wanted < matchCost * Double(roomMessages) * Double(matches) / Double(read) else { return nil }
         let paces = rooms.map { Self.pace($0, depth: depth) }
         let floor = Self.floor(rooms, paces: paces, wanted: wanted)
         self.floor = floor

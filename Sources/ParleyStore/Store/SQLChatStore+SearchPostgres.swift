@@ -28,11 +28,10 @@ extension SQLChatStore {
             if scope.rooms.isEmpty, query.room != nil { _ = try Self.searchScope(context, app: app, user: user, room: query.room) }
             guard !scope.rooms.isEmpty, !scope.lexemes.isEmpty else { return MessageSearchPage(hits: [], nextOffset: nil) }
             let candidates: [PostgresSearchCandidate]
-            let depth = Self.searchWalkDepth(rooms: scope.rooms.count)
-            if let newest = try Self.searchWalk(context, app: app, user: user, scope, depth: depth) {
-                candidates = try Self.postgresCandidates(context, ids: newest, scope)
-            } else {
-                candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
+            switch try Self.postgresSearchRoute(context, app: app, user: user, scope) {
+            case .newest(let ids): candidates = try Self.postgresCandidates(context, ids: ids, scope)
+            case .postings(let floor): candidates = try Self.postgresPostingsCandidates(context, app: app, user: user, scope, floor: floor)
+            case .index: candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
             }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
             let (ranked, nextOffset) = Self.rankedPage(Array(zip(candidates.map(\.id), scores)), query) { ($0.1, $0.0) }
@@ -94,7 +93,7 @@ extension SQLChatStore {
         return try context.query(postgresIDSearchSQL, parameters) { try decodeCandidate($0, scope) }
     }
 
-    private static func decodeCandidate(_ row: any SQLRow, _ scope: PostgresSearchScope) throws -> PostgresSearchCandidate {
+    static func decodeCandidate(_ row: any SQLRow, _ scope: PostgresSearchScope) throws -> PostgresSearchCandidate {
         let vector = PostgresVectorText(row.text(1))
         return PostgresSearchCandidate(
             id: row.int64(0), length: vector.length,

@@ -39,15 +39,17 @@ extension SQLChatStore {
     /// (or is not tried): `depth` messages read per room, then once more down to the id the
     /// probe's share of matches and the rooms' paces say would do.
     static func searchWalk(
-        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int
+        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int,
+        matchCost: Double = SearchWalkPlan.indexCost
     ) throws -> [Int64]? {
         guard scope.rooms.count <= searchWalkRoomLimit else { return nil }
         let depths = Array(repeating: depth, count: scope.rooms.count)
         let rooms = try walkRooms(context, app: app, user: user, scope, depths: depths, from: nil)
         if let newest = newestMatches(rooms, depths: depths, from: nil) { return newest }
-        guard let plan = SearchWalkPlan(probe: rooms, depth: depth, roomMessages: scope.roomMessages, budget: searchWalkDeepBudget) else {
-            return nil
-        }
+        guard
+            let plan = SearchWalkPlan(
+                probe: rooms, depth: depth, roomMessages: scope.roomMessages, budget: searchWalkDeepBudget, matchCost: matchCost)
+        else { return nil }
         let deeper = try walkRooms(context, app: app, user: user, scope, depths: plan.depths, from: plan.floor)
         if let newest = newestMatches(deeper, depths: plan.depths, from: plan.floor) { return newest }
         // The probe's few matches overstated the words' share; the second walk's many tell it
@@ -56,11 +58,34 @@ extension SQLChatStore {
         guard
             let retry = SearchWalkPlan(
                 probe: rooms, depth: depth, roomMessages: scope.roomMessages, budget: searchWalkDeepBudget,
-                sample: SearchWalkSample(deeper)),
+                sample: SearchWalkSample(deeper), matchCost: matchCost),
             retry.readsDeeper(than: plan)
         else { return nil }
         let deepest = try walkRooms(context, app: app, user: user, scope, depths: retry.depths, from: retry.floor)
         return newestMatches(deepest, depths: retry.depths, from: retry.floor)
+    }
+
+    /// The way to the newest matches of `scope`: for several words the walk, else the GIN index;
+    /// for a prefix the walk, else its postings; for a whole word the probe, else its postings
+    /// from the floor the probe gives (reading a word's postings newest first costs less than
+    /// any deeper walk).
+    static func postgresSearchRoute(
+        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope
+    ) throws -> PostgresSearchRoute {
+        let depth = searchWalkDepth(rooms: scope.rooms.count)
+        guard scope.lexemes.count == 1 else {
+            return try searchWalk(context, app: app, user: user, scope, depth: depth).map { .newest($0) } ?? .index
+        }
+        if scope.prefix {
+            let walked = try searchWalk(context, app: app, user: user, scope, depth: depth, matchCost: SearchWalkPlan.postingsCost)
+            return walked.map { .newest($0) } ?? .postings(floor: nil)
+        }
+        guard scope.rooms.count <= searchWalkRoomLimit else { return .postings(floor: nil) }
+        let depths = Array(repeating: depth, count: scope.rooms.count)
+        let probe = try walkRooms(context, app: app, user: user, scope, depths: depths, from: nil)
+        if let newest = newestMatches(probe, depths: depths, from: nil) { return .newest(newest) }
+        let plan = SearchWalkPlan(probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: .max, matchCost: .infinity)
+        return .postings(floor: plan?.floor)
     }
 
     static func walkRooms(

@@ -1,0 +1,10 @@
+/// How a PostgreSQL search reaches the newest matches in scope, decided after the walk's probe.
+enum PostgresSearchRoute: Sendable, Equatable {
+    /// A walk saw them all: their ids, newest first.
+    case newest([Int64])
+    /// One word (or prefix): read from `message_words` (migration 19), from `floor` up when the
+    /// probe gave one (every room's matches above it), else all of them.
+    case postings(floor: Int64?)
+    /// Several words: the GIN index, which intersects them before reading any row.
+    case index
+}
