@@ -41,12 +41,27 @@ import Testing
                         }
                     }
                 }
+                for words in [["plum", "busy"], ["busy", "pear", "busy"], ["plum", "calm", "plumage"], ["plum", "pear"]] {
+                    try await store.database.read { context in
+                        let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: words))
+                        let rows = try SearchPostgresPathsTests.newestMatchesByScan(context, scope)
+                        let all = try SQLChatStore.postgresIntersectionCandidates(context, app: "a", user: "alice", scope, floor: 0)
+                        #expect(all?.map(\.id) == rows, "\(words) (blocks: \(blocking)): all postings intersected")
+                        guard rows.count == MessageSearchQuery.candidateLimit, let last = rows.last else { return }
+                        let fromLast = try SQLChatStore.postgresIntersectionCandidates(context, app: "a", user: "alice", scope, floor: last)
+                        #expect(fromLast?.map(\.id) == rows, "\(words): the postings above the oldest needed suffice")
+                        let fromAbove = try SQLChatStore.postgresIntersectionCandidates(context, app: "a", user: "alice", scope, floor: last + 1)
+                        #expect(fromAbove == nil, "\(words): above it the intersection falls short and says so")
+                    }
+                }
             }
         }
     }
 
     /// A whole word in a third of 10,000 messages: the probe cannot answer, its share gives a
-    /// floor, and the postings above it answer; a prefix of it in as many is walked instead.
+    /// floor, and the postings above it answer; a prefix of it in as many is walked instead; two
+    /// words in as many have their postings intersected above a floor; a word in one message is
+    /// asked of the GIN index.
     @Test func aWholeWordGoesFromTheProbeToItsPostingsAboveAFloor() async throws {
         guard TestEngine.available.contains(.postgres) else { return }
         try await withStore(.postgres) { store in
@@ -68,7 +83,17 @@ import Testing
                 #expect(try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", prefix) == .newest(rows))
                 let two = try SQLChatStore.postgresSearchScope(
                     context, app: "a", user: "alice", MessageSearchQuery(words: ["plum", "filler"]))
-                #expect(try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", two) == .newest(rows))
+                let twoRoute = try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", two)
+                guard case .intersection(let twoFloor) = twoRoute, twoFloor > 0 else {
+                    Issue.record("two words in many messages are intersected above a floor, not \(twoRoute)")
+                    return
+                }
+                let intersected = try SQLChatStore.postgresIntersectionCandidates(context, app: "a", user: "alice", two, floor: twoFloor)
+                #expect(intersected?.map(\.id) == rows)
+                let one = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["4321"]))
+                #expect(try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", one) == .index, "a word in few messages")
+                let twice = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["plum", "plum"]))
+                #expect(try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", twice) == route, "a word asked twice is one word")
             }
             let page = try await store.searchMessages(app: "a", user: "alice", MessageSearchQuery(words: ["plum"], limit: 50))
             #expect(page.hits.count == 50 && page.hits.allSatisfy { $0.message.text.hasPrefix("plum ") })

@@ -5,6 +5,10 @@ enum PostgresSearchRoute: Sendable, Equatable {
     /// One word (or prefix): read from `message_words` (migration 19), from `floor` up when the
     /// probe gave one (every room's matches above it), else all of them.
     case postings(floor: Int64?)
-    /// Several words: the GIN index, which intersects them before reading any row.
+    /// Several whole words in many messages: each room's postings of all of them from `floor` up
+    /// (0: all), intersected; the GIN index when those hold too few.
+    case intersection(floor: Int64)
+    /// Several words in few messages, or the last a prefix: the GIN index, which intersects
+    /// them before reading any row.
     case index
 }

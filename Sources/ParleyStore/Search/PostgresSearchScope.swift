@@ -11,6 +11,12 @@ struct PostgresSearchScope: Sendable {
     /// About how many messages the rooms hold (their last `seq`).
     var roomMessages = 0
 
+    /// ``lexemes`` without repeats, in their order (a word asked for twice is one posting).
+    var distinctLexemes: [String] {
+        var seen = Set<String>()
+        return lexemes.filter { seen.insert($0).inserted }
+    }
+
     /// The words in one room as a tsquery: every lexeme behind the room's tag, AND-ed, the last
     /// one `:*` when a prefix.
     func roomQuery(_ tag: String) -> String {

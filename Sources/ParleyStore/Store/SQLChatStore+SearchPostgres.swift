@@ -31,6 +31,10 @@ extension SQLChatStore {
             switch try Self.postgresSearchRoute(context, app: app, user: user, scope) {
             case .newest(let ids): candidates = try Self.postgresCandidates(context, ids: ids, scope)
             case .postings(let floor): candidates = try Self.postgresPostingsCandidates(context, app: app, user: user, scope, floor: floor)
+            case .intersection(let floor):
+                candidates =
+                    try Self.postgresIntersectionCandidates(context, app: app, user: user, scope, floor: floor)
+                    ?? Self.postgresIndexCandidates(context, app: app, user: user, scope)
             case .index: candidates = try Self.postgresIndexCandidates(context, app: app, user: user, scope)
             }
             let scores = Self.bm25(lengths: candidates.map(\.length), frequencies: candidates.map(\.frequencies))
