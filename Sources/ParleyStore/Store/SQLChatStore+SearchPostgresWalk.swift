@@ -34,7 +34,7 @@ extension SQLChatStore {
     /// index reads its matches' rows in the table's order, cheaper each (1,000,000 messages, 50
     /// rooms: 182 matches took 1.3–2.0 ms by the index and 1.6–2.2 ms by the postings; 1,000 took
     /// 4.2–6.4 and 2.0–2.9).
-    static let searchPostingsMinimumMatches = 400
+    static let searchPostingsMinimumMatches = 600
 
     /// The messages read per room for `rooms` rooms: the budget spread evenly.
     static func searchWalkDepth(rooms: Int) -> Int {
