@@ -6,9 +6,12 @@
 /// are cut alike). The tsquery is then written here, every lexeme quoted, and passed whole as one
 /// parameter, so the planner sees it.
 ///
-/// The newest ``MessageSearchQuery/candidateLimit`` matches in scope are found one of two ways:
+/// The newest ``MessageSearchQuery/candidateLimit`` matches in scope are found one of three ways
+/// (``postgresSearchRoute``):
 /// - a walk over the newest messages of each room (``searchWalk``), enough for words in many of
 ///   the rooms' messages, which the index would hand over by the thousand, unordered;
+/// - the words' rows in `message_words` (migration 19), read newest first, for one word in many
+///   messages, and intersected for several (``postgresPostingsCandidates``);
 /// - otherwise the GIN index, asked room by room for the words behind the room's tag, so its
 ///   postings, and the rows read from the table, are the matches in scope.
 ///

@@ -1,6 +1,6 @@
-/// The newest matches of a one-word PostgreSQL search, read from `message_words` (migration 19):
-/// each room's postings of the word, newest first from an index-only scan, and only the matches
-/// kept read from the table.
+/// The newest matches of a PostgreSQL search read from `message_words` (migration 19): each
+/// room's postings of the word, newest first from an index-only scan (or of several words,
+/// intersected), and only the matches kept read from the table.
 ///
 /// A room's postings of a whole word are one run of the key, in id order, so the newest are read
 /// first and a floor (from the walk's probe: the id above which the rooms should hold the matches
