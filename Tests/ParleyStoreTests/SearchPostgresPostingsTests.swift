@@ -49,9 +49,10 @@ import Testing
                         #expect(all?.map(\.id) == rows, "\(words) (blocks: \(blocking)): all postings intersected")
                         guard rows.count == MessageSearchQuery.candidateLimit, let last = rows.last else { return }
                         let fromLast = try SQLChatStore.postgresIntersectionCandidates(context, app: "a", user: "alice", scope, floor: last)
-                        #expect(fromLast?.map(\.id) == rows, "\(words): the postings above the oldest needed suffice")
-                        let fromAbove = try SQLChatStore.postgresIntersectionCandidates(context, app: "a", user: "alice", scope, floor: last + 1)
-                        #expect(fromAbove == nil, "\(words): above it the intersection falls short and says so")
+                        #expect(fromLast?.map(\.id) == rows, "\(words): the postings from the oldest needed suffice")
+                        let fromAbove = try SQLChatStore.postgresIntersectionCandidates(
+                            context, app: "a", user: "alice", scope, floor: last + 1)
+                        #expect(fromAbove == nil, "\(words): above the oldest needed the intersection falls short and says so")
                     }
                 }
             }
@@ -92,8 +93,11 @@ import Testing
                 #expect(intersected?.map(\.id) == rows)
                 let one = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["4321"]))
                 #expect(try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", one) == .index, "a word in few messages")
-                let twice = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["plum", "plum"]))
-                #expect(try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", twice) == route, "a word asked twice is one word")
+                let twice = try SQLChatStore.postgresSearchScope(
+                    context, app: "a", user: "alice", MessageSearchQuery(words: ["plum", "plum"]))
+                #expect(
+                    try SQLChatStore.postgresSearchRoute(context, app: "a", user: "alice", twice) == route, "a word asked twice is one word"
+                )
             }
             let page = try await store.searchMessages(app: "a", user: "alice", MessageSearchQuery(words: ["plum"], limit: 50))
             #expect(page.hits.count == 50 && page.hits.allSatisfy { $0.message.text.hasPrefix("plum ") })

@@ -29,6 +29,12 @@ struct SearchWalkPlan: Sendable, Equatable {
     /// walk reads: a range of the key read whole and sorted by id, about 0.5 µs an entry, as a
     /// message walked (a whole word's postings are read newest first, never all of them).
     static let postingsCost = 1.0
+    /// What a match the GIN index hands over costs against a message above the floor of an
+    /// intersection of several words' postings: the intersection reads only those messages'
+    /// postings of the words (index-only, about 0.15 µs each), a fifth of a message walked. Two
+    /// common words with 2–3% of the messages in common: 1–2 ms intersected, 15–31 ms by the index
+    /// on a slow host.
+    static let intersectionCost = 40.0
     /// Messages more than the probe found that a room read to its end may have since.
     static let slack = 16
 

@@ -81,9 +81,9 @@ extension SQLChatStore {
 
     /// The way to the newest matches of `scope`, after the probe when it cannot answer.
     ///
-    /// - Several whole words: their postings intersected from the floor a second walk would read
-    ///   to (reading the words' postings costs less than reading every message), or the GIN index
-    ///   where the walk would not go.
+    /// - Several whole words: their postings intersected from the floor a walk would read to
+    ///   (reading the words' postings costs a fraction of reading every message,
+    ///   ``SearchWalkPlan/intersectionCost``), or the GIN index where that costs more.
     /// - Several words, the last a prefix: the walk, else the GIN index.
     /// - One word in many messages (by the probe's share): its postings, from the floor the
     ///   probe's share gives for a whole word (read newest first, they cost less than any deeper
@@ -104,14 +104,16 @@ extension SQLChatStore {
                 return try searchWalk(context, app: app, user: user, scope, after: probe, depth: depth, matchCost: SearchWalkPlan.indexCost)
                     .map { .newest($0) } ?? .index
             }
-            let plan = SearchWalkPlan(probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: searchWalkDeepBudget)
+            let plan = SearchWalkPlan(
+                probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: .max, matchCost: SearchWalkPlan.intersectionCost)
             return plan.map { .intersection(floor: $0.floor ?? 0) } ?? .index
         }
         let seen = SearchWalkSample(probe)
         let expected = Double(scope.roomMessages) * Double(seen.matches) / Double(max(1, seen.read))
         guard expected >= Double(searchPostingsMinimumMatches) else { return .index }
         if scope.prefix {
-            let walked = try searchWalk(context, app: app, user: user, scope, after: probe, depth: depth, matchCost: SearchWalkPlan.postingsCost)
+            let walked = try searchWalk(
+                context, app: app, user: user, scope, after: probe, depth: depth, matchCost: SearchWalkPlan.postingsCost)
             return walked.map { .newest($0) } ?? .postings(floor: nil)
         }
         let plan = SearchWalkPlan(probe: probe, depth: depth, roomMessages: scope.roomMessages, budget: .max, matchCost: .infinity)
