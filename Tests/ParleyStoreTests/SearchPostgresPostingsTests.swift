@@ -104,6 +104,39 @@ import Testing
         }
     }
 
+    /// Another room's messages carrying the tag of the caller's room (as a hash collision
+    /// would), more and newer than a search keeps: the postings behind the tag are checked against
+    /// their rows until enough of the caller's room are kept, so its older matches still count.
+    @Test func aTagSharedWithAnotherRoomDoesNotCrowdOutTheCallersMatches() async throws {
+        guard TestEngine.available.contains(.postgres) else { return }
+        try await withStore(.postgres) { store in
+            for id in ["alice", "carol"] { try await store.makeUser("a", id) }
+            let mine = try await store.makeRoom("a", creator: "alice")
+            let theirs = try await store.makeRoom("a", creator: "carol")
+            var ours: [Int64] = []
+            for index in 0..<5 { ours.append(try await store.send("a", mine.id, from: "alice", "collision \(index)").message.id) }
+            try await store.database.write { context in
+                try context.execute(
+                    """
+                    INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at)
+                    SELECT $1, $2, g, 'carol', '[{"type":"text","text":"collision course"}]', g FROM generate_series(1, 250) AS g
+                    """, [.text("a"), .text(theirs.id)])
+                try context.execute(
+                    "UPDATE messages SET search = search || parley_search_vector($1, $2, parts) WHERE app_id = $1 AND room_id = $3",
+                    [.text("a"), .text(mine.id), .text(theirs.id)])
+            }
+            let newestFirst = Array(ours.reversed())
+            try await store.database.read { context in
+                let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))
+                let posted = try SQLChatStore.postgresPostingsCandidates(context, app: "a", user: "alice", scope, floor: nil)
+                #expect(posted.map(\.id) == newestFirst, "the caller's five, behind 250 newer postings of another room")
+                let two = try SQLChatStore.postgresSearchScope(
+                    context, app: "a", user: "alice", MessageSearchQuery(words: ["collision", "course"]))
+                #expect(try SQLChatStore.postgresIntersectionCandidates(context, app: "a", user: "alice", two, floor: 0)?.isEmpty == true)
+            }
+        }
+    }
+
     /// Whatever writes a vector — a send, an edit, a deletion, a room deleted with its messages,
     /// an erasure, a vector rewritten in SQL — `message_words` holds exactly the words of the
     /// stored vectors afterwards.

@@ -10,7 +10,9 @@
 ///
 /// The postings, newest first over all rooms, are checked against their rows one at a time until
 /// ``MessageSearchQuery/candidateLimit`` are kept: app, room (a tag could be two rooms'), deletion
-/// and blocked senders, as on every path.
+/// and blocked senders, as on every path. No room's postings are cut short before that check: a
+/// room of another app or user sharing a room's tag, or a blocked sender, could hold the newest of
+/// them, and the matches behind those must still count.
 extension SQLChatStore {
     /// The newest candidates in scope from the postings of its one word, from `floor` up when
     /// given; when those above the floor hold fewer than needed, all are read.
@@ -46,13 +48,6 @@ extension SQLChatStore {
         return try context.query(sql, parameters) { try decodeCandidate($0, scope) }
     }
 
-    /// A room asks for at most as many postings as a search keeps, unless the caller blocks
-    /// someone (whose messages may be many of the newest): then for all.
-    private static let postingsPerRoom = """
-        CASE WHEN EXISTS (SELECT 1 FROM user_blocks WHERE app_id = $1 AND blocker_id = $2) THEN NULL
-            ELSE \(MessageSearchQuery.candidateLimit) END
-        """
-
     /// Each posting in order, newest first, then its row: behind `OFFSET 0` the row's subquery
     /// stays a lateral one, read once per posting in the postings' order (already the order
     /// asked for, so nothing is sorted again) by its id alone (the primary key, cheaper to
@@ -80,7 +75,6 @@ extension SQLChatStore {
         """
         SELECT w.message_id FROM message_words w
             WHERE w.word = (r.tag || ($6::text[])[1]) COLLATE "C" AND w.message_id >= $5
-            ORDER BY w.message_id DESC LIMIT \(postingsPerRoom)
         """)
 
     /// As ``postingsWordSQL`` for a prefix: every word from it up to it followed by the last
@@ -91,7 +85,6 @@ extension SQLChatStore {
             CROSS JOIN LATERAL (SELECT r.tag || ($6::text[])[1]) AS q(prefix)
             WHERE w.word >= q.prefix COLLATE "C" AND w.word < (q.prefix || chr(1114111)) COLLATE "C"
                 AND starts_with(w.word, q.prefix) AND w.message_id >= $5
-            ORDER BY w.message_id DESC LIMIT \(postingsPerRoom)
         """)
 
     /// As ``postingsWordSQL`` for several distinct words (`$6`): the messages above the floor
@@ -101,6 +94,5 @@ extension SQLChatStore {
         SELECT w.message_id FROM message_words w
             WHERE w.word = ANY (ARRAY(SELECT (r.tag || l) COLLATE "C" FROM unnest($6::text[]) AS l)) AND w.message_id >= $5
             GROUP BY w.message_id HAVING count(*) = cardinality($6::text[])
-            ORDER BY w.message_id DESC LIMIT \(postingsPerRoom)
         """)
 }
