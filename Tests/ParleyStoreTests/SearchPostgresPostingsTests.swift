@@ -137,6 +137,16 @@ import Testing
         }
     }
 
+    /// Too few matches above a floor reach below it in proportion: 50 found over ids 901–1,000
+    /// ask for six times that span (the walk's margin), so down to id 400; none found, or a
+    /// span reaching below the first id, leave the floor to the caller.
+    @Test func tooFewAboveAFloorReachBelowItInProportion() {
+        let found = (0..<50).map { Int64(1_000 - 2 * $0) }
+        #expect(SQLChatStore.postingsFloorBelow(901, found: found) == 400)
+        #expect(SQLChatStore.postingsFloorBelow(901, found: []) == nil)
+        #expect(SQLChatStore.postingsFloorBelow(901, found: [1_000]) == nil, "one match over 100 ids: 30,000 ids below")
+    }
+
     /// Whatever writes a vector — a send, an edit, a deletion, a room deleted with its messages,
     /// an erasure, a vector rewritten in SQL — `message_words` holds exactly the words of the
     /// stored vectors afterwards.
