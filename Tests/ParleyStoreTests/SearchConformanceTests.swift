@@ -273,11 +273,7 @@ struct SearchConformanceTests {
             let mine = try await store.makeRoom("a", creator: "alice")
             let theirs = try await store.makeRoom("a", creator: "carol")
             try await store.send("a", theirs.id, from: "carol", "collision course")
-            try await store.database.write { context in
-                try context.execute(
-                    "UPDATE messages SET search = search || parley_search_vector($1, $2, parts) WHERE app_id = $1 AND room_id = $3",
-                    [.text("a"), .text(mine.id), .text(theirs.id)])
-            }
+            try await SearchPostgresPathsTests.tagMessages(of: theirs.id, as: mine.id, store)
             #expect(try await store.search("a", "alice", "collision").hits.isEmpty)
             #expect(try await store.search("a", "carol", "collision").hits.count == 1)
         }

@@ -157,11 +157,7 @@ import Testing
             let theirs = try await store.makeRoom("a", creator: "carol")
             let ours = try await store.send("a", mine.id, from: "alice", "collision ahead")
             try await store.send("a", theirs.id, from: "carol", "collision course")
-            try await store.database.write { context in
-                try context.execute(
-                    "UPDATE messages SET search = search || parley_search_vector($1, $2, parts) WHERE app_id = $1 AND room_id = $3",
-                    [.text("a"), .text(mine.id), .text(theirs.id)])
-            }
+            try await Self.tagMessages(of: theirs.id, as: mine.id, store)
             try await store.database.read { context in
                 let tagged = try context.queryFirst(
                     "SELECT count(*) FROM messages WHERE search @@ $1::tsquery",
@@ -417,6 +413,16 @@ import Testing
             ORDER BY id DESC LIMIT \(MessageSearchQuery.candidateLimit)
             """, [.text(SQLChatStore.postgresArray(scope.rooms)), .text(scope.roomQuery(""))]
         ) { $0.int64(0) }
+    }
+
+    /// Gives every message of room `room` of app `a` the words of its own text behind the tag
+    /// of room `tag` too, as a hash collision between the two rooms' tags would.
+    static func tagMessages(of room: String, as tag: String, _ store: SQLChatStore) async throws {
+        try await store.database.write { context in
+            try context.execute(
+                "UPDATE messages SET search = search || parley_search_vector($1, $2, parts) WHERE app_id = $1 AND room_id = $3",
+                [.text("a"), .text(tag), .text(room)])
+        }
     }
 
     /// `parley_search_tag` of room `room` of app `a`.

@@ -121,10 +121,8 @@ import Testing
                     INSERT INTO messages (app_id, room_id, seq, sender_id, parts, created_at)
                     SELECT $1, $2, g, 'carol', '[{"type":"text","text":"collision course"}]', g FROM generate_series(1, 250) AS g
                     """, [.text("a"), .text(theirs.id)])
-                try context.execute(
-                    "UPDATE messages SET search = search || parley_search_vector($1, $2, parts) WHERE app_id = $1 AND room_id = $3",
-                    [.text("a"), .text(mine.id), .text(theirs.id)])
             }
+            try await SearchPostgresPathsTests.tagMessages(of: theirs.id, as: mine.id, store)
             let newestFirst = Array(ours.reversed())
             try await store.database.read { context in
                 let scope = try SQLChatStore.postgresSearchScope(context, app: "a", user: "alice", MessageSearchQuery(words: ["collision"]))

@@ -45,14 +45,21 @@ extension SQLChatStore {
     /// (or is not tried): `depth` messages read per room, then once more down to the id the
     /// probe's share of matches and the rooms' paces say would do.
     static func searchWalk(
-        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int,
-        matchCost: Double = SearchWalkPlan.indexCost
+        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int
     ) throws -> [Int64]? {
         guard scope.rooms.count <= searchWalkRoomLimit else { return nil }
+        let (rooms, newest) = try searchProbe(context, app: app, user: user, scope, depth: depth)
+        if let newest { return newest }
+        return try searchWalk(context, app: app, user: user, scope, after: rooms, depth: depth, matchCost: SearchWalkPlan.indexCost)
+    }
+
+    /// The first walk, `depth` messages of every room, and the newest matches if it saw them all.
+    static func searchProbe(
+        _ context: SQLContext, app: String, user: String, _ scope: PostgresSearchScope, depth: Int
+    ) throws -> (rooms: [SearchWalkRoom], newest: [Int64]?) {
         let depths = Array(repeating: depth, count: scope.rooms.count)
         let rooms = try walkRooms(context, app: app, user: user, scope, depths: depths, from: nil)
-        if let newest = newestMatches(rooms, depths: depths, from: nil) { return newest }
-        return try searchWalk(context, app: app, user: user, scope, after: rooms, depth: depth, matchCost: matchCost)
+        return (rooms, newestMatches(rooms, depths: depths, from: nil))
     }
 
     /// The walks after the probe `rooms` (each room read `depth` deep), which did not answer.
@@ -96,9 +103,8 @@ extension SQLChatStore {
         let single = scope.prefix ? scope.lexemes.count == 1 : scope.distinctLexemes.count == 1
         guard scope.rooms.count <= searchWalkRoomLimit else { return .index }
         let depth = searchWalkDepth(rooms: scope.rooms.count)
-        let depths = Array(repeating: depth, count: scope.rooms.count)
-        let probe = try walkRooms(context, app: app, user: user, scope, depths: depths, from: nil)
-        if let newest = newestMatches(probe, depths: depths, from: nil) { return .newest(newest) }
+        let (probe, newest) = try searchProbe(context, app: app, user: user, scope, depth: depth)
+        if let newest { return .newest(newest) }
         guard single else {
             if scope.prefix {
                 return try searchWalk(context, app: app, user: user, scope, after: probe, depth: depth, matchCost: SearchWalkPlan.indexCost)
